@@ -1,0 +1,444 @@
+//! Reading PDB files: cheap opening (header only), explicit verification, loading tables.
+
+use super::codes::Compression;
+use super::digest::Digest;
+use super::entries::{EntryBytes, Table};
+use super::error::FormatError;
+use super::header::{align_up, Header, PAYLOAD_ALIGN, PREAMBLE_LEN};
+use sha2::{Digest as _, Sha256};
+use std::fs::File;
+use std::io::{self, Read, Seek, SeekFrom};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// How [`PdbFile::load`] brings a table into memory.
+#[derive(Clone, Copy, Debug)]
+pub struct LoadOptions {
+    /// Check the entries' digest while loading.
+    pub verify: bool,
+    /// Memory-map raw payloads of files instead of reading them.
+    pub mmap: bool,
+}
+
+impl Default for LoadOptions {
+    fn default() -> Self {
+        LoadOptions {
+            verify: false,
+            mmap: true,
+        }
+    }
+}
+
+enum Backing {
+    File { file: File, path: PathBuf },
+    Memory(Arc<Vec<u8>>),
+}
+
+/// An opened PDB file whose header has been read and checked.
+pub struct PdbFile {
+    header: Header,
+    backing: Backing,
+    len: u64,
+}
+
+const CHUNK: usize = 1 << 20;
+
+impl PdbFile {
+    /// Opens `path` and checks its header: magic, version, header checksum, every field, and
+    /// that the file's length is exactly what the header describes. Payloads are not read.
+    pub fn open(path: impl AsRef<Path>) -> Result<PdbFile, FormatError> {
+        let path = path.as_ref();
+        let ctx = || format!("cannot read {}", path.display());
+        let mut file = File::open(path).map_err(|e| FormatError::io(ctx(), e))?;
+        let len = file
+            .metadata()
+            .map_err(|e| FormatError::io(ctx(), e))?
+            .len();
+        let mut preamble = [0u8; PREAMBLE_LEN];
+        let got = read_up_to(&mut file, &mut preamble).map_err(|e| FormatError::io(ctx(), e))?;
+        let header_len = Header::decode_preamble(&preamble[..got])? as u64;
+        if len < header_len {
+            return Err(FormatError::Truncated {
+                what: "header".into(),
+                expected: header_len,
+                found: len,
+            });
+        }
+        let mut bytes = vec![0u8; header_len as usize];
+        file.seek(SeekFrom::Start(0))
+            .and_then(|_| file.read_exact(&mut bytes))
+            .map_err(|e| FormatError::io(ctx(), e))?;
+        let header = Header::decode(&bytes)?;
+        check_length(&header, len)?;
+        Ok(PdbFile {
+            header,
+            backing: Backing::File {
+                file,
+                path: path.to_path_buf(),
+            },
+            len,
+        })
+    }
+
+    /// Like [`PdbFile::open`] for a file held in memory.
+    pub fn from_bytes(bytes: Vec<u8>) -> Result<PdbFile, FormatError> {
+        let header_len = Header::decode_preamble(&bytes[..bytes.len().min(PREAMBLE_LEN)])? as u64;
+        let len = bytes.len() as u64;
+        if len < header_len {
+            return Err(FormatError::Truncated {
+                what: "header".into(),
+                expected: header_len,
+                found: len,
+            });
+        }
+        let header = Header::decode(&bytes[..header_len as usize])?;
+        check_length(&header, len)?;
+        Ok(PdbFile {
+            header,
+            backing: Backing::Memory(Arc::new(bytes)),
+            len,
+        })
+    }
+
+    /// The header.
+    pub fn header(&self) -> &Header {
+        &self.header
+    }
+
+    /// The file's path, when opened from one.
+    pub fn path(&self) -> Option<&Path> {
+        match &self.backing {
+            Backing::File { path, .. } => Some(path),
+            Backing::Memory(_) => None,
+        }
+    }
+
+    /// The file's length in bytes.
+    pub fn len(&self) -> u64 {
+        self.len
+    }
+
+    /// Whether the file is empty (never, once opened).
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Checks every table's stored and raw digests and that padding between payloads is zero.
+    pub fn verify(&self) -> Result<(), FormatError> {
+        (0..self.header.tables.len()).try_for_each(|t| self.verify_table(t, &mut |_| {}))
+    }
+
+    /// Verifies one table; `progress` receives the number of stored bytes processed so far.
+    pub fn verify_table(
+        &self,
+        table: usize,
+        progress: &mut dyn FnMut(u64),
+    ) -> Result<(), FormatError> {
+        self.check_padding(table)?;
+        let t = &self.header.tables[table];
+        let mut stored =
+            HashingReader::new(self.section(t.payload_offset, t.stored_len)?, progress);
+        let raw_digest = match t.compression {
+            Compression::None => {
+                io::copy(&mut stored, &mut io::sink()).map_err(|e| self.io_err(e))?;
+                None
+            }
+            _ => {
+                let mut raw = Sha256::new();
+                let n = self.decompress_into(table, &mut stored, &mut |chunk| {
+                    raw.update(chunk);
+                    Ok(())
+                })?;
+                debug_assert_eq!(n, t.raw_len);
+                // Bytes the decoder did not need still count for the stored digest.
+                io::copy(&mut stored, &mut io::sink()).map_err(|e| self.io_err(e))?;
+                Some(Digest::from_hasher(raw))
+            }
+        };
+        let (stored_digest, read) = stored.finish();
+        if read != t.stored_len {
+            return Err(FormatError::Truncated {
+                what: format!("payload of table {table}"),
+                expected: t.stored_len,
+                found: read,
+            });
+        }
+        if stored_digest != t.stored_digest {
+            return Err(FormatError::ChecksumMismatch {
+                table,
+                what: "stored payload",
+                expected: t.stored_digest,
+                found: stored_digest,
+            });
+        }
+        let raw_digest = raw_digest.unwrap_or(stored_digest);
+        if raw_digest != t.raw_digest {
+            return Err(FormatError::ChecksumMismatch {
+                table,
+                what: "entries",
+                expected: t.raw_digest,
+                found: raw_digest,
+            });
+        }
+        Ok(())
+    }
+
+    /// Loads table `table` into memory (see [`LoadOptions`]).
+    pub fn load(&self, table: usize, opts: LoadOptions) -> Result<Table, FormatError> {
+        self.load_with(table, opts, &mut |_| {})
+    }
+
+    /// Like [`PdbFile::load`]; `progress` receives the number of raw bytes loaded so far.
+    pub fn load_with(
+        &self,
+        table: usize,
+        opts: LoadOptions,
+        progress: &mut dyn FnMut(u64),
+    ) -> Result<Table, FormatError> {
+        let t = self.header.tables.get(table).ok_or_else(|| {
+            FormatError::invalid(
+                "table number",
+                format!(
+                    "{table}; the file holds {} tables",
+                    self.header.tables.len()
+                ),
+            )
+        })?;
+        let bytes = match (&self.backing, t.compression, opts.mmap) {
+            (Backing::File { file, .. }, Compression::None, true) => {
+                // SAFETY: the mapping is read-only; the usual caveat of memory maps applies (a
+                // file truncated by another process while mapped). Its length is re-checked here.
+                let map = unsafe { memmap2::Mmap::map(file) }.map_err(|e| self.io_err(e))?;
+                let end = t.payload_offset + t.raw_len;
+                if (map.len() as u64) < end {
+                    return Err(FormatError::Truncated {
+                        what: format!("payload of table {table}"),
+                        expected: end,
+                        found: map.len() as u64,
+                    });
+                }
+                progress(t.raw_len);
+                EntryBytes::Mapped {
+                    map,
+                    start: t.payload_offset as usize,
+                    len: t.raw_len as usize,
+                }
+            }
+            _ => {
+                let mut v: Vec<u8> = Vec::new();
+                let mut fill = |chunk: &[u8]| {
+                    if v.capacity() - v.len() < chunk.len() {
+                        let left = (t.raw_len as usize).saturating_sub(v.len());
+                        v.reserve_exact(left.min(256 << 20).max(chunk.len()));
+                    }
+                    v.extend_from_slice(chunk);
+                    progress(v.len() as u64);
+                    Ok(())
+                };
+                let mut stored = self.section(t.payload_offset, t.stored_len)?;
+                if t.compression == Compression::None {
+                    copy_exact(&mut stored, t.raw_len, &mut fill).map_err(|e| self.io_err(e))?;
+                } else {
+                    self.decompress_into(table, &mut stored, &mut fill)?;
+                }
+                EntryBytes::Owned(v)
+            }
+        };
+        if opts.verify {
+            let found = Digest::of(&bytes);
+            if found != t.raw_digest {
+                return Err(FormatError::ChecksumMismatch {
+                    table,
+                    what: "entries",
+                    expected: t.raw_digest,
+                    found,
+                });
+            }
+        }
+        Ok(Table {
+            header: t.clone(),
+            bytes,
+        })
+    }
+
+    /// Streams the decoded payload of `table` into `sink` in chunks; the length must be exactly
+    /// the raw length (never more is read). Returns the number of bytes produced.
+    fn decompress_into(
+        &self,
+        table: usize,
+        stored: &mut dyn Read,
+        sink: &mut dyn FnMut(&[u8]) -> io::Result<()>,
+    ) -> Result<u64, FormatError> {
+        let t = &self.header.tables[table];
+        let comp = t.compression.name();
+        let bad = |e: io::Error| FormatError::Decompress {
+            table,
+            compression: comp,
+            why: e.to_string(),
+        };
+        let mut decoder: Box<dyn Read + '_> = match t.compression {
+            Compression::Zstd => Box::new(
+                zstd::stream::read::Decoder::new(stored)
+                    .map_err(bad)?
+                    .single_frame(),
+            ),
+            Compression::Gzip => Box::new(flate2::read::GzDecoder::new(stored)),
+            Compression::None => Box::new(stored),
+        };
+        let n = copy_exact(&mut decoder, t.raw_len, sink).map_err(bad)?;
+        // One more byte would mean the payload decodes to more than its declared length.
+        let mut extra = [0u8; 1];
+        if read_up_to(&mut decoder, &mut extra).map_err(bad)? != 0 {
+            return Err(FormatError::Decompress {
+                table,
+                compression: comp,
+                why: format!("it decodes to more than the declared {} bytes", t.raw_len),
+            });
+        }
+        Ok(n)
+    }
+
+    fn check_padding(&self, table: usize) -> Result<(), FormatError> {
+        let t = &self.header.tables[table];
+        let start = match table {
+            0 => Header::encoded_len(
+                self.header.board().cells(),
+                self.header.tables.iter().map(|t| t.pattern.len()),
+            ) as u64,
+            _ => {
+                let p = &self.header.tables[table - 1];
+                p.payload_offset + p.stored_len
+            }
+        };
+        debug_assert_eq!(align_up(start, PAYLOAD_ALIGN), t.payload_offset);
+        let mut pad = Vec::new();
+        self.section(start, t.payload_offset - start)?
+            .read_to_end(&mut pad)
+            .map_err(|e| self.io_err(e))?;
+        match pad.iter().position(|&b| b != 0) {
+            Some(i) => Err(FormatError::NonZeroPadding {
+                offset: start + i as u64,
+            }),
+            None => Ok(()),
+        }
+    }
+
+    fn section(&self, offset: u64, len: u64) -> Result<Box<dyn Read + Send + '_>, FormatError> {
+        match &self.backing {
+            Backing::File { file, .. } => {
+                let mut f = file.try_clone().map_err(|e| self.io_err(e))?;
+                f.seek(SeekFrom::Start(offset))
+                    .map_err(|e| self.io_err(e))?;
+                Ok(Box::new(io::BufReader::with_capacity(CHUNK, f.take(len))))
+            }
+            Backing::Memory(b) => {
+                let end = (offset + len).min(b.len() as u64) as usize;
+                Ok(Box::new(&b[(offset as usize).min(end)..end]))
+            }
+        }
+    }
+
+    fn io_err(&self, e: io::Error) -> FormatError {
+        let what = self
+            .path()
+            .map_or_else(|| "in-memory file".to_string(), |p| p.display().to_string());
+        FormatError::io(format!("cannot read {what}"), e)
+    }
+}
+
+fn check_length(header: &Header, len: u64) -> Result<(), FormatError> {
+    for (i, t) in header.tables.iter().enumerate() {
+        let end = t.payload_offset + t.stored_len;
+        if len < end {
+            return Err(FormatError::Truncated {
+                what: format!("payload of table {i}"),
+                expected: end,
+                found: len,
+            });
+        }
+        if t.compression == Compression::None && t.stored_digest != t.raw_digest {
+            return Err(FormatError::invalid(
+                format!("table {i} digests"),
+                "a raw payload's stored and entry digests must be equal",
+            ));
+        }
+    }
+    let end = header.file_len();
+    if len > end {
+        return Err(FormatError::TrailingData {
+            expected: end,
+            extra: len - end,
+        });
+    }
+    Ok(())
+}
+
+/// Reads until `buf` is full or the input ends; returns the bytes read.
+fn read_up_to(r: &mut dyn Read, buf: &mut [u8]) -> io::Result<usize> {
+    let mut n = 0;
+    while n < buf.len() {
+        match r.read(&mut buf[n..]) {
+            Ok(0) => break,
+            Ok(k) => n += k,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(n)
+}
+
+/// Passes exactly `len` bytes from `r` to `sink` in chunks; fewer is an `UnexpectedEof` error.
+fn copy_exact(
+    r: &mut dyn Read,
+    len: u64,
+    sink: &mut dyn FnMut(&[u8]) -> io::Result<()>,
+) -> io::Result<u64> {
+    let mut buf = vec![0u8; CHUNK];
+    let mut done = 0u64;
+    while done < len {
+        let want = (len - done).min(CHUNK as u64) as usize;
+        let got = read_up_to(r, &mut buf[..want])?;
+        if got == 0 {
+            return Err(io::Error::new(
+                io::ErrorKind::UnexpectedEof,
+                format!("ended after {done} of {len} bytes"),
+            ));
+        }
+        sink(&buf[..got])?;
+        done += got as u64;
+    }
+    Ok(done)
+}
+
+/// A reader that hashes and counts the bytes passing through it.
+struct HashingReader<'a, R> {
+    inner: R,
+    hasher: Sha256,
+    count: u64,
+    progress: &'a mut dyn FnMut(u64),
+}
+
+impl<'a, R: Read> HashingReader<'a, R> {
+    fn new(inner: R, progress: &'a mut dyn FnMut(u64)) -> Self {
+        HashingReader {
+            inner,
+            hasher: Sha256::new(),
+            count: 0,
+            progress,
+        }
+    }
+
+    fn finish(self) -> (Digest, u64) {
+        (Digest::from_hasher(self.hasher), self.count)
+    }
+}
+
+impl<R: Read> Read for HashingReader<'_, R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.hasher.update(&buf[..n]);
+        self.count += n as u64;
+        (self.progress)(self.count);
+        Ok(n)
+    }
+}

@@ -1,0 +1,212 @@
+//! Writing PDB files atomically: a temporary file in the target folder, renamed into place.
+
+use super::codes::{Compression, Encoding};
+use super::digest::Digest;
+use super::error::FormatError;
+use super::header::{align_up, Header, TableHeader, PAYLOAD_ALIGN};
+use crate::goal::Goal;
+use crate::pattern::Pattern;
+use crate::rank::{entry_count, TableKind};
+use sha2::{Digest as _, Sha256};
+use std::io::{self, Seek, SeekFrom, Write};
+use std::path::Path;
+
+/// One table to write: its shape and its encoded entries.
+#[derive(Clone, Copy, Debug)]
+pub struct TableSource<'a> {
+    /// Zero-aware or zero-unaware.
+    pub kind: TableKind,
+    /// The pattern.
+    pub pattern: &'a Pattern,
+    /// How `entries` is packed.
+    pub encoding: Encoding,
+    /// The largest value in the table.
+    pub max_value: u8,
+    /// The encoded entries (see [`super::encode_entries`]).
+    pub entries: &'a [u8],
+}
+
+/// How payloads are stored.
+#[derive(Clone, Copy, Debug)]
+pub struct WriteOptions {
+    /// Compression of every payload.
+    pub compression: Compression,
+    /// zstd level (1..=22).
+    pub zstd_level: i32,
+    /// zstd long-distance matching (128 MiB window; decoders accept it by default).
+    pub zstd_long: bool,
+    /// gzip level (0..=9).
+    pub gzip_level: u32,
+}
+
+impl Default for WriteOptions {
+    fn default() -> Self {
+        WriteOptions {
+            compression: Compression::None,
+            zstd_level: 19,
+            zstd_long: true,
+            gzip_level: 9,
+        }
+    }
+}
+
+/// Writes `tables` for `goal` to `path`; on any error nothing is left under `path` (an existing
+/// file there is untouched). Returns the header written.
+pub fn write_pdb(
+    path: &Path,
+    goal: &Goal,
+    tables: &[TableSource<'_>],
+    opts: &WriteOptions,
+) -> Result<Header, FormatError> {
+    let board = goal.board();
+    if tables.is_empty() || tables.len() > super::header::MAX_TABLES {
+        return Err(FormatError::BadTable {
+            table: 0,
+            why: format!(
+                "a file holds 1 to {} tables, not {}",
+                super::header::MAX_TABLES,
+                tables.len()
+            ),
+        });
+    }
+    for (i, t) in tables.iter().enumerate() {
+        let bad = |why: String| FormatError::BadTable { table: i, why };
+        let n = entry_count(board, t.pattern.len(), t.kind).map_err(|e| bad(e.to_string()))?;
+        if t.entries.len() as u64 != t.encoding.encoded_len(n) {
+            return Err(bad(format!(
+                "{} bytes given, {} {} entries take {}",
+                t.entries.len(),
+                n,
+                t.encoding,
+                t.encoding.encoded_len(n)
+            )));
+        }
+        if t.encoding == Encoding::Bit1 && t.kind != TableKind::ZeroAware {
+            return Err(bad("bit1 entries need a zero-aware table".into()));
+        }
+        if t.encoding == Encoding::U4 && t.max_value > 15 {
+            return Err(bad(format!(
+                "max value {} does not fit u4 entries",
+                t.max_value
+            )));
+        }
+    }
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let ctx = |what: &str| format!("cannot {what} {}", path.display());
+    let mut tmp = tempfile::Builder::new()
+        .prefix(".pdb-partial-")
+        .tempfile_in(dir)
+        .map_err(|e| FormatError::io(ctx("create a temporary file beside"), e))?;
+    let header_len =
+        Header::encoded_len(board.cells(), tables.iter().map(|t| t.pattern.len())) as u64;
+    let mut headers = Vec::with_capacity(tables.len());
+    {
+        let f = tmp.as_file_mut();
+        let mut w = io::BufWriter::with_capacity(1 << 20, f);
+        let mut pos = 0u64;
+        write_zeros(&mut w, align_up(header_len, PAYLOAD_ALIGN))
+            .map_err(|e| FormatError::io(ctx("write"), e))?;
+        pos += align_up(header_len, PAYLOAD_ALIGN);
+        for (i, t) in tables.iter().enumerate() {
+            if i > 0 {
+                let aligned = align_up(pos, PAYLOAD_ALIGN);
+                write_zeros(&mut w, aligned - pos).map_err(|e| FormatError::io(ctx("write"), e))?;
+                pos = aligned;
+            }
+            let mut counting = CountingWriter {
+                inner: &mut w,
+                hasher: Sha256::new(),
+                count: 0,
+            };
+            compress(&mut counting, t.entries, opts)
+                .map_err(|e| FormatError::io(ctx("write"), e))?;
+            let (stored_len, stored_digest) =
+                (counting.count, Digest::from_hasher(counting.hasher));
+            let raw_digest = match opts.compression {
+                Compression::None => stored_digest,
+                _ => Digest::of(t.entries),
+            };
+            headers.push(TableHeader {
+                kind: t.kind,
+                encoding: t.encoding,
+                compression: opts.compression,
+                pattern: t.pattern.clone(),
+                max_value: t.max_value,
+                entry_count: entry_count(board, t.pattern.len(), t.kind).expect("checked above"),
+                raw_len: t.entries.len() as u64,
+                payload_offset: pos,
+                stored_len,
+                stored_digest,
+                raw_digest,
+            });
+            pos += stored_len;
+        }
+        w.flush().map_err(|e| FormatError::io(ctx("write"), e))?;
+    }
+    let header = Header {
+        goal: goal.clone(),
+        tables: headers,
+    };
+    let f = tmp.as_file_mut();
+    f.seek(SeekFrom::Start(0))
+        .and_then(|_| f.write_all(&header.encode()))
+        .and_then(|_| f.sync_all())
+        .map_err(|e| FormatError::io(ctx("write"), e))?;
+    tmp.persist(path)
+        .map_err(|e| FormatError::io(ctx("rename the finished file to"), e.error))?;
+    Ok(header)
+}
+
+fn compress(w: &mut dyn Write, entries: &[u8], opts: &WriteOptions) -> io::Result<()> {
+    match opts.compression {
+        Compression::None => w.write_all(entries),
+        Compression::Zstd => {
+            let mut enc = zstd::stream::write::Encoder::new(w, opts.zstd_level)?;
+            enc.include_checksum(false)?;
+            enc.set_pledged_src_size(Some(entries.len() as u64))?;
+            if opts.zstd_long {
+                enc.long_distance_matching(true)?;
+                enc.window_log(27)?;
+            }
+            for chunk in entries.chunks(1 << 20) {
+                enc.write_all(chunk)?;
+            }
+            enc.finish()?;
+            Ok(())
+        }
+        Compression::Gzip => {
+            let mut enc = flate2::GzBuilder::new()
+                .mtime(0)
+                .write(w, flate2::Compression::new(opts.gzip_level));
+            enc.write_all(entries)?;
+            enc.finish()?;
+            Ok(())
+        }
+    }
+}
+
+fn write_zeros(w: &mut dyn Write, n: u64) -> io::Result<()> {
+    io::copy(&mut io::Read::take(io::repeat(0), n), w).map(|_| ())
+}
+
+struct CountingWriter<'a, W: Write> {
+    inner: &'a mut W,
+    hasher: Sha256,
+    count: u64,
+}
+
+impl<W: Write> Write for CountingWriter<'_, W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let n = self.inner.write(buf)?;
+        self.hasher.update(&buf[..n]);
+        self.count += n as u64;
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.inner.flush()
+    }
+}

@@ -1,0 +1,409 @@
+//! Patterns (sets of tiles) and partitions (disjoint patterns), with the named presets.
+
+use crate::board::Board;
+use crate::error::PatternError;
+use crate::goal::Goal;
+use crate::symmetry::Symmetry;
+use std::fmt;
+
+/// A non-empty set of tiles (never the blank), kept in ascending order. The order is the
+/// pattern's tile order used by index ranking.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Pattern {
+    tiles: Vec<u8>,
+}
+
+/// Disjoint patterns of one board, in the order given.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Partition {
+    patterns: Vec<Pattern>,
+}
+
+/// A named partition, defined by goal cells for a goal with the blank on cell 0.
+struct Preset {
+    name: &'static str,
+    width: usize,
+    height: usize,
+    cells: &'static [&'static [usize]],
+    about: &'static str,
+}
+
+const PRESETS: &[Preset] = &[
+    Preset {
+        name: "78",
+        width: 4,
+        height: 4,
+        cells: &[&[1, 2, 3, 4, 5, 6, 7], &[8, 9, 10, 11, 12, 13, 14, 15]],
+        about: "the top two rows and the bottom two rows (Korf & Felner)",
+    },
+    Preset {
+        name: "663",
+        width: 4,
+        height: 4,
+        cells: &[&[1, 4, 5, 8, 9, 12], &[2, 3, 6, 7, 10, 11], &[13, 14, 15]],
+        about: "left block, right block, bottom row",
+    },
+    Preset {
+        name: "555",
+        width: 4,
+        height: 4,
+        cells: &[&[1, 4, 5, 8, 12], &[2, 3, 6, 7, 11], &[9, 10, 13, 14, 15]],
+        about: "three connected blocks of five",
+    },
+    Preset {
+        name: "6666",
+        width: 5,
+        height: 5,
+        cells: &[
+            &[1, 2, 5, 6, 7, 12],
+            &[3, 4, 8, 9, 13, 14],
+            &[10, 11, 15, 16, 20, 21],
+            &[17, 18, 19, 22, 23, 24],
+        ],
+        about: "the four blocks of Korf & Felner's 24-puzzle tables",
+    },
+];
+
+impl Pattern {
+    /// A pattern from tiles in any order; checks range and duplicates against `board`.
+    pub fn new(board: Board, tiles: &[usize]) -> Result<Pattern, PatternError> {
+        if !board.fits_pdb() {
+            return Err(PatternError::BoardTooLarge {
+                cells: board.cells(),
+            });
+        }
+        if tiles.is_empty() {
+            return Err(PatternError::Empty);
+        }
+        let max = board.cells() - 1;
+        let mut v = Vec::with_capacity(tiles.len());
+        for &t in tiles {
+            if t == 0 {
+                return Err(PatternError::BlankInPattern);
+            }
+            if t > max {
+                return Err(PatternError::TileOutOfRange { tile: t, max });
+            }
+            v.push(t as u8);
+        }
+        v.sort_unstable();
+        if let Some(w) = v.windows(2).find(|w| w[0] == w[1]) {
+            return Err(PatternError::Overlap {
+                tile: w[0] as usize,
+            });
+        }
+        Ok(Pattern { tiles: v })
+    }
+
+    /// Parses one pattern: tiles and ranges separated by commas or spaces (`1-3,7 8`).
+    pub fn parse(board: Board, spec: &str) -> Result<Pattern, PatternError> {
+        let syntax = |why: &str| PatternError::Syntax {
+            spec: spec.to_string(),
+            why: why.to_string(),
+        };
+        let mut tiles = Vec::new();
+        for item in spec
+            .split([',', ' '])
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+        {
+            match item.split_once('-') {
+                Some((a, b)) => {
+                    let a: usize = a
+                        .trim()
+                        .parse()
+                        .map_err(|_| syntax("a range needs numbers, as in 1-7"))?;
+                    let b: usize = b
+                        .trim()
+                        .parse()
+                        .map_err(|_| syntax("a range needs numbers, as in 1-7"))?;
+                    if a > b {
+                        return Err(syntax("a range must go upwards, as in 1-7"));
+                    }
+                    if b > 4096 {
+                        return Err(PatternError::TileOutOfRange {
+                            tile: b,
+                            max: board.cells() - 1,
+                        });
+                    }
+                    tiles.extend(a..=b);
+                }
+                None => tiles.push(
+                    item.parse()
+                        .map_err(|_| syntax("expected tile numbers and ranges"))?,
+                ),
+            }
+        }
+        Pattern::new(board, &tiles)
+    }
+
+    /// The tiles, ascending.
+    pub fn tiles(&self) -> &[u8] {
+        &self.tiles
+    }
+
+    /// Number of tiles.
+    pub fn len(&self) -> usize {
+        self.tiles.len()
+    }
+
+    /// Always false: patterns hold at least one tile.
+    pub fn is_empty(&self) -> bool {
+        self.tiles.is_empty()
+    }
+
+    /// Whether `tile` belongs to the pattern.
+    pub fn contains(&self, tile: usize) -> bool {
+        self.tiles.iter().any(|&t| t as usize == tile)
+    }
+
+    /// The pattern's goal cells under `goal`.
+    pub fn goal_cells(&self, goal: &Goal) -> Vec<usize> {
+        self.tiles
+            .iter()
+            .map(|&t| goal.cell_of(t as usize))
+            .collect()
+    }
+}
+
+impl fmt::Display for Pattern {
+    /// Ranges compressed: `1-7`, `1,4,5,8`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let t = &self.tiles;
+        let mut i = 0;
+        let mut first = true;
+        while i < t.len() {
+            let mut j = i;
+            while j + 1 < t.len() && t[j + 1] == t[j] + 1 {
+                j += 1;
+            }
+            if !first {
+                f.write_str(",")?;
+            }
+            first = false;
+            if j >= i + 2 {
+                write!(f, "{}-{}", t[i], t[j])?;
+            } else {
+                for (n, x) in t[i..=j].iter().enumerate() {
+                    if n > 0 {
+                        f.write_str(",")?;
+                    }
+                    write!(f, "{x}")?;
+                }
+            }
+            i = j + 1;
+        }
+        Ok(())
+    }
+}
+
+impl Partition {
+    /// Disjoint patterns; fails on a tile in two patterns.
+    pub fn new(patterns: Vec<Pattern>) -> Result<Partition, PatternError> {
+        let mut seen = std::collections::HashSet::new();
+        for p in &patterns {
+            for &t in p.tiles() {
+                if !seen.insert(t) {
+                    return Err(PatternError::Overlap { tile: t as usize });
+                }
+            }
+        }
+        if patterns.is_empty() {
+            return Err(PatternError::Empty);
+        }
+        Ok(Partition { patterns })
+    }
+
+    /// Parses patterns separated by `/` (`1-7/8-15`, `1,2,3,4,5,6/7-12/13,14,15`) or a preset
+    /// name (`78`, `663`, `555` on 4×4, `6666` on 5×5, `full` on any board). Presets are given in
+    /// goal cells and mapped onto `goal` through the board symmetry that takes the top-left
+    /// corner to the goal's blank cell.
+    pub fn parse(goal: &Goal, spec: &str) -> Result<Partition, PatternError> {
+        let board = goal.board();
+        let spec = spec.trim();
+        if spec
+            .chars()
+            .any(|c| c == '/' || c == ',' || c == '-' || c == ' ')
+        {
+            let pats = spec
+                .split('/')
+                .map(|p| Pattern::parse(board, p))
+                .collect::<Result<Vec<_>, _>>()?;
+            return Partition::new(pats);
+        }
+        Partition::preset(goal, spec)
+    }
+
+    /// A named partition mapped onto `goal` (see [`Partition::parse`]).
+    pub fn preset(goal: &Goal, name: &str) -> Result<Partition, PatternError> {
+        let board = goal.board();
+        if !board.fits_pdb() {
+            return Err(PatternError::BoardTooLarge {
+                cells: board.cells(),
+            });
+        }
+        if name == "full" {
+            let tiles: Vec<usize> = (1..board.cells()).collect();
+            return Partition::new(vec![Pattern::new(board, &tiles)?]);
+        }
+        let preset = PRESETS
+            .iter()
+            .find(|p| p.name == name && p.width == board.width() && p.height == board.height())
+            .ok_or_else(|| PatternError::UnknownPreset {
+                name: name.to_string(),
+                board: board.to_string(),
+                known: Partition::preset_names(board).join(", "),
+            })?;
+        let sym = Symmetry::taking(board, 0, goal.blank_cell()).ok_or_else(|| {
+            PatternError::PresetNeedsCornerBlank {
+                name: name.to_string(),
+            }
+        })?;
+        let pats = preset
+            .cells
+            .iter()
+            .map(|cells| {
+                let tiles: Vec<usize> = cells
+                    .iter()
+                    .map(|&c| goal.tile_at(sym.map(board, c)))
+                    .collect();
+                Pattern::new(board, &tiles)
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        Partition::new(pats)
+    }
+
+    /// The preset names available on `board`.
+    pub fn preset_names(board: Board) -> Vec<&'static str> {
+        let mut v: Vec<&str> = PRESETS
+            .iter()
+            .filter(|p| p.width == board.width() && p.height == board.height())
+            .map(|p| p.name)
+            .collect();
+        v.push("full");
+        v
+    }
+
+    /// A one-line description of each preset: `(name, board, description)`.
+    pub fn preset_descriptions() -> Vec<(&'static str, String, &'static str)> {
+        PRESETS
+            .iter()
+            .map(|p| (p.name, format!("{}x{}", p.width, p.height), p.about))
+            .collect()
+    }
+
+    /// The patterns.
+    pub fn patterns(&self) -> &[Pattern] {
+        &self.patterns
+    }
+
+    /// Whether every tile `1..cells` of `board` is in exactly one pattern (an additive partition).
+    pub fn check_complete(&self, board: Board) -> Result<(), PatternError> {
+        let missing: Vec<usize> = (1..board.cells())
+            .filter(|&t| !self.patterns.iter().any(|p| p.contains(t)))
+            .collect();
+        if missing.is_empty() {
+            Ok(())
+        } else {
+            Err(PatternError::Missing { missing })
+        }
+    }
+}
+
+impl fmt::Display for Partition {
+    /// Patterns separated by `/`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, p) in self.patterns.iter().enumerate() {
+            if i > 0 {
+                f.write_str("/")?;
+            }
+            write!(f, "{p}")?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn b44() -> Board {
+        Board::new(4, 4).unwrap()
+    }
+
+    #[test]
+    fn parse_and_display() {
+        let g = Goal::blank_first(b44());
+        let p = Partition::parse(&g, "1-7/8-15").unwrap();
+        assert_eq!(p.to_string(), "1-7/8-15");
+        p.check_complete(b44()).unwrap();
+        let q = Partition::parse(&g, "1,2,3,4,5,6/7-12/13,14,15").unwrap();
+        assert_eq!(q.patterns().len(), 3);
+        assert_eq!(q.to_string(), "1-6/7-12/13-15");
+        assert_eq!(
+            Pattern::parse(b44(), "1,2,4,5").unwrap().to_string(),
+            "1,2,4,5"
+        );
+    }
+
+    #[test]
+    fn errors() {
+        let g = Goal::blank_first(b44());
+        assert!(matches!(
+            Partition::parse(&g, "1-7/7-15"),
+            Err(PatternError::Overlap { tile: 7 })
+        ));
+        assert!(matches!(
+            Partition::parse(&g, "0-7/8-15"),
+            Err(PatternError::BlankInPattern)
+        ));
+        assert!(matches!(
+            Partition::parse(&g, "1-7/8-16"),
+            Err(PatternError::TileOutOfRange { tile: 16, max: 15 })
+        ));
+        assert!(matches!(
+            Partition::parse(&g, "1-7/8-14")
+                .unwrap()
+                .check_complete(b44()),
+            Err(PatternError::Missing { .. })
+        ));
+        assert!(matches!(
+            Partition::parse(&g, "99"),
+            Err(PatternError::UnknownPreset { .. })
+        ));
+        assert!(matches!(
+            Partition::parse(&g, "1-x"),
+            Err(PatternError::Syntax { .. })
+        ));
+        assert!(matches!(
+            Partition::parse(&g, "7-1"),
+            Err(PatternError::Syntax { .. })
+        ));
+    }
+
+    #[test]
+    fn presets_are_complete_for_both_goals() {
+        for (w, names) in [
+            (4, vec!["78", "663", "555", "full"]),
+            (5, vec!["6666"]),
+            (3, vec!["full"]),
+        ] {
+            let b = Board::new(w, w).unwrap();
+            for g in [Goal::blank_first(b), Goal::blank_last(b)] {
+                for n in &names {
+                    let p = Partition::parse(&g, n).unwrap();
+                    p.check_complete(b).unwrap();
+                }
+            }
+        }
+        // Under blank-last the 7-8 preset maps through the 180° rotation: tile t -> 16 - t.
+        let g = Goal::blank_last(b44());
+        let p = Partition::preset(&g, "78").unwrap();
+        assert_eq!(p.to_string(), "9-15/1-8");
+        let odd = Goal::parse(b44(), "1 2 3 4 5 0 6 7 8 9 10 11 12 13 14 15").unwrap();
+        assert!(matches!(
+            Partition::preset(&odd, "78"),
+            Err(PatternError::PresetNeedsCornerBlank { .. })
+        ));
+    }
+}
