@@ -1,1 +1,61 @@
-//! placeholder
+//! Optimal solver for sliding-tile puzzles: IDA* with additive pattern databases, reflection
+//! and the classic heuristics (misplaced tiles, Manhattan, linear conflict).
+//!
+//! # Library use
+//! ```
+//! use pdbformat::{Board, Goal, Puzzle};
+//! use solver::{HeuristicChoice, Limits, Solver};
+//!
+//! let goal = Goal::blank_first(Board::new(3, 3).unwrap());
+//! let puzzle = Puzzle::parse_for_goal("3 1 2 0 4 5 6 7 8", &goal).unwrap();
+//! let solution = Solver::new(HeuristicChoice::Manhattan)
+//!     .solve(&puzzle, &goal, &Limits::default())
+//!     .unwrap();
+//! assert_eq!(solution.len(), 1);
+//! assert_eq!(solution.blank_notation(), "U");
+//! assert_eq!(solution.tiles_moved, vec![3]);
+//! ```
+//! For pattern databases, open files with [`Database::open`] and pass them in
+//! [`HeuristicChoice::Pdb`]; [`locate`] finds (and for 4×4 builds) the default one.
+//!
+//! # Move notation
+//! A move is written as the direction the **blank** moves: `U` (up), `D` (down), `L` (left),
+//! `R` (right) — [`pdbformat::Direction`]. The tile that slides moves the opposite way; the
+//! solver also reports the numbers of the moved tiles ([`Solution::tiles_moved`]), which is the
+//! notation people usually follow on a physical puzzle.
+//!
+//! # Goals and databases
+//! Goals are `blank-first` (`0 1 2 … N-1`, Korf's convention), `blank-last` (`1 2 … N-1 0`) or any
+//! permutation. A database built for one goal serves every goal whose blank cell is the image of
+//! its goal's blank cell under a board symmetry (tiles are relabelled and cells mapped); the
+//! search always runs in the user's frame, so moves come back in the user's convention. See
+//! [`heuristic::pdb`] for the additive grouping, the maximum and the reflection.
+//!
+//! # The default database
+//! [`locate::find_default`] looks, in this order, in
+//! 1. the directory named by the environment variable `PDB_DIR`,
+//! 2. `artifacts/` in the current directory,
+//! 3. the user cache directory: `$XDG_CACHE_HOME/pdb-tiles`, or `~/.cache/pdb-tiles`,
+//!
+//! for a file that fits the board and goal: first the default name (for 4×4,
+//! `15-663-za.pdb`), then any other `*.pdb` file in name order. For 4×4, when none is found,
+//! [`locate::build_default`] builds the zero-aware 6-6-3 database (`u8` entries, uncompressed)
+//! into `PDB_DIR` when set, otherwise into the cache directory.
+//!
+//! # Node counts
+//! Nodes are counted as *generated* (every child produced by a move, including those pruned at
+//! once by the bound), summed over all IDA* iterations; see [`ida`].
+
+pub mod db;
+pub mod heuristic;
+pub mod ida;
+pub mod input;
+pub mod locate;
+pub mod report;
+pub mod solver;
+pub mod state;
+
+pub use db::{Database, DbError, OpenOptions};
+pub use heuristic::{Heuristic, HeuristicName};
+pub use ida::{Limits, StopReason};
+pub use solver::{replay, HeuristicChoice, Solution, SolveError, Solver};

@@ -1,0 +1,129 @@
+//! `solver bench`: every instance of a benchmark file, single-threaded, with a table of nodes and
+//! seconds per instance and in total, the database load time reported separately.
+
+use super::setup::{make_goal, make_solver, parse_board};
+use super::solve::{limits, list_board, puzzle_error, read_input};
+use super::{HeuristicArgs, EXIT_ERROR, EXIT_STOPPED};
+use anyhow::Result;
+use clap::Args;
+use indicatif::{ProgressBar, ProgressStyle};
+use solver::report::{rate, thousands, Summary};
+use solver::SolveError;
+use std::path::PathBuf;
+
+/// Arguments of `solver bench`.
+#[derive(Args, Debug)]
+pub struct BenchArgs {
+    /// Benchmark file: one instance per line, tiles then (optionally) the optimal length.
+    #[arg(default_value = "bench/korf100.txt", value_name = "FILE")]
+    file: PathBuf,
+    /// Only the first N instances.
+    #[arg(long, value_name = "N")]
+    first: Option<usize>,
+    /// Stop an instance's search after generating this many nodes.
+    #[arg(long, value_name = "N")]
+    max_nodes: Option<u64>,
+    /// Stop an instance's search after this many seconds.
+    #[arg(long, value_name = "SECONDS")]
+    timeout: Option<f64>,
+    #[command(flatten)]
+    heuristic: HeuristicArgs,
+}
+
+/// Runs `solver bench`.
+pub fn run(a: BenchArgs) -> Result<i32> {
+    let limits = limits(a.max_nodes, a.timeout)?;
+    let text = read_input(&a.file)?;
+    let (board, mut lines) = list_board(&text, parse_board(a.heuristic.board.as_deref())?)?;
+    if let Some(n) = a.first {
+        lines.truncate(n);
+    }
+    let goal = make_goal(board, &a.heuristic.goal)?;
+    let setup = make_solver(&a.heuristic, &goal)?;
+    println!(
+        "{}: {} instances, {board} board, goal {goal}, single thread",
+        a.file.display(),
+        lines.len()
+    );
+    println!("heuristic: {}", setup.description);
+    println!("database load: {:.3} s", setup.load_seconds);
+    println!(
+        "{:>4} {:>4} {:>4} {:>16} {:>10} {:>12}",
+        "#", "len", "h0", "nodes", "seconds", "nodes/s"
+    );
+    let pb = ProgressBar::new(lines.len() as u64);
+    pb.set_style(
+        ProgressStyle::with_template("{spinner} [{elapsed_precise}] {wide_bar} {pos}/{len}")
+            .expect("valid template"),
+    );
+    let mut summary = Summary::default();
+    let mut stopped = false;
+    for (i, l) in lines.iter().enumerate() {
+        let result = l
+            .puzzle
+            .as_ref()
+            .map_err(|e| SolveError::Puzzle(e.clone()))
+            .and_then(|p| setup.solver.solve(p, &goal, &limits));
+        match result {
+            Ok(s) => {
+                summary.add(&s);
+                let flag = match l.expected {
+                    Some(e) if e as usize != s.len() => {
+                        summary.mismatched += 1;
+                        format!("  MISMATCH: expected {e}")
+                    }
+                    _ => String::new(),
+                };
+                pb.suspend(|| {
+                    println!(
+                        "{:>4} {:>4} {:>4} {:>16} {:>10.4} {:>12}{flag}",
+                        i + 1,
+                        s.len(),
+                        s.initial_h,
+                        thousands(s.nodes),
+                        s.seconds,
+                        rate(s.nodes_per_second())
+                    )
+                });
+            }
+            Err(e) => {
+                summary.failed += 1;
+                stopped |= matches!(e, SolveError::Stopped { .. });
+                let msg = puzzle_error(&e, l.puzzle.as_ref().ok(), &goal);
+                pb.suspend(|| println!("{:>4} error (line {}): {msg}", i + 1, l.line));
+            }
+        }
+        pb.inc(1);
+    }
+    pb.finish_and_clear();
+    let n = summary.solved.max(1) as f64;
+    println!(
+        "total:  {} nodes, {:.3} s search ({}nodes/s); database load {:.3} s",
+        thousands(summary.total_nodes()),
+        summary.total_seconds(),
+        rate(if summary.total_seconds() > 0.0 {
+            summary.total_nodes() as f64 / summary.total_seconds()
+        } else {
+            0.0
+        }),
+        setup.load_seconds
+    );
+    println!(
+        "mean:   {} nodes, {:.4} s",
+        thousands((summary.total_nodes() as f64 / n).round() as u64),
+        summary.total_seconds() / n
+    );
+    println!(
+        "median: {} nodes, {:.4} s",
+        thousands(summary.median_nodes().round() as u64),
+        summary.median_seconds()
+    );
+    println!("{}", summary.text());
+    Ok(if stopped {
+        EXIT_STOPPED
+    } else if summary.failed > 0 || summary.mismatched > 0 {
+        EXIT_ERROR
+    } else {
+        0
+    })
+}

@@ -1,0 +1,113 @@
+//! Command-line arguments and dispatch; every failure becomes a message and an exit code.
+
+mod bench;
+mod setup;
+mod solve;
+
+use clap::{Args, Parser, Subcommand};
+use std::path::PathBuf;
+
+/// Exit code for errors: unreadable or unsolvable puzzles, unusable databases, bad files.
+pub const EXIT_ERROR: i32 = 1;
+/// Exit code when a search was stopped by `--max-nodes` or `--timeout`.
+pub const EXIT_STOPPED: i32 = 3;
+
+const ABOUT: &str = "Optimal solutions of sliding-tile puzzles: IDA* with additive pattern databases (and their reflection), or the classic heuristics.";
+
+const AFTER_HELP: &str = "\
+MOVE NOTATION
+  Moves are written as the direction the BLANK moves: U (up), D (down), L (left), R (right).
+  The tile that slides moves the opposite way; the numbers of the moved tiles are printed too
+  (\"tiles:\" in text, \"tiles\" in JSON).
+
+GOALS
+  blank-first  0 1 2 ... N-1 (blank top-left; Korf's convention, the default)
+  blank-last   1 2 ... N-1 0 (blank bottom-right)
+  or any permutation, written like a puzzle. A database built for one goal serves every goal
+  whose blank cell a board symmetry maps onto its own (tiles are relabelled).
+
+DEFAULT DATABASE
+  Without --db, the heuristic 'auto' looks for a database that fits the board and goal in:
+    1. $PDB_DIR
+    2. artifacts/ in the current directory
+    3. $XDG_CACHE_HOME/pdb-tiles, or ~/.cache/pdb-tiles
+  trying the default name first (4x4: 15-663-za.pdb), then any other *.pdb file in name order.
+  For 4x4 with the blank's goal in a corner, when none is found, the zero-aware 6-6-3 database
+  (11.5 MB) is built once into $PDB_DIR or the cache directory (--no-build to skip). Boards
+  without a database fall back to Manhattan + linear conflict, and say so.
+
+EXIT STATUS
+  0 all puzzles solved; 1 an error (unreadable, impossible or unsolvable puzzle, unusable
+  database, wrong length in a benchmark); 2 bad arguments; 3 a search stopped by a limit.";
+
+/// The top-level command line.
+#[derive(Parser, Debug)]
+#[command(name = "solver", version, about = ABOUT, after_help = AFTER_HELP)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Solve one puzzle (given as arguments) or a file of puzzles optimally.
+    #[command(after_help = AFTER_HELP)]
+    Solve(solve::SolveArgs),
+    /// Solve every puzzle of a benchmark file single-threaded and print a table of nodes and
+    /// seconds (total and median), with the database load time separately.
+    Bench(bench::BenchArgs),
+    /// Show where the default database is searched for and which file would be used.
+    #[command(after_help = AFTER_HELP)]
+    Locate(LocateArgs),
+}
+
+/// Options shared by `solve`, `bench` and `locate`: board, goal and heuristic.
+#[derive(Args, Debug, Clone)]
+pub struct HeuristicArgs {
+    /// Board as WxH (columns x rows), e.g. 3x4; inferred from square tile counts otherwise.
+    #[arg(long, value_name = "WxH")]
+    pub board: Option<String>,
+    /// Goal: blank-first, blank-last or a tile list such as "1 2 3 4 5 6 7 8 0".
+    #[arg(long, default_value = "blank-first")]
+    pub goal: String,
+    /// Pattern-database file (repeatable). Tables of several files whose tiles are disjoint are
+    /// added; overlapping ones start a new group, and the heuristic is the maximum over groups.
+    #[arg(long = "db", value_name = "FILE")]
+    pub dbs: Vec<PathBuf>,
+    /// Heuristic: auto (a database if one is given or found, else linear-conflict), pdb,
+    /// hamming, manhattan or linear-conflict.
+    #[arg(long, default_value = "auto", value_name = "NAME")]
+    pub heuristic: String,
+    /// Do not add the reflected (transposed) database lookup.
+    #[arg(long)]
+    pub no_reflect: bool,
+    /// Do not check the databases' SHA-256 digests while loading (faster for large files).
+    #[arg(long)]
+    pub no_verify: bool,
+    /// Never build the default database; fall back to linear-conflict when none is found.
+    #[arg(long)]
+    pub no_build: bool,
+}
+
+#[derive(Args, Debug)]
+struct LocateArgs {
+    #[command(flatten)]
+    heuristic: HeuristicArgs,
+}
+
+/// Parses the command line, runs it, and returns the exit code.
+pub fn run() -> i32 {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Solve(a) => solve::run(a),
+        Command::Bench(a) => bench::run(a),
+        Command::Locate(a) => setup::locate(&a.heuristic),
+    };
+    match result {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            EXIT_ERROR
+        }
+    }
+}

@@ -1,0 +1,242 @@
+//! Turning the shared options into a board, a goal and a ready [`Solver`]: opening the given
+//! databases, or finding (and for 4×4 building) the default one, or falling back.
+
+use super::HeuristicArgs;
+use anyhow::{anyhow, bail, Context, Result};
+use pdbformat::{Board, Goal};
+use solver::heuristic::pdb::reflection_for;
+use solver::{locate, Database, HeuristicChoice, HeuristicName, OpenOptions, Solver};
+use std::path::Path;
+use std::sync::Arc;
+
+/// A solver ready for one goal, with what to print about it.
+pub struct Setup {
+    /// The solver.
+    pub solver: Solver,
+    /// The heuristic in words.
+    pub description: String,
+    /// Seconds spent loading databases (0 for classic heuristics).
+    pub load_seconds: f64,
+}
+
+/// Parses `--board`.
+pub fn parse_board(spec: Option<&str>) -> Result<Option<Board>> {
+    spec.map(|s| s.parse::<Board>().map_err(|e| anyhow!("{e}")))
+        .transpose()
+}
+
+/// Parses `--goal` for `board`.
+pub fn make_goal(board: Board, spec: &str) -> Result<Goal> {
+    Goal::parse(board, spec).map_err(|e| anyhow!("{e}"))
+}
+
+/// The heuristic asked for: `None` for `auto`.
+fn heuristic_name(spec: &str) -> Result<Option<HeuristicName>> {
+    if spec.trim().eq_ignore_ascii_case("auto") {
+        return Ok(None);
+    }
+    HeuristicName::parse(spec).map(Some).ok_or_else(|| {
+        anyhow!("unknown heuristic {spec:?}: use auto, pdb, hamming, manhattan or linear-conflict")
+    })
+}
+
+/// Opens a database and says so on standard error.
+fn open_db(path: &Path, args: &HeuristicArgs) -> Result<Arc<Database>> {
+    let db = Database::open(
+        path,
+        OpenOptions {
+            verify: !args.no_verify,
+        },
+    )?;
+    eprintln!(
+        "database: {} ({}, {} tables: {}, {:.1} MB) loaded in {:.3} s",
+        path.display(),
+        if db.is_zero_aware() {
+            "zero-aware"
+        } else {
+            "zero-unaware"
+        },
+        db.tables().len(),
+        db.describe_patterns(),
+        db.file_bytes() as f64 / 1e6,
+        db.load_seconds()
+    );
+    Ok(Arc::new(db))
+}
+
+/// The directories searched, for messages.
+fn searched() -> String {
+    let v: Vec<String> = locate::search_dirs()
+        .iter()
+        .map(|d| d.path.display().to_string())
+        .collect();
+    v.join(", ")
+}
+
+/// Whether the default database can be built for `goal`: a board with a default preset and a
+/// goal blank in a corner.
+fn buildable(goal: &Goal) -> bool {
+    let board = goal.board();
+    locate::default_preset(board).is_some()
+        && pdbformat::Symmetry::taking(board, 0, goal.blank_cell()).is_some()
+}
+
+/// Builds the solver for `goal` from the options.
+pub fn make_solver(args: &HeuristicArgs, goal: &Goal) -> Result<Setup> {
+    let name = heuristic_name(&args.heuristic)?;
+    let reflect = !args.no_reflect;
+    let classic = |c: HeuristicChoice, what: &str| Setup {
+        solver: Solver::new(c),
+        description: what.to_string(),
+        load_seconds: 0.0,
+    };
+    let dbs: Vec<Arc<Database>> = if !args.dbs.is_empty() {
+        if let Some(n) = name.filter(|&n| n != HeuristicName::Pdb) {
+            bail!("--db needs --heuristic pdb (or auto), not {n}");
+        }
+        args.dbs
+            .iter()
+            .map(|p| open_db(p, args))
+            .collect::<Result<_>>()?
+    } else {
+        match name {
+            Some(HeuristicName::Hamming) => {
+                return Ok(classic(
+                    HeuristicChoice::Hamming,
+                    "misplaced tiles (hamming)",
+                ))
+            }
+            Some(HeuristicName::Manhattan) => {
+                return Ok(classic(HeuristicChoice::Manhattan, "manhattan"))
+            }
+            Some(HeuristicName::LinearConflict) => {
+                return Ok(classic(
+                    HeuristicChoice::LinearConflict,
+                    "manhattan + linear conflict",
+                ))
+            }
+            Some(HeuristicName::Pdb) | None => {}
+        }
+        let found = locate::find_default(goal);
+        for (p, why) in &found.skipped {
+            eprintln!("note: skipping {}: {why}", p.display());
+        }
+        let path = match found.path {
+            Some(p) => p,
+            None if buildable(goal) && !args.no_build => build_default(goal)?,
+            None => {
+                let why = if buildable(goal) {
+                    "and --no-build was given"
+                } else if locate::default_preset(goal.board()).is_some() {
+                    "and the default one is built only for goals with the blank in a corner"
+                } else {
+                    "and there is no default database for this board"
+                };
+                if name == Some(HeuristicName::Pdb) {
+                    bail!(
+                        "no pattern database fits the {} board and goal {goal} in {} {why}; give one with --db",
+                        goal.board(),
+                        searched()
+                    );
+                }
+                eprintln!(
+                    "note: no pattern database fits the {} board and goal {goal} ({}), {why}; falling back to manhattan + linear conflict",
+                    goal.board(),
+                    searched()
+                );
+                return Ok(classic(
+                    HeuristicChoice::LinearConflict,
+                    "manhattan + linear conflict (no database)",
+                ));
+            }
+        };
+        vec![open_db(&path, args)?]
+    };
+    let load_seconds = dbs.iter().map(|d| d.load_seconds()).sum();
+    let solver = Solver::new(HeuristicChoice::Pdb {
+        databases: dbs.clone(),
+        reflect,
+    });
+    solver.check(goal)?;
+    let files: Vec<String> = dbs
+        .iter()
+        .map(|d| {
+            format!(
+                "{} [{}]",
+                d.path().file_name().map_or_else(
+                    || d.path().display().to_string(),
+                    |f| f.to_string_lossy().into()
+                ),
+                d.describe_patterns()
+            )
+        })
+        .collect();
+    let refl = match (reflect, reflection_for(goal)) {
+        (false, _) => "no reflection (--no-reflect)",
+        (true, Some(_)) => "with reflection",
+        (true, None) if !goal.board().is_square() => "no reflection (board not square)",
+        (true, None) => "no reflection (goal blank off the diagonals)",
+    };
+    Ok(Setup {
+        solver,
+        description: format!("pdb {}, {refl}", files.join(" + ")),
+        load_seconds,
+    })
+}
+
+/// Builds the default database for `goal`'s board into [`locate::build_dir`], saying so.
+fn build_default(goal: &Goal) -> Result<std::path::PathBuf> {
+    let dir = locate::build_dir().ok_or_else(|| {
+        anyhow!("no place to build the default database: set PDB_DIR or HOME, or give --db")
+    })?;
+    let board = goal.board();
+    let name = locate::default_file_name(board).expect("buildable boards have a name");
+    let path = dir.join(&name);
+    eprintln!(
+        "no pattern database found for {board} (searched {}); building the default {} database once into {} ...",
+        searched(),
+        name,
+        path.display()
+    );
+    let t0 = std::time::Instant::now();
+    locate::build_default(board, &path)
+        .with_context(|| format!("cannot build the default database {}", path.display()))?;
+    eprintln!(
+        "built and saved {} in {:.1} s; later runs reuse it",
+        path.display(),
+        t0.elapsed().as_secs_f64()
+    );
+    Ok(path)
+}
+
+/// `solver locate`: the search order, each directory's state, and the file that would be used.
+pub fn locate(args: &HeuristicArgs) -> Result<i32> {
+    let board = parse_board(args.board.as_deref())?.unwrap_or(Board::new(4, 4)?);
+    let goal = make_goal(board, &args.goal)?;
+    println!("board {board}, goal {goal}; search order:");
+    for (i, d) in locate::search_dirs().iter().enumerate() {
+        let state = if d.path.is_dir() { "" } else { " (absent)" };
+        println!("  {}. {} [{}]{state}", i + 1, d.path.display(), d.origin);
+    }
+    if let Some(name) = locate::default_file_name(board) {
+        println!("default file name: {name}");
+    }
+    let found = locate::find_default(&goal);
+    for (p, why) in &found.skipped {
+        println!("skipped {}: {why}", p.display());
+    }
+    match found.path {
+        Some(p) => println!("would use: {}", p.display()),
+        None if buildable(&goal) => println!(
+            "none found: would build {}",
+            locate::build_dir()
+                .map(|d| d
+                    .join(locate::default_file_name(board).unwrap_or_default())
+                    .display()
+                    .to_string())
+                .unwrap_or_else(|| "nothing (no build directory)".into())
+        ),
+        None => println!("none found: would fall back to manhattan + linear conflict"),
+    }
+    Ok(0)
+}

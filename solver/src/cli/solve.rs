@@ -1,0 +1,256 @@
+//! `solver solve`: one puzzle from the arguments, or a file of puzzles with a progress bar and a
+//! closing summary; text or one JSON object per puzzle.
+
+use super::setup::{make_goal, make_solver, parse_board};
+use super::{HeuristicArgs, EXIT_ERROR, EXIT_STOPPED};
+use anyhow::{anyhow, bail, Context, Result};
+use clap::Args;
+use indicatif::{ProgressBar, ProgressStyle};
+use pdbformat::{Board, Goal, Puzzle, PuzzleError};
+use solver::input::{read_puzzles, PuzzleLine};
+use solver::report::{error_json, solution_json, solution_line, solution_text, Summary};
+use solver::{Limits, SolveError, Solver};
+use std::io::Read;
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// Arguments of `solver solve`.
+#[derive(Args, Debug)]
+pub struct SolveArgs {
+    /// The puzzle: tiles row by row, 0 or _ for the blank, in one argument or several
+    /// (e.g. "14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3").
+    #[arg(value_name = "TILES")]
+    puzzle: Vec<String>,
+    /// A file of puzzles, one per line ('#' starts a comment; one extra number at the end of a
+    /// line is the known optimal length and is checked); '-' reads standard input.
+    #[arg(long, short, value_name = "FILE")]
+    input: Option<PathBuf>,
+    /// Print one JSON object per puzzle (puzzle, length, moves, tiles, nodes, seconds, …).
+    #[arg(long)]
+    json: bool,
+    /// Stop a puzzle's search after generating this many nodes.
+    #[arg(long, value_name = "N")]
+    max_nodes: Option<u64>,
+    /// Stop a puzzle's search after this many seconds.
+    #[arg(long, value_name = "SECONDS")]
+    timeout: Option<f64>,
+    #[command(flatten)]
+    heuristic: HeuristicArgs,
+}
+
+/// Limits from the options.
+pub fn limits(max_nodes: Option<u64>, timeout: Option<f64>) -> Result<Limits> {
+    let timeout = match timeout {
+        Some(t) if !(t.is_finite() && t > 0.0) => {
+            bail!("--timeout must be a positive number of seconds, not {t}")
+        }
+        Some(t) => Some(Duration::from_secs_f64(t)),
+        None => None,
+    };
+    Ok(Limits { max_nodes, timeout })
+}
+
+/// An error message for a puzzle that cannot reach `goal`, with a hint when the other named
+/// goal fits.
+pub fn puzzle_error(e: &SolveError, puzzle: Option<&Puzzle>, goal: &Goal) -> String {
+    let mut msg = e.to_string();
+    if let (SolveError::Puzzle(PuzzleError::Unsolvable { .. }), Some(p)) = (e, puzzle) {
+        let b = goal.board();
+        for other in [Goal::blank_first(b), Goal::blank_last(b)] {
+            if other != *goal && p.is_solvable(&other) {
+                msg.push_str(&format!(" (it is solvable for --goal {other})"));
+                break;
+            }
+        }
+    }
+    msg
+}
+
+/// Runs `solver solve`.
+pub fn run(a: SolveArgs) -> Result<i32> {
+    let limits = limits(a.max_nodes, a.timeout)?;
+    let board = parse_board(a.heuristic.board.as_deref())?;
+    match (&a.input, a.puzzle.is_empty()) {
+        (Some(_), false) => bail!("give either a puzzle or --input FILE, not both"),
+        (None, true) => {
+            bail!("give a puzzle (e.g. solver solve \"1 2 3 4 5 6 7 0 8\") or --input FILE")
+        }
+        (Some(path), true) => run_file(&a, path.clone(), board, &limits),
+        (None, false) => run_one(&a, board, &limits),
+    }
+}
+
+fn run_one(a: &SolveArgs, board: Option<Board>, limits: &Limits) -> Result<i32> {
+    let text = a.puzzle.join(" ");
+    let text = if a.puzzle.len() == 1 {
+        &a.puzzle[0]
+    } else {
+        &text
+    };
+    let puzzle = Puzzle::parse(text, board).map_err(|e| anyhow!("{e}"))?;
+    let goal = make_goal(puzzle.board(), &a.heuristic.goal)?;
+    if let Err(e) = puzzle.check_solvable(&goal) {
+        bail!("{}", puzzle_error(&e.into(), Some(&puzzle), &goal));
+    }
+    let setup = make_solver(&a.heuristic, &goal)?;
+    match setup.solver.solve(&puzzle, &goal, limits) {
+        Ok(s) => {
+            if a.json {
+                println!("{}", solution_json(&puzzle, &s));
+            } else {
+                print!(
+                    "{}",
+                    solution_text(&puzzle, &goal.to_string(), &setup.description, &s)
+                );
+            }
+            Ok(0)
+        }
+        Err(e) => {
+            let msg = puzzle_error(&e, Some(&puzzle), &goal);
+            if a.json {
+                println!("{}", error_json(&format!("{puzzle:#}"), None, &msg));
+            }
+            eprintln!("error: {msg}");
+            Ok(exit_code(&e))
+        }
+    }
+}
+
+fn exit_code(e: &SolveError) -> i32 {
+    match e {
+        SolveError::Stopped { .. } => EXIT_STOPPED,
+        _ => EXIT_ERROR,
+    }
+}
+
+/// Reads a puzzle file (or standard input for `-`).
+pub fn read_input(path: &PathBuf) -> Result<String> {
+    if path.as_os_str() == "-" {
+        let mut s = String::new();
+        std::io::stdin()
+            .read_to_string(&mut s)
+            .context("cannot read standard input")?;
+        Ok(s)
+    } else {
+        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))
+    }
+}
+
+/// The board of a list: the one given, or the first readable line's.
+pub fn list_board(text: &str, board: Option<Board>) -> Result<(Board, Vec<PuzzleLine>)> {
+    let lines = read_puzzles(text, board);
+    let board = match board {
+        Some(b) => b,
+        None => match lines.iter().find_map(|l| l.puzzle.as_ref().ok()) {
+            Some(p) => p.board(),
+            None => match lines.first() {
+                Some(l) => bail!(
+                    "line {}: {}",
+                    l.line,
+                    l.puzzle
+                        .as_ref()
+                        .err()
+                        .map(|e| e.to_string())
+                        .unwrap_or_default()
+                ),
+                None => bail!("no puzzles in the input"),
+            },
+        },
+    };
+    // Read again with the board fixed so that every line is held to it.
+    Ok((board, read_puzzles(text, Some(board))))
+}
+
+fn run_file(a: &SolveArgs, path: PathBuf, board: Option<Board>, limits: &Limits) -> Result<i32> {
+    let text = read_input(&path)?;
+    let (board, lines) = list_board(&text, board)?;
+    let goal = make_goal(board, &a.heuristic.goal)?;
+    let setup = make_solver(&a.heuristic, &goal)?;
+    if !a.json {
+        println!(
+            "{} puzzles, {board} board, goal {goal}, heuristic {}",
+            lines.len(),
+            setup.description
+        );
+    }
+    let pb = ProgressBar::new(lines.len() as u64);
+    pb.set_style(
+        ProgressStyle::with_template(
+            "{spinner} [{elapsed_precise}] {wide_bar} {pos}/{len} {msg} (eta {eta})",
+        )
+        .expect("valid template"),
+    );
+    let (summary, stopped) = solve_lines(&setup.solver, &goal, &lines, limits, a.json, &pb);
+    pb.finish_and_clear();
+    if a.json {
+        eprintln!("{}", summary.text());
+    } else {
+        println!("{}", summary.text());
+    }
+    Ok(if stopped {
+        EXIT_STOPPED
+    } else if summary.failed > 0 || summary.mismatched > 0 {
+        EXIT_ERROR
+    } else {
+        0
+    })
+}
+
+/// Solves each line, printing one result per puzzle above the bar. Returns the summary and
+/// whether a limit stopped any search.
+pub fn solve_lines(
+    solver: &Solver,
+    goal: &Goal,
+    lines: &[PuzzleLine],
+    limits: &Limits,
+    json: bool,
+    pb: &ProgressBar,
+) -> (Summary, bool) {
+    let mut summary = Summary::default();
+    let mut stopped = false;
+    let say = |s: String| pb.suspend(|| println!("{s}"));
+    for (i, l) in lines.iter().enumerate() {
+        let result = l
+            .puzzle
+            .as_ref()
+            .map_err(|e| SolveError::Puzzle(e.clone()))
+            .and_then(|p| solver.solve(p, goal, limits).map(|s| (p, s)));
+        match result {
+            Ok((p, s)) => {
+                let mismatch = l.expected.filter(|&e| e as usize != s.len());
+                summary.add(&s);
+                if json {
+                    let mut v = solution_json(p, &s);
+                    if let Some(e) = l.expected {
+                        v["expected"] = e.into();
+                    }
+                    say(v.to_string());
+                } else {
+                    say(solution_line(i + 1, &s));
+                }
+                if let Some(e) = mismatch {
+                    summary.mismatched += 1;
+                    pb.suspend(|| {
+                        eprintln!(
+                            "error: line {}: found length {}, the line says {e}",
+                            l.line,
+                            s.len()
+                        )
+                    });
+                }
+                pb.set_message(format!("last: {} moves", s.len()));
+            }
+            Err(e) => {
+                summary.failed += 1;
+                stopped |= matches!(e, SolveError::Stopped { .. });
+                let msg = puzzle_error(&e, l.puzzle.as_ref().ok(), goal);
+                if json {
+                    say(error_json(&l.text, Some(l.line), &msg).to_string());
+                }
+                pb.suspend(|| eprintln!("error: line {}: {msg}", l.line));
+            }
+        }
+        pb.inc(1);
+    }
+    (summary, stopped)
+}

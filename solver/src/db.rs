@@ -1,0 +1,299 @@
+//! Pattern-database files loaded for searching: tables with their index, checked against the
+//! board and goal they will serve.
+//!
+//! A [`Database`] is one PDB file: one goal and one or more tables (usually a whole partition).
+//! Tables are memory-mapped when stored raw and decompressed otherwise; `u8` and `u4` entries
+//! are read directly, `bit1` tables (which need differential lookups) are refused for now.
+
+use pdbformat::format::{Encoding, FormatError, LoadOptions, PdbFile, Table};
+use pdbformat::rank::{TableIndex, TableKind};
+use pdbformat::{Board, Goal, Pattern, Symmetry};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Instant;
+use thiserror::Error;
+
+/// Why a database cannot be used.
+#[derive(Debug, Error)]
+pub enum DbError {
+    /// The file could not be read, or its header or checksums are wrong.
+    #[error("cannot use database {path}: {source}")]
+    Format {
+        /// The file.
+        path: PathBuf,
+        /// What the reader found.
+        #[source]
+        source: FormatError,
+    },
+    /// An entry encoding the solver cannot read yet.
+    #[error("cannot use database {path}: table {table} uses {encoding} entries, which this solver does not read yet (rebuild it with --encoding u8 or u4)")]
+    UnsupportedEncoding {
+        /// The file.
+        path: PathBuf,
+        /// Table number.
+        table: usize,
+        /// The encoding.
+        encoding: Encoding,
+    },
+    /// The table's shape disagrees with what its pattern and kind imply.
+    #[error("cannot use database {path}: table {table} is malformed: {why}")]
+    Malformed {
+        /// The file.
+        path: PathBuf,
+        /// Table number.
+        table: usize,
+        /// What is wrong.
+        why: String,
+    },
+    /// The database is for another board.
+    #[error("database {path} is for a {db_board} board, but the puzzle is on a {board} board")]
+    WrongBoard {
+        /// The file.
+        path: PathBuf,
+        /// The database's board.
+        db_board: Board,
+        /// The puzzle's board.
+        board: Board,
+    },
+    /// No symmetry of the board takes the database's goal blank to the puzzle goal's blank.
+    #[error("database {path} was built for goal {db_goal} (blank at row {}, column {}); no symmetry of the board takes that cell to the blank's cell of goal {goal} (row {}, column {})", .db_blank.0 + 1, .db_blank.1 + 1, .blank.0 + 1, .blank.1 + 1)]
+    WrongGoal {
+        /// The file.
+        path: PathBuf,
+        /// The database's goal, in words.
+        db_goal: String,
+        /// Its blank cell (row, column).
+        db_blank: (usize, usize),
+        /// The puzzle's goal, in words.
+        goal: String,
+        /// Its blank cell (row, column).
+        blank: (usize, usize),
+    },
+    /// Too many tables and views to combine.
+    #[error("too many pattern tables combined: at most {max} (table groups × views) are supported, {found} were asked for")]
+    TooMany {
+        /// The limit.
+        max: usize,
+        /// What was asked for.
+        found: usize,
+    },
+}
+
+/// One table ready for lookups: its pattern, kind, index and entries.
+pub struct LoadedTable {
+    /// The pattern (in the database goal's tile numbers).
+    pub pattern: Pattern,
+    /// Zero-aware or zero-unaware.
+    pub kind: TableKind,
+    /// The index that maps states to entries.
+    pub index: TableIndex,
+    /// The entries.
+    pub table: Table,
+}
+
+impl LoadedTable {
+    /// The value of the state with the pattern tiles on `cells` (tile order, occupying the
+    /// cells of `occ`) and the blank on `blank`.
+    #[inline(always)]
+    pub fn lookup(&self, cells: &[u8], occ: u64, blank: u8) -> u8 {
+        let i = match &self.index {
+            TableIndex::ZeroAware(z) => {
+                let set = z.set_rank(occ);
+                z.index_of(z.region_at(set, blank as usize), z.order_rank(cells, occ))
+            }
+            TableIndex::Permutation(p) => p.index(cells),
+        };
+        self.table.value(i)
+    }
+}
+
+impl std::fmt::Debug for LoadedTable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "LoadedTable({} {}, {} entries)",
+            self.kind,
+            self.pattern,
+            self.index.len()
+        )
+    }
+}
+
+/// One PDB file loaded for searching.
+#[derive(Debug)]
+pub struct Database {
+    path: PathBuf,
+    goal: Goal,
+    tables: Vec<Arc<LoadedTable>>,
+    bytes: u64,
+    load_seconds: f64,
+}
+
+/// How [`Database::open`] reads a file.
+#[derive(Clone, Copy, Debug)]
+pub struct OpenOptions {
+    /// Check every table's SHA-256 digest while loading (reads the whole file once).
+    pub verify: bool,
+}
+
+impl Default for OpenOptions {
+    fn default() -> Self {
+        OpenOptions { verify: true }
+    }
+}
+
+impl Database {
+    /// Opens `path`, checks its header, and loads every table (memory-mapped when stored raw).
+    /// With `opts.verify` (the default) every table's digest is checked, so that a corrupted
+    /// payload is refused instead of giving wrong answers.
+    pub fn open(path: impl AsRef<Path>, opts: OpenOptions) -> Result<Database, DbError> {
+        let start = Instant::now();
+        let path = path.as_ref().to_path_buf();
+        let format = |source| DbError::Format {
+            path: path.clone(),
+            source,
+        };
+        let file = PdbFile::open(&path).map_err(format)?;
+        let header = file.header().clone();
+        let board = header.board();
+        let mut tables = Vec::with_capacity(header.tables.len());
+        for (i, th) in header.tables.iter().enumerate() {
+            if th.encoding == Encoding::Bit1 {
+                return Err(DbError::UnsupportedEncoding {
+                    path,
+                    table: i,
+                    encoding: th.encoding,
+                });
+            }
+            let malformed = |why: String| DbError::Malformed {
+                path: path.clone(),
+                table: i,
+                why,
+            };
+            let index = TableIndex::new(board, th.pattern.len(), th.kind)
+                .map_err(|e| malformed(e.to_string()))?;
+            if index.len() != th.entry_count {
+                return Err(malformed(format!(
+                    "{} entries declared, a {} table of {} tiles on {board} has {}",
+                    th.entry_count,
+                    th.kind,
+                    th.pattern.len(),
+                    index.len()
+                )));
+            }
+            let table = file
+                .load(
+                    i,
+                    LoadOptions {
+                        verify: opts.verify,
+                        mmap: true,
+                    },
+                )
+                .map_err(format)?;
+            if table.bytes.len() as u64 != th.encoding.encoded_len(th.entry_count) {
+                return Err(malformed(format!(
+                    "{} bytes of entries, {} {} entries take {}",
+                    table.bytes.len(),
+                    th.entry_count,
+                    th.encoding,
+                    th.encoding.encoded_len(th.entry_count)
+                )));
+            }
+            tables.push(Arc::new(LoadedTable {
+                pattern: th.pattern.clone(),
+                kind: th.kind,
+                index,
+                table,
+            }));
+        }
+        Ok(Database {
+            bytes: file.len(),
+            path,
+            goal: header.goal,
+            tables,
+            load_seconds: start.elapsed().as_secs_f64(),
+        })
+    }
+
+    /// The file's path.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// The goal the tables were built for.
+    pub fn goal(&self) -> &Goal {
+        &self.goal
+    }
+
+    /// The board.
+    pub fn board(&self) -> Board {
+        self.goal.board()
+    }
+
+    /// The tables, in file order.
+    pub fn tables(&self) -> &[Arc<LoadedTable>] {
+        &self.tables
+    }
+
+    /// The file's size in bytes.
+    pub fn file_bytes(&self) -> u64 {
+        self.bytes
+    }
+
+    /// Seconds spent opening, loading and verifying.
+    pub fn load_seconds(&self) -> f64 {
+        self.load_seconds
+    }
+
+    /// The patterns, `/`-separated, in the database goal's tile numbers (`1-7/8-15`).
+    pub fn describe_patterns(&self) -> String {
+        let v: Vec<String> = self.tables.iter().map(|t| t.pattern.to_string()).collect();
+        v.join("/")
+    }
+
+    /// Whether every table is zero-aware.
+    pub fn is_zero_aware(&self) -> bool {
+        self.tables.iter().all(|t| t.kind == TableKind::ZeroAware)
+    }
+
+    /// Whether the tables cover every tile of the board.
+    pub fn is_complete(&self) -> bool {
+        let n = self.board().cells();
+        let mut seen = vec![false; n];
+        for t in &self.tables {
+            for &x in t.pattern.tiles() {
+                seen[x as usize] = true;
+            }
+        }
+        seen[1..].iter().all(|&s| s)
+    }
+
+    /// The symmetry that carries `goal`'s frame into this database's frame: it takes the
+    /// goal's blank cell to the database goal's blank cell. Errors when the board differs or
+    /// no symmetry fits.
+    pub fn frame_for(&self, goal: &Goal) -> Result<Symmetry, DbError> {
+        let board = goal.board();
+        if board != self.board() {
+            return Err(DbError::WrongBoard {
+                path: self.path.clone(),
+                db_board: self.board(),
+                board,
+            });
+        }
+        Symmetry::taking(board, goal.blank_cell(), self.goal.blank_cell()).ok_or_else(|| {
+            let rc = |c: usize| (board.row(c), board.col(c));
+            DbError::WrongGoal {
+                path: self.path.clone(),
+                db_goal: self.goal.to_string(),
+                db_blank: rc(self.goal.blank_cell()),
+                goal: goal.to_string(),
+                blank: rc(goal.blank_cell()),
+            }
+        })
+    }
+
+    /// Whether this database can serve `goal` (same board, blank cells related by a symmetry).
+    pub fn fits(&self, goal: &Goal) -> bool {
+        self.frame_for(goal).is_ok()
+    }
+}

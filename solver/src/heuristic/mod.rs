@@ -1,0 +1,137 @@
+//! Admissible heuristics with incremental updates: the [`Heuristic`] trait and its implementations.
+//!
+//! A heuristic is prepared for one goal (and board). The search calls [`Heuristic::init`] once
+//! for the start position and then, for every move, [`Heuristic::apply`] (after the tile has
+//! moved on the board) and later [`Heuristic::undo`] with the token `apply` returned. Only what
+//! the moved tile touches is recomputed: one distance for Manhattan, two lines for linear
+//! conflict, one pattern per view for pattern databases.
+
+mod hamming;
+mod linear_conflict;
+mod manhattan;
+pub mod pdb;
+
+pub use hamming::Hamming;
+pub use linear_conflict::LinearConflict;
+pub use manhattan::Manhattan;
+pub use pdb::PdbHeuristic;
+
+use crate::state::MAX_CELLS;
+
+/// An admissible estimate of the distance to the goal, updated move by move.
+///
+/// `tile` moves from cell `from` to cell `to` (the blank goes from `to` to `from`).
+pub trait Heuristic {
+    /// What the heuristic keeps about the current position (sums, per-line values, …).
+    type State: Clone;
+    /// What [`Heuristic::undo`] needs to restore the state before a move.
+    type Undo: Copy;
+
+    /// The state for the position `tiles` (`tiles[cell]`, 0 for the blank; cells past the board
+    /// are ignored).
+    fn init(&self, tiles: &[u8; MAX_CELLS]) -> Self::State;
+
+    /// The current estimate.
+    fn value(&self, state: &Self::State) -> u32;
+
+    /// Updates `state` for the move of `tile` from `from` to `to`; `tiles` is the board after
+    /// the move. Returns the new estimate and the token that undoes the update.
+    fn apply(
+        &self,
+        state: &mut Self::State,
+        tiles: &[u8; MAX_CELLS],
+        tile: u8,
+        from: u8,
+        to: u8,
+    ) -> (u32, Self::Undo);
+
+    /// Restores `state` as it was before the `apply` that returned `undo`.
+    fn undo(&self, state: &mut Self::State, tile: u8, from: u8, to: u8, undo: Self::Undo);
+}
+
+/// The heuristics the command line offers, by name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum HeuristicName {
+    /// Misplaced tiles.
+    Hamming,
+    /// Sum of the tiles' Manhattan distances.
+    Manhattan,
+    /// Manhattan plus linear conflicts.
+    LinearConflict,
+    /// Additive pattern databases (maximum over partitions and reflection).
+    Pdb,
+}
+
+impl HeuristicName {
+    /// The name used on the command line and in reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            HeuristicName::Hamming => "hamming",
+            HeuristicName::Manhattan => "manhattan",
+            HeuristicName::LinearConflict => "linear-conflict",
+            HeuristicName::Pdb => "pdb",
+        }
+    }
+
+    /// Parses a name or one of its aliases (`misplaced`, `md`, `lc`, `manhattan-lc`).
+    pub fn parse(s: &str) -> Option<HeuristicName> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "hamming" | "misplaced" => Some(HeuristicName::Hamming),
+            "manhattan" | "md" => Some(HeuristicName::Manhattan),
+            "linear-conflict" | "lc" | "manhattan-lc" | "linear" => {
+                Some(HeuristicName::LinearConflict)
+            }
+            "pdb" => Some(HeuristicName::Pdb),
+            _ => None,
+        }
+    }
+}
+
+impl std::fmt::Display for HeuristicName {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod testutil {
+    //! Checks shared by the heuristics' unit tests: incremental values equal fresh ones.
+
+    use super::Heuristic;
+    use crate::state::{MoveTable, State};
+    use pdbformat::{Board, Goal};
+
+    /// Walks `steps` random moves from `goal`, checking after each move that the incremental
+    /// value equals a fresh `init`, and that undo restores the previous value.
+    pub fn check_incremental<H: Heuristic>(h: &H, goal: &Goal, steps: usize, seed: u64)
+    where
+        H::State: std::fmt::Debug,
+    {
+        let board: Board = goal.board();
+        let moves = MoveTable::new(board);
+        let mut s = State::from_tiles(goal.tiles()).unwrap();
+        let mut hs = h.init(&s.tiles);
+        assert_eq!(h.value(&hs), 0, "zero at the goal");
+        let mut rng = seed | 1;
+        for _ in 0..steps {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            let t = moves.targets(s.blank);
+            let to_blank = t[(rng % t.len() as u64) as usize];
+            let from = to_blank;
+            let to = s.blank;
+            let before = h.value(&hs);
+            let tile = s.slide(to_blank);
+            let (v, undo) = h.apply(&mut hs, &s.tiles, tile, from, to);
+            let fresh = h.init(&s.tiles);
+            assert_eq!(v, h.value(&fresh), "incremental value after moving {tile}");
+            assert_eq!(v, h.value(&hs));
+            // Undo and redo, as the search does for pruned children.
+            h.undo(&mut hs, tile, from, to, undo);
+            assert_eq!(h.value(&hs), before);
+            let (v2, _) = h.apply(&mut hs, &s.tiles, tile, from, to);
+            assert_eq!(v2, v);
+        }
+    }
+}

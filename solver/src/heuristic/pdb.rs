@@ -1,0 +1,339 @@
+//! Additive pattern databases: sums over disjoint patterns, the maximum over several partitions,
+//! and the reflected (transposed) lookup in the same tables.
+//!
+//! # Frames and views
+//! A table is defined by a board, a goal and a pattern; tiles are only names for goal cells.
+//! A table built for goal `G'` serves the user's goal `G` when a board symmetry `S` takes `G`'s
+//! blank cell to `G'`'s: a user tile `t` on cell `x` is looked up as tile `G'.tile_at(S(G.cell_of(t)))`
+//! on cell `S(x)`. The search itself always runs in the user's frame, so moves need no
+//! translation; each table carries its own cell map.
+//!
+//! A *view* composes one more symmetry `ρ` that fixes `G`'s blank cell (the reflection): the
+//! position with tile `t` on `x` is looked up as if tile `G.tile_at(ρ(G.cell_of(t)))` stood on
+//! `ρ(x)`. That position is as far from the goal as the real one, so its estimate is admissible
+//! too, and the heuristic takes the maximum. On a square board `ρ` is the transposition when
+//! the goal blank lies on the main diagonal (for example `blank-first` and `blank-last`), or
+//! the anti-transposition when it lies on the anti-diagonal.
+//!
+//! # Groups
+//! Tables are taken in order (files in the order given, tables in file order) and grouped: a
+//! table joins the current group when the user tiles it covers are disjoint from the group's,
+//! otherwise it starts a new group. A group's estimate is the sum of its tables (admissible
+//! because each table counts only its own tiles' moves); the heuristic is the maximum over
+//! groups and views. Every (group, view) pair is a *component*.
+//!
+//! # Incremental update
+//! Within a component each tile belongs to at most one table, so a move re-looks-up at most one
+//! table per component: the moved tile's. A move of any other tile leaves the other tables'
+//! values unchanged — zero-unaware values do not depend on the blank, and for zero-aware ones
+//! the blank stays in the same free region.
+
+use super::Heuristic;
+use crate::db::{Database, DbError, LoadedTable};
+use crate::state::{MAX_CELLS, NO_CELL};
+use pdbformat::{Board, Goal, Symmetry};
+use std::sync::Arc;
+
+/// The most components (groups × views) one heuristic combines.
+pub const MAX_COMPONENTS: usize = 16;
+
+/// One table as seen by one component: its cell map and the user tile in each pattern slot.
+#[derive(Clone, Debug)]
+struct Entry {
+    table: Arc<LoadedTable>,
+    /// User cell → cell in the table's frame.
+    cellmap: [u8; MAX_CELLS],
+    /// The user tile whose cell goes into each slot (pattern tile order).
+    slot_tile: Vec<u8>,
+}
+
+/// A group of tables under one view, summed.
+#[derive(Clone, Debug)]
+struct Component {
+    /// For each user tile, the entry (global number) that holds it, or `NO_CELL`.
+    tile_entry: [u8; MAX_CELLS],
+    /// For each user tile, its slot in that entry.
+    tile_slot: [u8; MAX_CELLS],
+    /// Whether this component looks up the reflected position.
+    reflected: bool,
+}
+
+/// An additive pattern-database heuristic prepared for one goal.
+#[derive(Clone, Debug)]
+pub struct PdbHeuristic {
+    entries: Vec<Entry>,
+    comps: Vec<Component>,
+    groups: usize,
+    reflection: Option<Symmetry>,
+    cells: usize,
+}
+
+/// The per-position state: each entry's tile cells, occupied set and value, each component's sum.
+#[derive(Clone, Debug)]
+pub struct PdbState {
+    cells: Vec<[u8; MAX_CELLS]>,
+    occ: Vec<u64>,
+    values: Vec<u8>,
+    sums: [u32; MAX_COMPONENTS],
+    h: u32,
+}
+
+/// Restores a [`PdbState`]: the previous value of the entry each component re-looked-up.
+#[derive(Clone, Copy, Debug)]
+pub struct PdbUndo {
+    old: [u8; MAX_COMPONENTS],
+    h: u32,
+}
+
+/// The reflection of `goal`'s board that fixes its blank cell, if the board is square and the
+/// blank lies on a diagonal.
+pub fn reflection_for(goal: &Goal) -> Option<Symmetry> {
+    let board = goal.board();
+    if !board.is_square() {
+        return None;
+    }
+    let (r, c) = (board.row(goal.blank_cell()), board.col(goal.blank_cell()));
+    if r == c {
+        Some(Symmetry::Transpose)
+    } else if r + c + 1 == board.width() {
+        Some(Symmetry::AntiTranspose)
+    } else {
+        None
+    }
+}
+
+impl PdbHeuristic {
+    /// Prepares the tables of `dbs` for `goal`. With `reflect`, adds the reflected view where
+    /// the board and goal allow one (see [`reflection_for`]).
+    pub fn new(dbs: &[Arc<Database>], goal: &Goal, reflect: bool) -> Result<PdbHeuristic, DbError> {
+        let board = goal.board();
+        // Each table with its database's frame and the user tiles it covers.
+        let mut tables: Vec<(Arc<LoadedTable>, &Database, Symmetry, u64)> = Vec::new();
+        for db in dbs {
+            let frame = db.frame_for(goal)?;
+            for t in db.tables() {
+                let inv = frame.inverse();
+                let mask = t.pattern.tiles().iter().fold(0u64, |m, &u| {
+                    let user_cell = inv.map(board, db.goal().cell_of(u as usize));
+                    m | 1u64 << goal.tile_at(user_cell)
+                });
+                tables.push((t.clone(), db, frame, mask));
+            }
+        }
+        // Greedy grouping by disjoint user tiles.
+        let mut groups: Vec<Vec<usize>> = Vec::new();
+        let mut covered = 0u64;
+        for (i, (_, _, _, mask)) in tables.iter().enumerate() {
+            match groups.last_mut() {
+                Some(g) if covered & mask == 0 => {
+                    g.push(i);
+                    covered |= mask;
+                }
+                _ => {
+                    groups.push(vec![i]);
+                    covered = *mask;
+                }
+            }
+        }
+        let reflection = if reflect { reflection_for(goal) } else { None };
+        let views: Vec<Option<Symmetry>> =
+            std::iter::once(None).chain(reflection.map(Some)).collect();
+        let found = groups.len() * views.len();
+        if found > MAX_COMPONENTS || tables.len() * views.len() >= NO_CELL as usize {
+            return Err(DbError::TooMany {
+                max: MAX_COMPONENTS,
+                found,
+            });
+        }
+        let mut entries = Vec::new();
+        let mut comps = Vec::new();
+        for view in &views {
+            for group in &groups {
+                let mut comp = Component {
+                    tile_entry: [NO_CELL; MAX_CELLS],
+                    tile_slot: [NO_CELL; MAX_CELLS],
+                    reflected: view.is_some(),
+                };
+                for &i in group {
+                    let (table, db, frame, _) = &tables[i];
+                    let entry = make_entry(board, goal, db.goal(), table, *frame, *view);
+                    let e = entries.len() as u8;
+                    for (slot, &t) in entry.slot_tile.iter().enumerate() {
+                        debug_assert_eq!(comp.tile_entry[t as usize], NO_CELL);
+                        comp.tile_entry[t as usize] = e;
+                        comp.tile_slot[t as usize] = slot as u8;
+                    }
+                    entries.push(entry);
+                }
+                comps.push(comp);
+            }
+        }
+        Ok(PdbHeuristic {
+            entries,
+            comps,
+            groups: groups.len(),
+            reflection,
+            cells: board.cells(),
+        })
+    }
+
+    /// Number of additive groups (the heuristic is the maximum over groups and views).
+    pub fn groups(&self) -> usize {
+        self.groups
+    }
+
+    /// The reflection in use, if any.
+    pub fn reflection(&self) -> Option<Symmetry> {
+        self.reflection
+    }
+
+    /// Each component's current sum, normal views first, then reflected ones.
+    pub fn component_values(&self, state: &PdbState) -> Vec<u32> {
+        state.sums[..self.comps.len()].to_vec()
+    }
+
+    /// Whether component `i` is a reflected view.
+    pub fn is_reflected(&self, i: usize) -> bool {
+        self.comps[i].reflected
+    }
+}
+
+/// The entry for `table` of a database with goal `db_goal` in `frame`, under `view`.
+fn make_entry(
+    board: Board,
+    goal: &Goal,
+    db_goal: &Goal,
+    table: &Arc<LoadedTable>,
+    frame: Symmetry,
+    view: Option<Symmetry>,
+) -> Entry {
+    let n = board.cells();
+    let mut cellmap = [0u8; MAX_CELLS];
+    let mut inverse = [0u8; MAX_CELLS];
+    for (x, m) in cellmap.iter_mut().enumerate().take(n) {
+        let viewed = view.map_or(x, |v| v.map(board, x));
+        *m = frame.map(board, viewed) as u8;
+        inverse[*m as usize] = x as u8;
+    }
+    // Table tile u stands for the user tile whose goal cell maps to u's goal cell.
+    let slot_tile = table
+        .pattern
+        .tiles()
+        .iter()
+        .map(|&u| goal.tile_at(inverse[db_goal.cell_of(u as usize)] as usize) as u8)
+        .collect();
+    Entry {
+        table: table.clone(),
+        cellmap,
+        slot_tile,
+    }
+}
+
+impl Heuristic for PdbHeuristic {
+    type State = PdbState;
+    type Undo = PdbUndo;
+
+    fn init(&self, tiles: &[u8; MAX_CELLS]) -> PdbState {
+        let mut cell_of = [0u8; MAX_CELLS];
+        for (c, &t) in tiles.iter().enumerate().take(self.cells) {
+            cell_of[t as usize] = c as u8;
+        }
+        let blank = cell_of[0];
+        let mut s = PdbState {
+            cells: vec![[0u8; MAX_CELLS]; self.entries.len()],
+            occ: vec![0; self.entries.len()],
+            values: vec![0; self.entries.len()],
+            sums: [0; MAX_COMPONENTS],
+            h: 0,
+        };
+        for (e, entry) in self.entries.iter().enumerate() {
+            let mut occ = 0u64;
+            for (slot, &t) in entry.slot_tile.iter().enumerate() {
+                let c = entry.cellmap[cell_of[t as usize] as usize];
+                s.cells[e][slot] = c;
+                occ |= 1u64 << c;
+            }
+            s.occ[e] = occ;
+            let k = entry.slot_tile.len();
+            s.values[e] = entry
+                .table
+                .lookup(&s.cells[e][..k], occ, entry.cellmap[blank as usize]);
+        }
+        for (ci, comp) in self.comps.iter().enumerate() {
+            let mut seen = [false; MAX_CELLS];
+            for &e in comp.tile_entry.iter().filter(|&&e| e != NO_CELL) {
+                if !seen[e as usize] {
+                    seen[e as usize] = true;
+                    s.sums[ci] += s.values[e as usize] as u32;
+                }
+            }
+        }
+        s.h = s.sums[..self.comps.len()]
+            .iter()
+            .copied()
+            .max()
+            .unwrap_or(0);
+        s
+    }
+
+    #[inline(always)]
+    fn value(&self, s: &PdbState) -> u32 {
+        s.h
+    }
+
+    #[inline(always)]
+    fn apply(
+        &self,
+        s: &mut PdbState,
+        _tiles: &[u8; MAX_CELLS],
+        tile: u8,
+        from: u8,
+        to: u8,
+    ) -> (u32, PdbUndo) {
+        let mut undo = PdbUndo {
+            old: [0; MAX_COMPONENTS],
+            h: s.h,
+        };
+        let mut h = 0;
+        for (ci, comp) in self.comps.iter().enumerate() {
+            let e = comp.tile_entry[tile as usize];
+            if e != NO_CELL {
+                let e = e as usize;
+                let entry = &self.entries[e];
+                let slot = comp.tile_slot[tile as usize] as usize;
+                let (nf, nt) = (entry.cellmap[from as usize], entry.cellmap[to as usize]);
+                let cells = &mut s.cells[e];
+                cells[slot] = nt;
+                let occ = s.occ[e] ^ (1u64 << nf) ^ (1u64 << nt);
+                s.occ[e] = occ;
+                let v = entry.table.lookup(&cells[..entry.slot_tile.len()], occ, nf);
+                let old = s.values[e];
+                undo.old[ci] = old;
+                s.values[e] = v;
+                s.sums[ci] = s.sums[ci] + v as u32 - old as u32;
+            }
+            h = h.max(s.sums[ci]);
+        }
+        s.h = h;
+        (h, undo)
+    }
+
+    #[inline(always)]
+    fn undo(&self, s: &mut PdbState, tile: u8, from: u8, to: u8, undo: PdbUndo) {
+        for (ci, comp) in self.comps.iter().enumerate() {
+            let e = comp.tile_entry[tile as usize];
+            if e != NO_CELL {
+                let e = e as usize;
+                let entry = &self.entries[e];
+                let slot = comp.tile_slot[tile as usize] as usize;
+                let (nf, nt) = (entry.cellmap[from as usize], entry.cellmap[to as usize]);
+                s.cells[e][slot] = nf;
+                s.occ[e] ^= (1u64 << nf) ^ (1u64 << nt);
+                let old = undo.old[ci];
+                s.sums[ci] = s.sums[ci] + old as u32 - s.values[e] as u32;
+                s.values[e] = old;
+            }
+        }
+        s.h = undo.h;
+    }
+}

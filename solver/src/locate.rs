@@ -1,0 +1,175 @@
+//! Finding the default database for a board and goal, and building it when it is missing.
+//!
+//! Search order (the first file that fits wins):
+//! 1. the directory named by the environment variable [`ENV_VAR`] (`PDB_DIR`),
+//! 2. `artifacts/` in the current directory,
+//! 3. the user cache directory: `$XDG_CACHE_HOME/pdb-tiles`, or `$HOME/.cache/pdb-tiles`.
+//!
+//! In each directory the default file name ([`default_file_name`], `15-663-za.pdb` on 4×4) is
+//! tried first, then every other `*.pdb` file in name order. A file fits when it is for the same
+//! board, a board symmetry takes its goal's blank cell to the goal's blank cell, its tables
+//! cover every tile, and the solver reads its encoding. Only headers are read while searching.
+
+use pdbformat::format::{Encoding, PdbFile};
+use pdbformat::{Board, Goal, Symmetry};
+use std::path::{Path, PathBuf};
+
+/// The environment variable naming the first directory searched (and where builds go).
+pub const ENV_VAR: &str = "PDB_DIR";
+
+/// Where the cache directory lives under `$XDG_CACHE_HOME` or `~/.cache`.
+pub const CACHE_SUBDIR: &str = "pdb-tiles";
+
+/// The default database's partition preset, for boards that have one.
+pub fn default_preset(board: Board) -> Option<&'static str> {
+    (board.width() == 4 && board.height() == 4).then_some("663")
+}
+
+/// The default database's file name (`15-663-za.pdb` on 4×4), for boards that have one.
+pub fn default_file_name(board: Board) -> Option<String> {
+    default_preset(board).map(|p| format!("{}-{p}-za.pdb", board.cells() - 1))
+}
+
+/// One directory of the search order and why it is there.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchDir {
+    /// The directory.
+    pub path: PathBuf,
+    /// Where it comes from (`$PDB_DIR`, `artifacts/`, `cache`).
+    pub origin: &'static str,
+}
+
+/// The user cache directory for databases: `$XDG_CACHE_HOME/pdb-tiles` or
+/// `$HOME/.cache/pdb-tiles`.
+pub fn cache_dir() -> Option<PathBuf> {
+    let nonempty = |v: &str| std::env::var_os(v).filter(|s| !s.is_empty());
+    nonempty("XDG_CACHE_HOME")
+        .map(PathBuf::from)
+        .or_else(|| nonempty("HOME").map(|h| PathBuf::from(h).join(".cache")))
+        .map(|d| d.join(CACHE_SUBDIR))
+}
+
+/// The directories searched, in order.
+pub fn search_dirs() -> Vec<SearchDir> {
+    let mut v = Vec::new();
+    if let Some(d) = std::env::var_os(ENV_VAR).filter(|s| !s.is_empty()) {
+        v.push(SearchDir {
+            path: PathBuf::from(d),
+            origin: "$PDB_DIR",
+        });
+    }
+    v.push(SearchDir {
+        path: PathBuf::from("artifacts"),
+        origin: "artifacts/",
+    });
+    if let Some(d) = cache_dir() {
+        v.push(SearchDir {
+            path: d,
+            origin: "cache",
+        });
+    }
+    v
+}
+
+/// Where a missing default database is built: `$PDB_DIR` when set, otherwise the cache directory.
+pub fn build_dir() -> Option<PathBuf> {
+    std::env::var_os(ENV_VAR)
+        .filter(|s| !s.is_empty())
+        .map(PathBuf::from)
+        .or_else(cache_dir)
+}
+
+/// The outcome of a search: the file found, if any, and files passed over with the reason.
+#[derive(Clone, Debug, Default)]
+pub struct Located {
+    /// The first fitting file.
+    pub path: Option<PathBuf>,
+    /// Files that looked like databases but could not be used, with why.
+    pub skipped: Vec<(PathBuf, String)>,
+}
+
+/// Why the file at `path` cannot serve `goal` as a complete database, or `Ok` when it can.
+pub fn check_fits(path: &Path, goal: &Goal) -> Result<(), String> {
+    let file = PdbFile::open(path).map_err(|e| e.to_string())?;
+    let h = file.header();
+    let board = goal.board();
+    if h.board() != board {
+        return Err(format!("for a {} board", h.board()));
+    }
+    if Symmetry::taking(board, goal.blank_cell(), h.goal.blank_cell()).is_none() {
+        return Err(format!("built for goal {}, which does not fit", h.goal));
+    }
+    if h.tables.iter().any(|t| t.encoding == Encoding::Bit1) {
+        return Err("bit1 entries are not read by this solver yet".into());
+    }
+    let mut covered = vec![false; board.cells()];
+    for t in &h.tables {
+        for &x in t.pattern.tiles() {
+            covered[x as usize] = true;
+        }
+    }
+    if !covered[1..].iter().all(|&c| c) {
+        return Err("its tables do not cover every tile".into());
+    }
+    Ok(())
+}
+
+/// Searches [`search_dirs`] for a database that fits `goal` (see the module documentation).
+pub fn find_default(goal: &Goal) -> Located {
+    find_in(&search_dirs(), goal)
+}
+
+/// Like [`find_default`] over the given directories.
+pub fn find_in(dirs: &[SearchDir], goal: &Goal) -> Located {
+    let mut out = Located::default();
+    let default_name = default_file_name(goal.board());
+    for dir in dirs {
+        let mut candidates: Vec<PathBuf> = Vec::new();
+        if let Some(name) = &default_name {
+            let p = dir.path.join(name);
+            if p.is_file() {
+                candidates.push(p);
+            }
+        }
+        let mut others: Vec<PathBuf> = std::fs::read_dir(&dir.path)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| p.extension().is_some_and(|x| x == "pdb") && p.is_file())
+            .filter(|p| !candidates.contains(p))
+            .collect();
+        others.sort();
+        candidates.extend(others);
+        for p in candidates {
+            match check_fits(&p, goal) {
+                Ok(()) => {
+                    out.path = Some(p);
+                    return out;
+                }
+                Err(why) => out.skipped.push((p, why)),
+            }
+        }
+    }
+    out
+}
+
+/// Builds the default database of `board` (blank-first goal) at `path`, creating its directory.
+pub fn build_default(board: Board, path: &Path) -> anyhow::Result<()> {
+    let _ = (board, path);
+    anyhow::bail!("the database builder (pdbgen) is not available in this build")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_and_dirs() {
+        let b = Board::new(4, 4).unwrap();
+        assert_eq!(default_file_name(b).as_deref(), Some("15-663-za.pdb"));
+        assert_eq!(default_file_name(Board::new(3, 3).unwrap()), None);
+        let dirs = search_dirs();
+        assert!(dirs.iter().any(|d| d.origin == "artifacts/"));
+    }
+}

@@ -1,0 +1,7 @@
+//! The `solver` command: optimal solutions of sliding-tile puzzles (see `solver --help`).
+
+mod cli;
+
+fn main() {
+    std::process::exit(cli::run());
+}

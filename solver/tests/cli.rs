@@ -1,0 +1,428 @@
+//! The `solver` command line: output formats, batch files, limits, the default-database search,
+//! and clear errors with non-zero exit codes for every kind of bad input.
+
+mod common;
+
+use assert_cmd::Command;
+use common::write_db;
+use pdbformat::rank::TableKind;
+use pdbformat::{Board, Direction, Goal, Puzzle};
+use predicates::prelude::*;
+use std::path::Path;
+
+/// The command, isolated from the machine's databases: empty cache, empty working directory.
+fn solver(home: &Path) -> Command {
+    let mut c = Command::cargo_bin("solver").unwrap();
+    c.current_dir(home)
+        .env_remove("PDB_DIR")
+        .env("HOME", home)
+        .env("XDG_CACHE_HOME", home.join("cache"));
+    c
+}
+
+const P8: &str = "8 6 7 2 5 4 3 0 1";
+
+#[test]
+fn solves_and_prints_text() {
+    let home = tempfile::tempdir().unwrap();
+    solver(home.path())
+        .args(["solve", P8])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("length:     27"))
+        .stdout(predicate::str::contains("tiles:"))
+        .stdout(predicate::str::contains("nodes/s"))
+        .stderr(predicate::str::contains(
+            "falling back to manhattan + linear conflict",
+        ));
+    // Tiles given as separate arguments, and as a grid on several lines.
+    solver(home.path())
+        .args([
+            "solve",
+            "1",
+            "2",
+            "3",
+            "4",
+            "5",
+            "6",
+            "0",
+            "7",
+            "8",
+            "--goal",
+            "blank-last",
+        ])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("blank:      R R"))
+        .stdout(predicate::str::contains("tiles:      7 8"));
+    solver(home.path())
+        .args([
+            "solve",
+            "--board",
+            "3x4",
+            "--goal",
+            "blank-last",
+            "--heuristic",
+            "manhattan",
+        ])
+        .arg("1 2 3\n4 5 6\n7 8 9\n10 0 11")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("length:     1"));
+}
+
+#[test]
+fn json_output_parses_and_replays() {
+    let home = tempfile::tempdir().unwrap();
+    let out = solver(home.path())
+        .args([
+            "solve",
+            "--json",
+            "--goal",
+            "blank-last",
+            "1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15",
+        ])
+        .args(["--no-build", "--heuristic", "lc"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["length"], 1);
+    assert_eq!(v["moves"], "R");
+    assert_eq!(v["tiles"], serde_json::json!([15]));
+    assert!(v["nodes"].is_u64() && v["seconds"].is_f64());
+    // Replay the moves of a longer 8-puzzle solution.
+    let out = solver(home.path())
+        .args(["solve", "--json", P8])
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let goal = Goal::blank_first(Board::new(3, 3).unwrap());
+    let mut p = Puzzle::parse(v["puzzle"].as_str().unwrap(), None).unwrap();
+    for c in v["moves"].as_str().unwrap().chars() {
+        p.apply(Direction::from_letter(c).unwrap()).unwrap();
+    }
+    assert!(p.is_goal(&goal));
+    assert_eq!(v["length"], 27);
+}
+
+#[test]
+fn bad_puzzles_fail_clearly() {
+    let home = tempfile::tempdir().unwrap();
+    let cases = [
+        ("1 2 3 x 5 6 7 8 0", "cannot read \"x\""),
+        ("1 2 3 4 5 6 7 8 8", "appears more than once"),
+        ("1 2 3 4 5 6 7 8 9", "out of range"),
+        ("1 2 3 4 5 0", "do not make a square board"),
+        ("2 1 3 4 5 6 7 8 0", "unsolvable"),
+    ];
+    for (p, msg) in cases {
+        solver(home.path())
+            .args(["solve", "--goal", "blank-last", p])
+            .assert()
+            .code(1)
+            .stderr(predicate::str::contains(msg));
+    }
+    // Korf's first instance is unsolvable for blank-last; the message names the other goal.
+    solver(home.path())
+        .args([
+            "solve",
+            "--goal",
+            "blank-last",
+            "14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3",
+        ])
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("solvable for --goal blank-first"));
+    solver(home.path())
+        .args(["solve"])
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("give a puzzle"));
+    solver(home.path())
+        .args(["solve", "--heuristic", "magic", P8])
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("unknown heuristic"));
+    solver(home.path())
+        .args(["solve", "--timeout", "0", P8])
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("--timeout"));
+    solver(home.path())
+        .args(["solve", "--board", "3y4", P8])
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("cannot read board"));
+    solver(home.path())
+        .args(["solve", "--goal", "1 2 3", P8])
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("invalid goal"));
+}
+
+#[test]
+fn limits_stop_cleanly() {
+    let home = tempfile::tempdir().unwrap();
+    solver(home.path())
+        .args(["solve", "--heuristic", "hamming", "--max-nodes", "1000", P8])
+        .assert()
+        .code(3)
+        .stderr(predicate::str::contains("node limit reached"))
+        .stderr(predicate::str::contains("at least"));
+    solver(home.path())
+        .args([
+            "solve",
+            "--heuristic",
+            "manhattan",
+            "--timeout",
+            "0.05",
+            "--no-build",
+        ])
+        .arg("14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3")
+        .assert()
+        .code(3)
+        .stderr(predicate::str::contains("time limit reached"));
+}
+
+#[test]
+fn database_errors() {
+    let home = tempfile::tempdir().unwrap();
+    let g33 = Goal::blank_first(Board::new(3, 3).unwrap());
+    let db = home.path().join("p8.pdb");
+    write_db(
+        &db,
+        &g33,
+        &[&[1, 2, 3, 4], &[5, 6, 7, 8]],
+        TableKind::ZeroAware,
+    );
+    // Works for its board, and says where it came from.
+    solver(home.path())
+        .args(["solve", "--db"])
+        .arg(&db)
+        .arg(P8)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("length:     27"))
+        .stderr(predicate::str::contains("p8.pdb"));
+    // Another board.
+    solver(home.path())
+        .args(["solve", "--db"])
+        .arg(&db)
+        .arg("14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3")
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("is for a 3x3 board"));
+    // A goal whose blank no symmetry reaches.
+    solver(home.path())
+        .args(["solve", "--goal", "1 2 3 4 0 5 6 7 8", "--db"])
+        .arg(&db)
+        .arg("1 2 3 0 4 5 6 7 8")
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("no symmetry"));
+    // --db with a classic heuristic.
+    solver(home.path())
+        .args(["solve", "--heuristic", "manhattan", "--db"])
+        .arg(&db)
+        .arg(P8)
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("--db needs --heuristic pdb"));
+    // Corrupted payload: one flipped byte near the end.
+    let mut bytes = std::fs::read(&db).unwrap();
+    let n = bytes.len();
+    bytes[n - 10] ^= 0x40;
+    let bad = home.path().join("bad.pdb");
+    std::fs::write(&bad, &bytes).unwrap();
+    solver(home.path())
+        .args(["solve", "--db"])
+        .arg(&bad)
+        .arg(P8)
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("checksum mismatch"));
+    // Truncated, not a PDB file at all, missing.
+    std::fs::write(&bad, &bytes[..n / 2]).unwrap();
+    solver(home.path())
+        .args(["solve", "--db"])
+        .arg(&bad)
+        .arg(P8)
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("truncated"));
+    std::fs::write(&bad, b"hello, world").unwrap();
+    solver(home.path())
+        .args(["solve", "--db"])
+        .arg(&bad)
+        .arg(P8)
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("not a PDB file"));
+    solver(home.path())
+        .args(["solve", "--db", "missing.pdb", P8])
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("missing.pdb"));
+}
+
+#[test]
+fn input_file_with_summary() {
+    let home = tempfile::tempdir().unwrap();
+    let list = home.path().join("list.txt");
+    std::fs::write(
+        &list,
+        "# three 8-puzzles with their lengths\n8 6 7 2 5 4 3 0 1 27\n\n3 1 2 0 4 5 6 7 8 1 # easy\n0 1 2 3 4 5 6 7 8\n",
+    )
+    .unwrap();
+    solver(home.path())
+        .args(["solve", "--input"])
+        .arg(&list)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("solved 3 of 3"))
+        .stdout(predicate::str::contains("median"))
+        .stdout(predicate::str::contains("total nodes"));
+    let out = solver(home.path())
+        .args(["solve", "--json", "--input"])
+        .arg(&list)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let lines: Vec<serde_json::Value> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 3);
+    assert_eq!(lines[0]["length"], 27);
+    assert_eq!(lines[0]["expected"], 27);
+    assert_eq!(lines[2]["length"], 0);
+    // A bad line and a wrong known length: reported, the rest solved, exit 1.
+    std::fs::write(
+        &list,
+        "8 6 7 2 5 4 3 0 1 26\n1 2 3 4 5 6 7 8 8\n3 1 2 0 4 5 6 7 8\n",
+    )
+    .unwrap();
+    solver(home.path())
+        .args(["solve", "--input"])
+        .arg(&list)
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains(
+            "line 1: found length 27, the line says 26",
+        ))
+        .stderr(predicate::str::contains(
+            "line 2: tile 8 appears more than once",
+        ))
+        .stdout(predicate::str::contains("solved 2 of 3"));
+    solver(home.path())
+        .args(["solve", "--input", "nope.txt"])
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("cannot read nope.txt"));
+}
+
+#[test]
+fn default_database_is_found_in_pdb_dir_and_artifacts() {
+    let home = tempfile::tempdir().unwrap();
+    let g = Goal::blank_first(Board::new(4, 4).unwrap());
+    let dbdir = home.path().join("dbs");
+    std::fs::create_dir_all(&dbdir).unwrap();
+    // Any complete partition under the default name is taken.
+    let rows: [&[usize]; 4] = [
+        &[1, 2, 3],
+        &[4, 5, 6, 7],
+        &[8, 9, 10, 11],
+        &[12, 13, 14, 15],
+    ];
+    write_db(
+        &dbdir.join("15-663-za.pdb"),
+        &g,
+        &rows,
+        TableKind::ZeroAware,
+    );
+    let puzzle = "1 2 3 0 4 5 6 7 8 9 10 11 12 13 14 15";
+    solver(home.path())
+        .env("PDB_DIR", &dbdir)
+        .args(["solve", "--no-build", puzzle])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("length:     3"))
+        .stdout(predicate::str::contains("with reflection"))
+        .stderr(predicate::str::contains("15-663-za.pdb"));
+    // The same file in artifacts/ of the working directory.
+    std::fs::create_dir_all(home.path().join("artifacts")).unwrap();
+    std::fs::rename(
+        dbdir.join("15-663-za.pdb"),
+        home.path().join("artifacts/15-663-za.pdb"),
+    )
+    .unwrap();
+    solver(home.path())
+        .args(["locate"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(
+            "would use: artifacts/15-663-za.pdb",
+        ));
+    solver(home.path())
+        .args([
+            "solve",
+            "--no-build",
+            "--goal",
+            "blank-last",
+            "--no-reflect",
+        ])
+        .arg("1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("no reflection (--no-reflect)"));
+    // Nothing anywhere: with --no-build, fall back and say so; --heuristic pdb is an error.
+    std::fs::remove_file(home.path().join("artifacts/15-663-za.pdb")).unwrap();
+    solver(home.path())
+        .args(["solve", "--no-build", puzzle])
+        .assert()
+        .success()
+        .stderr(predicate::str::contains(
+            "falling back to manhattan + linear conflict",
+        ));
+    solver(home.path())
+        .args(["solve", "--no-build", "--heuristic", "pdb", puzzle])
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("give one with --db"));
+}
+
+#[test]
+fn bench_runs_a_file() {
+    let home = tempfile::tempdir().unwrap();
+    let list = home.path().join("b.txt");
+    std::fs::write(&list, "8 6 7 2 5 4 3 0 1 27\n3 1 2 0 4 5 6 7 8 1\n").unwrap();
+    solver(home.path())
+        .args(["bench", "--heuristic", "lc"])
+        .arg(&list)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("median"))
+        .stdout(predicate::str::contains("database load"));
+    std::fs::write(&list, "8 6 7 2 5 4 3 0 1 25\n").unwrap();
+    solver(home.path())
+        .args(["bench", "--heuristic", "lc"])
+        .arg(&list)
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("MISMATCH"));
+}
+
+#[test]
+fn help_documents_notation_and_search_order() {
+    let home = tempfile::tempdir().unwrap();
+    solver(home.path())
+        .args(["solve", "--help"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("direction the BLANK moves"))
+        .stdout(predicate::str::contains("PDB_DIR"))
+        .stdout(predicate::str::contains("artifacts/"))
+        .stdout(predicate::str::contains("pdb-tiles"));
+}

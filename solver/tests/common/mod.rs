@@ -1,0 +1,184 @@
+//! Test helpers: brute-force pattern databases and exhaustive distances on small boards,
+//! built independently of the generator, and a small deterministic random source.
+
+#![allow(dead_code)]
+
+use pdbformat::format::{write_pdb, Encoding, TableSource, WriteOptions};
+use pdbformat::rank::{rank_permutation, unrank_permutation, TableIndex, TableKind};
+use pdbformat::{Board, Direction, Goal, Pattern, Puzzle};
+use std::collections::VecDeque;
+use std::path::Path;
+
+/// xorshift64: deterministic, no extra crates.
+pub struct Rng(pub u64);
+
+impl Rng {
+    pub fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+/// Exact abstract distances of `pattern` under `goal` by 0-1 BFS over (tile cells, blank):
+/// moving the blank onto a free cell costs 0, swapping it with a pattern tile costs 1. Values
+/// in the order of `TableIndex::new(board, k, kind)`; unreachable entries hold 255.
+pub fn brute_table(goal: &Goal, pattern: &Pattern, kind: TableKind) -> Vec<u8> {
+    let board = goal.board();
+    let n = board.cells();
+    let k = pattern.len();
+    let perms: usize = (0..k).map(|i| n - i).product();
+    let mut dist = vec![u8::MAX; perms * n];
+    let start_cells: Vec<u8> = pattern.goal_cells(goal).iter().map(|&c| c as u8).collect();
+    let start = rank_permutation(&start_cells, n) as usize * n + goal.blank_cell();
+    dist[start] = 0;
+    let mut dq = VecDeque::new();
+    dq.push_back(start);
+    let mut cells = vec![0u8; k];
+    while let Some(s) = dq.pop_front() {
+        let d = dist[s];
+        let (r, blank) = (s / n, s % n);
+        unrank_permutation(r as u64, n, &mut cells);
+        for (_, nb) in board.neighbours(blank) {
+            let (next, cost) = match cells.iter().position(|&c| c as usize == nb) {
+                Some(i) => {
+                    let mut c2 = cells.clone();
+                    c2[i] = blank as u8;
+                    (rank_permutation(&c2, n) as usize * n + nb, 1)
+                }
+                None => (r * n + nb, 0),
+            };
+            let nd = d + cost;
+            if nd < dist[next] {
+                dist[next] = nd;
+                if cost == 0 {
+                    dq.push_front(next);
+                } else {
+                    dq.push_back(next);
+                }
+            }
+        }
+    }
+    let index = TableIndex::new(board, k, kind).unwrap();
+    let mut out = vec![0u8; index.len() as usize];
+    for (i, v) in out.iter_mut().enumerate() {
+        let blank = index.unrank(i as u64, &mut cells);
+        let r = rank_permutation(&cells, n) as usize * n;
+        *v = match kind {
+            TableKind::ZeroAware => dist[r + blank],
+            TableKind::ZeroUnaware => (0..n).map(|b| dist[r + b]).min().unwrap(),
+        };
+    }
+    out
+}
+
+/// Writes a PDB file for `goal` with one brute-force table per pattern (u8, uncompressed).
+pub fn write_db(path: &Path, goal: &Goal, patterns: &[&[usize]], kind: TableKind) {
+    let board = goal.board();
+    let pats: Vec<Pattern> = patterns
+        .iter()
+        .map(|p| Pattern::new(board, p).unwrap())
+        .collect();
+    let tables: Vec<Vec<u8>> = pats.iter().map(|p| brute_table(goal, p, kind)).collect();
+    let sources: Vec<TableSource> = pats
+        .iter()
+        .zip(&tables)
+        .map(|(p, t)| TableSource {
+            kind,
+            pattern: p,
+            encoding: Encoding::U8,
+            max_value: t
+                .iter()
+                .copied()
+                .filter(|&v| v != u8::MAX)
+                .max()
+                .unwrap_or(0),
+            entries: t,
+        })
+        .collect();
+    write_pdb(path, goal, &sources, &WriteOptions::default()).unwrap();
+}
+
+/// Exact distances of every position to `goal` by BFS, indexed by the permutation rank of
+/// the cells of tiles 1..n-1 (which fixes the blank too). Unreachable positions hold 255.
+pub fn all_distances(goal: &Goal) -> Vec<u8> {
+    let board = goal.board();
+    let n = board.cells();
+    let total: usize = (2..=n).product();
+    let mut dist = vec![u8::MAX; total];
+    let key = |cells_of_tiles: &[u8]| rank_permutation(&cells_of_tiles[1..], n) as usize;
+    let mut start: Vec<u8> = (0..n).map(|t| goal.cell_of(t) as u8).collect();
+    dist[key(&start)] = 0;
+    let mut q = VecDeque::new();
+    q.push_back(start.clone());
+    while let Some(s) = q.pop_front() {
+        let d = dist[key(&s)];
+        let blank = s[0] as usize;
+        for (_, nb) in board.neighbours(blank) {
+            start.copy_from_slice(&s);
+            let t = s.iter().position(|&c| c as usize == nb).unwrap();
+            start[t] = blank as u8;
+            start[0] = nb as u8;
+            let k = key(&start);
+            if dist[k] == u8::MAX {
+                dist[k] = d + 1;
+                q.push_back(start.clone());
+            }
+        }
+    }
+    dist
+}
+
+/// The key of `puzzle` in [`all_distances`].
+pub fn distance_key(puzzle: &Puzzle) -> usize {
+    let cells: Vec<u8> = puzzle.cells_of_tiles().iter().map(|&c| c as u8).collect();
+    rank_permutation(&cells[1..], puzzle.board().cells()) as usize
+}
+
+/// A position reached from `goal` by `steps` random moves (no immediate move back).
+pub fn random_walk(goal: &Goal, steps: usize, rng: &mut Rng) -> Puzzle {
+    let mut p = Puzzle::solved(goal);
+    let mut last: Option<Direction> = None;
+    let mut done = 0;
+    while done < steps {
+        let d = Direction::ALL[rng.below(4)];
+        if Some(d.opposite()) == last {
+            continue;
+        }
+        if p.apply(d).is_some() {
+            last = Some(d);
+            done += 1;
+        }
+    }
+    p
+}
+
+/// A uniformly random position that can reach `goal`.
+pub fn random_solvable(goal: &Goal, rng: &mut Rng) -> Puzzle {
+    let board: Board = goal.board();
+    loop {
+        let mut t: Vec<u16> = (0..board.cells() as u16).collect();
+        for i in (1..t.len()).rev() {
+            t.swap(i, rng.below(i + 1));
+        }
+        let p = Puzzle::new(board, &t).unwrap();
+        if p.is_solvable(goal) {
+            return p;
+        }
+    }
+}
+
+/// Plays `moves` and checks that they reach `goal`, and that the reported tiles are the moved ones.
+pub fn assert_replays(puzzle: &Puzzle, goal: &Goal, s: &solver::Solution) {
+    let (end, tiles) = solver::replay(puzzle, &s.moves).expect("every move stays on the board");
+    assert!(
+        end.is_goal(goal),
+        "moves of {puzzle:#} do not reach the goal"
+    );
+    assert_eq!(tiles, s.tiles_moved);
+    assert_eq!(s.moves.len(), s.tiles_moved.len());
+}

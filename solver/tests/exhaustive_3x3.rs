@@ -1,0 +1,106 @@
+//! Solution lengths on the 8-puzzle checked against exhaustive BFS distances of all 181,440
+//! solvable positions, for every heuristic, both goal conventions, and pattern databases
+//! (zero-aware and zero-unaware, with and without reflection).
+
+mod common;
+
+use common::{all_distances, assert_replays, distance_key, random_solvable, write_db, Rng};
+use pdbformat::rank::TableKind;
+use pdbformat::{Board, Goal, Puzzle};
+use solver::{Database, HeuristicChoice, Limits, OpenOptions, Solver};
+use std::sync::Arc;
+
+fn b33() -> Board {
+    Board::new(3, 3).unwrap()
+}
+
+/// Every position of the BFS (as a puzzle) with its distance.
+fn positions(goal: &Goal, dist: &[u8]) -> Vec<(Puzzle, u8)> {
+    let n = 9;
+    let mut cells = vec![0u8; n - 1];
+    let mut out = Vec::new();
+    for (k, &d) in dist.iter().enumerate() {
+        if d == u8::MAX {
+            continue;
+        }
+        pdbformat::rank::unrank_permutation(k as u64, n, &mut cells);
+        let mut tiles = vec![0u16; n];
+        for (i, &c) in cells.iter().enumerate() {
+            tiles[c as usize] = i as u16 + 1;
+        }
+        let p = Puzzle::new(goal.board(), &tiles).unwrap();
+        out.push((p, d));
+    }
+    out
+}
+
+#[test]
+fn bfs_counts_and_diameter() {
+    for goal in [Goal::blank_first(b33()), Goal::blank_last(b33())] {
+        let dist = all_distances(&goal);
+        let reached: Vec<u8> = dist.iter().copied().filter(|&d| d != u8::MAX).collect();
+        assert_eq!(reached.len(), 181_440);
+        assert_eq!(reached.iter().max(), Some(&31));
+        assert_eq!(reached.iter().filter(|&&d| d == 31).count(), 2);
+    }
+}
+
+fn pdb_solver(goal: &Goal, dir: &tempfile::TempDir, kind: TableKind, reflect: bool) -> Solver {
+    let path = dir.path().join(format!("{kind}-{goal}.pdb"));
+    write_db(&path, goal, &[&[1, 2, 3, 4], &[5, 6, 7, 8]], kind);
+    let db = Database::open(&path, OpenOptions::default()).unwrap();
+    Solver::new(HeuristicChoice::Pdb {
+        databases: vec![Arc::new(db)],
+        reflect,
+    })
+}
+
+#[test]
+fn every_position_with_pdb_and_a_sample_with_linear_conflict() {
+    let dir = tempfile::tempdir().unwrap();
+    for goal in [Goal::blank_first(b33()), Goal::blank_last(b33())] {
+        let dist = all_distances(&goal);
+        let all = positions(&goal, &dist);
+        let za = pdb_solver(&goal, &dir, TableKind::ZeroAware, true);
+        for (p, d) in &all {
+            let s = za.solve(p, &goal, &Limits::default()).unwrap();
+            assert_eq!(s.len(), *d as usize, "{p:#}");
+        }
+        let lc = Solver::new(HeuristicChoice::LinearConflict);
+        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+        // The deepest positions, then a random sample.
+        let deepest = all.iter().filter(|(_, d)| *d >= 30);
+        let sample: Vec<&(Puzzle, u8)> = (0..4000).map(|_| &all[rng.below(all.len())]).collect();
+        for (p, d) in deepest.chain(sample) {
+            let s = lc.solve(p, &goal, &Limits::default()).unwrap();
+            assert_eq!(s.len(), *d as usize, "{p:#}");
+            assert_replays(p, &goal, &s);
+        }
+    }
+}
+
+#[test]
+fn all_heuristics_and_table_kinds_on_a_sample() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut rng = Rng(12345);
+    for goal in [Goal::blank_first(b33()), Goal::blank_last(b33())] {
+        let dist = all_distances(&goal);
+        let solvers = [
+            Solver::new(HeuristicChoice::Hamming),
+            Solver::new(HeuristicChoice::Manhattan),
+            Solver::new(HeuristicChoice::LinearConflict),
+            pdb_solver(&goal, &dir, TableKind::ZeroAware, false),
+            pdb_solver(&goal, &dir, TableKind::ZeroUnaware, true),
+            pdb_solver(&goal, &dir, TableKind::ZeroUnaware, false),
+        ];
+        for _ in 0..150 {
+            let p = random_solvable(&goal, &mut rng);
+            let d = dist[distance_key(&p)] as usize;
+            for s in &solvers {
+                let sol = s.solve(&p, &goal, &Limits::default()).unwrap();
+                assert_eq!(sol.len(), d, "{:?} on {p:#}", s.heuristic().name());
+                assert_replays(&p, &goal, &sol);
+            }
+        }
+    }
+}
