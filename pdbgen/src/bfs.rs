@@ -1,0 +1,109 @@
+//! Level-synchronous parallel reverse BFS over the zero-aware abstract space of one pattern.
+//!
+//! Level `d` scans the table, block by block (one block per cell set and region), for entries
+//! equal to `d`, and claims every unreached neighbour with `d + 1` (push); late levels instead
+//! scan the unreached entries for a neighbour at `d` (pull). All writes of a level write the
+//! same value, so the table is the same whatever the number of threads.
+
+use crate::moves::ZeroAwareMoves;
+use crate::observer::BuildObserver;
+use crate::words::{Entries, WordTable, UNREACHED};
+use pdbformat::rank::ZeroAwareIndex;
+use pdbformat::{Goal, Pattern};
+use rayon::prelude::*;
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+
+/// Entries scanned per unit of parallel work (and per progress report).
+const CHUNK_ENTRIES: u64 = 1 << 20;
+
+/// Builds the exact zero-aware distances of `pattern` towards `goal`.
+pub fn zero_aware_distances(
+    goal: &Goal,
+    pattern: &Pattern,
+    idx: &ZeroAwareIndex,
+    table: usize,
+    obs: &dyn BuildObserver,
+) -> Entries {
+    let board = goal.board();
+    let moves = ZeroAwareMoves::new(board, idx);
+    let t = WordTable::new(idx.len() as usize);
+    let goal_cells: Vec<u8> = pattern.goal_cells(goal).iter().map(|&c| c as u8).collect();
+    t.claim(idx.index(&goal_cells, goal.blank_cell()) as usize, 0);
+    let fact = idx.order_count();
+    let chunks = set_chunks(idx);
+    let total = idx.len();
+    let mut reached = 1u64;
+    let mut frontier = 1u64;
+    let mut depth = 0u8;
+    loop {
+        obs.level_started(table, depth);
+        // Direction-optimising BFS: push from the frontier while it is small; once fewer
+        // entries are unreached than the frontier holds, let each unreached entry look for a
+        // neighbour at `depth` (stopping at the first), which trades random writes for reads.
+        let pull = total - reached < frontier;
+        let scanned = AtomicU64::new(0);
+        let new: u64 = chunks
+            .par_iter()
+            .map(|sets| {
+                let mut claimed = 0u64;
+                let mut entries = 0u64;
+                for set in sets.clone() {
+                    for region in idx.regions_of_set(set) {
+                        let base = region as u64 * fact;
+                        let block = base as usize..(base + fact) as usize;
+                        if pull {
+                            t.for_each_equal(block, UNREACHED, |i| {
+                                let state = moves.state(set, region, i as u64 - base);
+                                if moves.any_neighbour(&state, |n| t.get(n as usize) == depth) {
+                                    claimed += t.claim(i, depth + 1) as u64;
+                                }
+                            });
+                        } else {
+                            t.for_each_equal(block, depth, |i| {
+                                let state = moves.state(set, region, i as u64 - base);
+                                moves.for_each_neighbour(&state, |n| {
+                                    claimed += t.claim(n as usize, depth + 1) as u64;
+                                });
+                            });
+                        }
+                        entries += fact;
+                    }
+                }
+                obs.chunk_done(table, scanned.fetch_add(entries, Relaxed) + entries);
+                claimed
+            })
+            .sum();
+        reached += new;
+        frontier = new;
+        obs.level_done(table, depth, reached);
+        if new == 0 {
+            break;
+        }
+        depth += 1;
+        assert!(
+            depth < UNREACHED - 1,
+            "distances beyond 253 do not fit a byte"
+        );
+    }
+    t.into_entries()
+}
+
+/// Ranges of cell sets holding about [`CHUNK_ENTRIES`] entries each.
+fn set_chunks(idx: &ZeroAwareIndex) -> Vec<std::ops::Range<usize>> {
+    let fact = idx.order_count();
+    let mut chunks = Vec::new();
+    let mut start = 0;
+    let mut acc = 0u64;
+    for set in 0..idx.set_count() {
+        acc += idx.regions_of_set(set).len() as u64 * fact;
+        if acc >= CHUNK_ENTRIES {
+            chunks.push(start..set + 1);
+            start = set + 1;
+            acc = 0;
+        }
+    }
+    if start < idx.set_count() {
+        chunks.push(start..idx.set_count());
+    }
+    chunks
+}

@@ -1,0 +1,201 @@
+//! Building tables and whole partition files: planning, thread pools, encoding and writing.
+
+use crate::bfs::zero_aware_distances;
+use crate::observer::{BuildObserver, TableSummary};
+use crate::reduce::zero_unaware_from_aware;
+use crate::stats::ValueStats;
+use crate::words::Entries;
+use anyhow::{bail, Context, Result};
+use pdbformat::format::{encode_entries, write_pdb, Encoding, TableSource, WriteOptions};
+use pdbformat::rank::{entry_count, PermutationIndex, ZeroAwareIndex};
+use pdbformat::{Goal, Partition, Pattern, TableKind};
+use std::path::Path;
+use std::time::Instant;
+
+/// Everything that defines a partition file to build.
+#[derive(Clone, Debug)]
+pub struct BuildRequest {
+    /// Goal (and board).
+    pub goal: Goal,
+    /// The patterns, one table each.
+    pub partition: Partition,
+    /// Zero-aware or zero-unaware.
+    pub kind: TableKind,
+    /// Worker threads; `None` for all cores.
+    pub threads: Option<usize>,
+    /// Entry encoding in the file.
+    pub encoding: Encoding,
+    /// Compression and levels.
+    pub write: WriteOptions,
+}
+
+/// Sizes a build will need, known before it starts.
+#[derive(Clone, Debug)]
+pub struct BuildPlan {
+    /// Entries of each output table.
+    pub entries: Vec<u64>,
+    /// Peak bytes of memory the build will hold.
+    pub peak_bytes: u64,
+}
+
+/// Works out entry counts and peak memory: finished tables stay in memory until the file is
+/// written; the table being built needs its zero-aware byte table (plus the zero-unaware output
+/// for that kind) and the index's region tables.
+pub fn plan(req: &BuildRequest) -> Result<BuildPlan> {
+    let board = req.goal.board();
+    let mut entries = Vec::new();
+    let mut peak = 0u64;
+    let mut kept = 0u64;
+    for p in req.partition.patterns() {
+        let k = p.len();
+        let out = entry_count(board, k, req.kind).with_context(|| format!("pattern {p}"))?;
+        let za =
+            entry_count(board, k, TableKind::ZeroAware).with_context(|| format!("pattern {p}"))?;
+        let sets = pdbformat::rank::binomial(board.cells(), k);
+        let index_bytes = sets * (board.cells() as u64 + 24);
+        let working = match req.kind {
+            TableKind::ZeroAware => za,
+            TableKind::ZeroUnaware => za + out,
+        };
+        peak = peak.max(kept + working + index_bytes);
+        kept += req.encoding.encoded_len(out);
+        entries.push(out);
+    }
+    Ok(BuildPlan {
+        entries,
+        peak_bytes: peak.max(kept),
+    })
+}
+
+/// Builds one table in memory, one byte per entry in the index order of
+/// [`pdbformat::TableIndex::new`]`(board, pattern.len(), kind)`. Unreached entries (only
+/// possible for patterns that fill the whole board) hold [`crate::UNREACHED`].
+pub fn build_table(
+    goal: &Goal,
+    pattern: &Pattern,
+    kind: TableKind,
+    threads: Option<usize>,
+    table_no: usize,
+    obs: &dyn BuildObserver,
+) -> Result<Entries> {
+    in_pool(threads, || {
+        build_in_pool(goal, pattern, kind, table_no, obs).map(|(e, _)| e)
+    })
+}
+
+fn build_in_pool(
+    goal: &Goal,
+    pattern: &Pattern,
+    kind: TableKind,
+    table_no: usize,
+    obs: &dyn BuildObserver,
+) -> Result<(Entries, TableSummary)> {
+    let board = goal.board();
+    let start = Instant::now();
+    let za_idx =
+        ZeroAwareIndex::new(board, pattern.len()).with_context(|| format!("pattern {pattern}"))?;
+    let entries = match kind {
+        TableKind::ZeroAware => {
+            obs.table_started(table_no, pattern, kind, za_idx.len());
+            zero_aware_distances(goal, pattern, &za_idx, table_no, obs)
+        }
+        TableKind::ZeroUnaware => {
+            let zu_idx = PermutationIndex::new(board, pattern.len())?;
+            obs.table_started(table_no, pattern, kind, za_idx.len());
+            let za = zero_aware_distances(goal, pattern, &za_idx, table_no, obs);
+            zero_unaware_from_aware(board, &za_idx, &za, &zu_idx)
+        }
+    };
+    let stats = ValueStats::of(&entries);
+    let summary = TableSummary {
+        pattern: pattern.clone(),
+        kind,
+        entries: entries.len() as u64,
+        unreached: stats.unreached,
+        max_value: stats.max_value(),
+        mean_value: stats.mean(),
+        histogram: stats.histogram.clone(),
+        seconds: start.elapsed().as_secs_f64(),
+    };
+    obs.table_done(table_no, &summary);
+    Ok((entries, summary))
+}
+
+/// Builds every table of the request and writes one file at `path` (through a temporary file
+/// renamed into place: an interrupted build leaves nothing under `path`).
+pub fn build_file(
+    req: &BuildRequest,
+    path: &Path,
+    obs: &dyn BuildObserver,
+) -> Result<Vec<TableSummary>> {
+    if req.encoding == Encoding::Bit1 && req.kind != TableKind::ZeroAware {
+        bail!("bit1 entries need zero-aware tables (zero-unaware values can change by more than 1 per move)");
+    }
+    in_pool(req.threads, || {
+        let mut built = Vec::new();
+        for (i, p) in req.partition.patterns().iter().enumerate() {
+            let (entries, summary) = build_in_pool(&req.goal, p, req.kind, i, obs)?;
+            if summary.unreached > 0 && req.encoding != Encoding::U8 {
+                bail!("pattern {p} fills the board and leaves parity-unreachable entries, which only u8 entries can mark");
+            }
+            if req.encoding == Encoding::U4 && summary.max_value > 15 {
+                bail!(
+                    "pattern {p} has values up to {}, too large for u4 entries",
+                    summary.max_value
+                );
+            }
+            let encoded = match req.encoding {
+                Encoding::U8 => EncodedOrRaw::Raw(entries),
+                e => EncodedOrRaw::Encoded(encode_entries(&entries, e)),
+            };
+            built.push((encoded, summary));
+        }
+        let sources: Vec<TableSource> = built
+            .iter()
+            .map(|(e, s)| TableSource {
+                kind: req.kind,
+                pattern: &s.pattern,
+                encoding: req.encoding,
+                max_value: s.max_value,
+                entries: e.bytes(),
+            })
+            .collect();
+        write_pdb(path, &req.goal, &sources, &req.write)
+            .with_context(|| format!("writing {}", path.display()))?;
+        Ok(built.into_iter().map(|(_, s)| s).collect())
+    })
+}
+
+enum EncodedOrRaw {
+    Raw(Entries),
+    Encoded(Vec<u8>),
+}
+
+impl EncodedOrRaw {
+    fn bytes(&self) -> &[u8] {
+        match self {
+            EncodedOrRaw::Raw(e) => e,
+            EncodedOrRaw::Encoded(v) => v,
+        }
+    }
+}
+
+/// Runs `f` in a rayon pool of `threads` workers (the global pool when `None`).
+pub fn in_pool<T: Send>(threads: Option<usize>, f: impl FnOnce() -> Result<T> + Send) -> Result<T> {
+    match threads {
+        None => f(),
+        Some(n) => rayon::ThreadPoolBuilder::new()
+            .num_threads(n.max(1))
+            .build()
+            .context("cannot start the worker threads")?
+            .install(f),
+    }
+}
+
+/// Bytes of memory the system can still give, from `/proc/meminfo` (`None` where unknown).
+pub fn available_memory() -> Option<u64> {
+    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib * 1024)
+}

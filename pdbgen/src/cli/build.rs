@@ -1,0 +1,127 @@
+//! `pdbgen build`: plan, check memory, build with progress, write, summarise.
+
+use super::outln;
+use super::{bytes, parse_board, parse_compression, parse_encoding, parse_goal, parse_kind};
+use anyhow::{bail, Context, Result};
+use clap::Args;
+use indicatif::HumanCount;
+use pdbformat::format::WriteOptions;
+use pdbformat::Partition;
+use pdbgen::progress::BarObserver;
+use pdbgen::{available_memory, build_file, plan, BuildRequest};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Instant;
+
+/// Arguments of `pdbgen build`.
+#[derive(Args)]
+pub struct BuildArgs {
+    /// Board as WxH (columns x rows), e.g. 4x4, 3x4.
+    #[arg(long, default_value = "4x4")]
+    board: String,
+    /// Partition: a preset (78, 663, 555 on 4x4; 6666 on 5x5; full) or patterns such as 1-7/8-15.
+    #[arg(long, short)]
+    partition: String,
+    /// Goal: blank-first (0 1 2 ...), blank-last (1 2 ... 0) or an explicit tile list.
+    #[arg(long, default_value = "blank-first")]
+    goal: String,
+    /// Table kind: zero-aware (exact, per blank region) or zero-unaware (minimum over the blank).
+    #[arg(long, default_value = "zero-aware")]
+    kind: String,
+    /// Entry encoding: u8, u4 (values up to 15) or bit1 (zero-aware only).
+    #[arg(long, default_value = "u8")]
+    encoding: String,
+    /// Payload compression: none (memory-mappable), zstd or gzip.
+    #[arg(long, default_value = "none")]
+    compress: String,
+    /// zstd level (1-22).
+    #[arg(long, default_value_t = 19)]
+    zstd_level: i32,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Build even when the estimated memory exceeds what the system has available.
+    #[arg(long)]
+    ignore_memory_check: bool,
+    /// Output file (written to a temporary file first, then renamed).
+    #[arg(long, short)]
+    output: PathBuf,
+}
+
+/// Runs `pdbgen build`.
+pub fn run(a: BuildArgs) -> Result<ExitCode> {
+    let board = parse_board(&a.board)?;
+    let goal = parse_goal(board, &a.goal)?;
+    let partition = Partition::parse(&goal, &a.partition).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let req = BuildRequest {
+        goal,
+        partition,
+        kind: parse_kind(&a.kind)?,
+        threads: a.threads,
+        encoding: parse_encoding(&a.encoding)?,
+        write: WriteOptions {
+            compression: parse_compression(&a.compress)?,
+            zstd_level: a.zstd_level,
+            ..WriteOptions::default()
+        },
+    };
+    let p = plan(&req)?;
+    let total: u64 = p.entries.iter().sum();
+    eprintln!(
+        "building {} {} tables for {board}, goal {}, partition {} ({} threads)",
+        req.partition.patterns().len(),
+        req.kind,
+        req.goal,
+        req.partition,
+        req.threads.unwrap_or_else(rayon::current_num_threads)
+    );
+    eprintln!(
+        "{} entries ({} as {}), peak memory about {}",
+        HumanCount(total),
+        bytes(p.entries.iter().map(|&e| req.encoding.encoded_len(e)).sum()),
+        req.encoding,
+        bytes(p.peak_bytes)
+    );
+    if let Some(avail) = available_memory() {
+        if p.peak_bytes > avail && !a.ignore_memory_check {
+            bail!(
+                "this build needs about {} of memory but only {} is available; free memory, choose a smaller partition, or pass --ignore-memory-check",
+                bytes(p.peak_bytes),
+                bytes(avail)
+            );
+        }
+    }
+    if let Some(dir) = a.output.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    }
+    let start = Instant::now();
+    let summaries = build_file(&req, &a.output, &BarObserver::new())?;
+    let size = std::fs::metadata(&a.output).map(|m| m.len()).unwrap_or(0);
+    outln!(
+        "{:<5} {:<22} {:>14} {:>4} {:>8} {:>9}",
+        "table",
+        "pattern",
+        "entries",
+        "max",
+        "mean",
+        "seconds"
+    );
+    for (i, s) in summaries.iter().enumerate() {
+        outln!(
+            "{:<5} {:<22} {:>14} {:>4} {:>8.3} {:>9.2}",
+            i,
+            s.pattern.to_string(),
+            s.entries,
+            s.max_value,
+            s.mean_value,
+            s.seconds
+        );
+    }
+    outln!(
+        "wrote {} ({}) in {:.2} s",
+        a.output.display(),
+        bytes(size),
+        start.elapsed().as_secs_f64()
+    );
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,85 @@
+//! `pdbgen info`: the header in words, sizes, the value histogram and the mean.
+
+use super::bytes;
+use super::outln;
+use anyhow::Result;
+use clap::Args;
+use pdbformat::format::{Encoding, LoadOptions, PdbFile};
+use pdbgen::stats::ValueStats;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// Arguments of `pdbgen info`.
+#[derive(Args)]
+pub struct InfoArgs {
+    /// The file to describe.
+    file: PathBuf,
+    /// Skip reading the entries (no histogram, no mean).
+    #[arg(long)]
+    header_only: bool,
+}
+
+/// Runs `pdbgen info`.
+pub fn run(a: InfoArgs) -> Result<ExitCode> {
+    let file = PdbFile::open(&a.file)?;
+    let h = file.header();
+    outln!("file:        {}", a.file.display());
+    outln!(
+        "format:      PDB version {}",
+        pdbformat::format::FORMAT_VERSION
+    );
+    outln!(
+        "board:       {} ({} tiles)",
+        h.board(),
+        h.board().cells() - 1
+    );
+    outln!("goal:        {}", h.goal);
+    outln!(
+        "size:        {} on disk, {} in memory",
+        bytes(file.len()),
+        bytes(h.tables.iter().map(|t| t.raw_len).sum())
+    );
+    outln!("tables:      {}", h.tables.len());
+    for (i, t) in h.tables.iter().enumerate() {
+        outln!();
+        outln!(
+            "table {i}:     pattern {} ({} tiles)",
+            t.pattern,
+            t.pattern.len()
+        );
+        outln!("  kind:      {} (index {})", t.kind, t.kind.scheme().name());
+        outln!(
+            "  entries:   {} as {}, max value {}",
+            t.entry_count,
+            t.encoding,
+            t.max_value
+        );
+        outln!(
+            "  payload:   {} raw, {} stored ({}, {:.1}% of raw)",
+            bytes(t.raw_len),
+            bytes(t.stored_len),
+            t.compression,
+            100.0 * t.stored_len as f64 / t.raw_len.max(1) as f64
+        );
+        outln!("  entries sha256: {}", t.raw_digest);
+        outln!("  stored sha256:  {}", t.stored_digest);
+        if a.header_only || t.encoding == Encoding::Bit1 {
+            continue;
+        }
+        let table = file.load(i, LoadOptions::default())?;
+        let stats = ValueStats::of(&table.values().expect("u8 or u4"));
+        outln!("  mean:      {:.4}", stats.mean());
+        if stats.unreached > 0 {
+            outln!(
+                "  unreached: {} (parity-unreachable states)",
+                stats.unreached
+            );
+        }
+        let peak = *stats.histogram.iter().max().unwrap_or(&1) as f64;
+        for (v, &c) in stats.histogram.iter().enumerate() {
+            let bar = "#".repeat((40.0 * c as f64 / peak).ceil() as usize);
+            outln!("  {v:>3} {c:>13} {bar}");
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,44 @@
+//! What a build reports while it runs, and what it reports at the end of each table.
+
+use pdbformat::{Pattern, TableKind};
+
+/// Receives progress from a build. Every method has an empty default; calls come from worker
+/// threads, per chunk of work, never per state.
+pub trait BuildObserver: Sync {
+    /// A table starts: its number in the partition, pattern, kind and entry count.
+    fn table_started(&self, _table: usize, _pattern: &Pattern, _kind: TableKind, _entries: u64) {}
+    /// A BFS level starts: it scans for entries of value `depth`.
+    fn level_started(&self, _table: usize, _depth: u8) {}
+    /// Part of the current level is done: `scanned` entries of the table so far in this level.
+    fn chunk_done(&self, _table: usize, _scanned: u64) {}
+    /// Level `depth` is finished: `reached` entries now hold a value.
+    fn level_done(&self, _table: usize, _depth: u8, _reached: u64) {}
+    /// A table is finished.
+    fn table_done(&self, _table: usize, _summary: &TableSummary) {}
+}
+
+/// An observer that ignores everything.
+pub struct NoProgress;
+
+impl BuildObserver for NoProgress {}
+
+/// Figures of a finished table.
+#[derive(Clone, Debug)]
+pub struct TableSummary {
+    /// The pattern.
+    pub pattern: Pattern,
+    /// The kind.
+    pub kind: TableKind,
+    /// Number of entries.
+    pub entries: u64,
+    /// Entries never reached (parity-unreachable states of patterns that fill the board).
+    pub unreached: u64,
+    /// Largest value.
+    pub max_value: u8,
+    /// Mean value over reached entries.
+    pub mean_value: f64,
+    /// Count of entries per value (`histogram[v]`, up to the maximum).
+    pub histogram: Vec<u64>,
+    /// Seconds spent building.
+    pub seconds: f64,
+}

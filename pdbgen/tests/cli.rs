@@ -1,0 +1,267 @@
+//! The `pdbgen` command line: build, verify, info and compress on small boards, and the errors
+//! users see for bad input and damaged files.
+
+use assert_cmd::Command;
+use pdbformat::format::{write_pdb, LoadOptions, PdbFile, TableSource, WriteOptions};
+use pdbformat::{Board, Goal, Pattern, TableKind};
+use predicates::str::contains;
+use std::path::Path;
+
+fn pdbgen() -> Command {
+    Command::cargo_bin("pdbgen").unwrap()
+}
+
+fn build(dir: &Path, name: &str, args: &[&str]) -> std::path::PathBuf {
+    let out = dir.join(name);
+    pdbgen()
+        .args(["build", "-o"])
+        .arg(&out)
+        .args(args)
+        .assert()
+        .success()
+        .stdout(contains("wrote"));
+    out
+}
+
+#[test]
+fn build_verify_info_compress_round_trip() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = build(
+        dir.path(),
+        "8.pdb",
+        &[
+            "--board",
+            "3x3",
+            "--partition",
+            "full",
+            "--goal",
+            "blank-last",
+        ],
+    );
+    pdbgen()
+        .arg("verify")
+        .arg(&f)
+        .assert()
+        .success()
+        .stdout(contains("OK"));
+    pdbgen()
+        .arg("info")
+        .arg(&f)
+        .assert()
+        .success()
+        .stdout(contains("goal:        blank-last"))
+        .stdout(contains("max value 31"))
+        .stdout(contains("unreached: 181440"));
+    for (to, name) in [
+        ("zstd", "8.zst.pdb"),
+        ("gzip", "8.gz.pdb"),
+        ("none", "8.raw.pdb"),
+    ] {
+        let out = dir.path().join(name);
+        pdbgen()
+            .arg("compress")
+            .arg(&f)
+            .args(["--to", to, "-o"])
+            .arg(&out)
+            .assert()
+            .success();
+        pdbgen().arg("verify").arg(&out).assert().success();
+        let a = PdbFile::open(&f).unwrap();
+        let b = PdbFile::open(&out).unwrap();
+        assert_eq!(
+            a.header().tables[0].raw_digest,
+            b.header().tables[0].raw_digest
+        );
+        let ta = a.load(0, LoadOptions::default()).unwrap();
+        let tb = b.load(0, LoadOptions::default()).unwrap();
+        assert_eq!(&*ta.bytes, &*tb.bytes);
+    }
+}
+
+#[test]
+fn partitions_kinds_and_rectangles() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = build(
+        dir.path(),
+        "3x4.pdb",
+        &[
+            "--board",
+            "3x4",
+            "--partition",
+            "1-4/5-8/9-11",
+            "--kind",
+            "zero-unaware",
+            "--threads",
+            "1",
+            "--compress",
+            "zstd",
+        ],
+    );
+    pdbgen().arg("verify").arg(&f).assert().success();
+    pdbgen()
+        .arg("info")
+        .arg(&f)
+        .assert()
+        .success()
+        .stdout(contains("zero-unaware"))
+        .stdout(contains("zstd"));
+    let g = build(
+        dir.path(),
+        "4x3.pdb",
+        &[
+            "--board",
+            "4x3",
+            "--partition",
+            "1-5/6-11",
+            "--compress",
+            "gzip",
+        ],
+    );
+    pdbgen().arg("verify").arg(&g).assert().success();
+}
+
+#[test]
+fn bad_arguments_are_clear_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("x.pdb");
+    for (args, msg) in [
+        (
+            vec!["--board", "4x4", "--partition", "1-7/7-15"],
+            "tile 7 appears in more than one pattern",
+        ),
+        (
+            vec!["--board", "4x4", "--partition", "1-16"],
+            "out of range",
+        ),
+        (vec!["--board", "1x4", "--partition", "1"], "invalid board"),
+        (
+            vec!["--board", "3x3", "--partition", "78"],
+            "unknown partition preset",
+        ),
+        (
+            vec!["--board", "3x3", "--partition", "1-8", "--kind", "sideways"],
+            "unknown table kind",
+        ),
+        (
+            vec![
+                "--board",
+                "3x3",
+                "--partition",
+                "1-3",
+                "--kind",
+                "zero-unaware",
+                "--encoding",
+                "bit1",
+            ],
+            "bit1",
+        ),
+    ] {
+        pdbgen()
+            .args(["build", "-o"])
+            .arg(&out)
+            .args(&args)
+            .assert()
+            .failure()
+            .stderr(contains(msg));
+        assert!(!out.exists(), "nothing may be left under the output name");
+    }
+}
+
+#[test]
+fn damaged_files_fail_verification() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = build(
+        dir.path(),
+        "ok.pdb",
+        &["--board", "3x3", "--partition", "1-4/5-8"],
+    );
+    let bytes = std::fs::read(&f).unwrap();
+    // A flipped payload byte: checksum mismatch.
+    let mut flipped = bytes.clone();
+    let last = flipped.len() - 1;
+    flipped[last] ^= 1;
+    let bad = dir.path().join("flipped.pdb");
+    std::fs::write(&bad, &flipped).unwrap();
+    pdbgen()
+        .arg("verify")
+        .arg(&bad)
+        .assert()
+        .failure()
+        .stdout(contains("checksum mismatch"));
+    // Truncated.
+    let short = dir.path().join("short.pdb");
+    std::fs::write(&short, &bytes[..bytes.len() - 10]).unwrap();
+    pdbgen()
+        .arg("verify")
+        .arg(&short)
+        .assert()
+        .failure()
+        .stdout(contains("truncated"));
+    pdbgen()
+        .arg("info")
+        .arg(&short)
+        .assert()
+        .failure()
+        .stderr(contains("truncated"));
+    // Not a PDB file at all.
+    let text = dir.path().join("text.pdb");
+    std::fs::write(&text, "hello").unwrap();
+    pdbgen()
+        .arg("verify")
+        .arg(&text)
+        .assert()
+        .failure()
+        .stdout(contains("not a PDB file"));
+    // One good file and one bad: exit non-zero, the good one still reported OK.
+    pdbgen()
+        .arg("verify")
+        .arg(&f)
+        .arg(&bad)
+        .assert()
+        .failure()
+        .stdout(contains("ok.pdb: OK"));
+}
+
+#[test]
+fn semantic_errors_are_named_with_an_example_index() {
+    let dir = tempfile::tempdir().unwrap();
+    let b = Board::new(3, 3).unwrap();
+    let goal = Goal::blank_first(b);
+    let pattern = Pattern::new(b, &[1, 2, 3]).unwrap();
+    let mut values = pdbgen::build_table(
+        &goal,
+        &pattern,
+        TableKind::ZeroAware,
+        Some(1),
+        0,
+        &pdbgen::NoProgress,
+    )
+    .unwrap()
+    .to_vec();
+    // Raise one entry by 2: parity, step and descent checks must fail; checksums are valid.
+    let i = values.iter().position(|&v| v == 5).unwrap();
+    values[i] = 7;
+    let f = dir.path().join("wrong.pdb");
+    let src = TableSource {
+        kind: TableKind::ZeroAware,
+        pattern: &pattern,
+        encoding: pdbformat::format::Encoding::U8,
+        max_value: *values.iter().max().unwrap(),
+        entries: &values,
+    };
+    write_pdb(&f, &goal, &[src], &WriteOptions::default()).unwrap();
+    pdbgen()
+        .arg("verify")
+        .arg(&f)
+        .assert()
+        .failure()
+        .stdout(contains(
+            "every pattern move changes the value by exactly 1",
+        ))
+        .stdout(contains(format!("index {i}")));
+    pdbgen()
+        .args(["verify", "--checksums-only"])
+        .arg(&f)
+        .assert()
+        .success();
+}
