@@ -177,7 +177,7 @@ pub fn solvable_by_inversions(puzzle: &Puzzle) -> bool {
     }
     let b = puzzle.board();
     if b.width() % 2 == 1 {
-        inversions % 2 == 0
+        inversions.is_multiple_of(2)
     } else {
         let row_from_bottom = b.height() - b.row(puzzle.blank());
         (inversions + row_from_bottom) % 2 == 1

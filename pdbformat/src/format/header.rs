@@ -157,7 +157,7 @@ impl Header {
         }
         let len = u32::from_le_bytes([p[12], p[13], p[14], p[15]]);
         let min = (PREAMBLE_LEN + 8 + 4 + CHECKSUM_LEN) as u32;
-        if !(min..=MAX_HEADER_LEN).contains(&len) || len % 8 != 0 {
+        if !(min..=MAX_HEADER_LEN).contains(&len) || !len.is_multiple_of(8) {
             return Err(FormatError::invalid(
                 "header length",
                 format!("{len} is not a multiple of 8 between {min} and {MAX_HEADER_LEN}"),

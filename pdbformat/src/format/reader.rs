@@ -4,7 +4,7 @@ use super::codes::Compression;
 use super::digest::Digest;
 use super::entries::{EntryBytes, Table};
 use super::error::FormatError;
-use super::header::{align_up, Header, PAYLOAD_ALIGN, PREAMBLE_LEN};
+use super::header::{align_up, Header, TableHeader, PAYLOAD_ALIGN, PREAMBLE_LEN};
 use sha2::{Digest as _, Sha256};
 use std::fs::File;
 use std::io::{self, Read, Seek, SeekFrom};
@@ -134,8 +134,8 @@ impl PdbFile {
         table: usize,
         progress: &mut dyn FnMut(u64),
     ) -> Result<(), FormatError> {
+        let t = self.table(table)?;
         self.check_padding(table)?;
-        let t = &self.header.tables[table];
         let mut stored =
             HashingReader::new(self.section(t.payload_offset, t.stored_len)?, progress);
         let raw_digest = match t.compression {
@@ -195,15 +195,7 @@ impl PdbFile {
         opts: LoadOptions,
         progress: &mut dyn FnMut(u64),
     ) -> Result<Table, FormatError> {
-        let t = self.header.tables.get(table).ok_or_else(|| {
-            FormatError::invalid(
-                "table number",
-                format!(
-                    "{table}; the file holds {} tables",
-                    self.header.tables.len()
-                ),
-            )
-        })?;
+        let t = self.table(table)?;
         let bytes = match (&self.backing, t.compression, opts.mmap) {
             (Backing::File { file, .. }, Compression::None, true) => {
                 // SAFETY: the mapping is read-only; the usual caveat of memory maps applies (a
@@ -258,6 +250,19 @@ impl PdbFile {
         Ok(Table {
             header: t.clone(),
             bytes,
+        })
+    }
+
+    /// The header of table `table`, or an error naming the tables the file holds.
+    fn table(&self, table: usize) -> Result<&TableHeader, FormatError> {
+        self.header.tables.get(table).ok_or_else(|| {
+            FormatError::invalid(
+                "table number",
+                format!(
+                    "{table}; the file holds {} tables",
+                    self.header.tables.len()
+                ),
+            )
         })
     }
 
