@@ -22,10 +22,13 @@ pub struct Binomials {
 impl Binomials {
     /// Builds the table.
     pub fn new() -> Binomials {
+        // Pascal's rule: a few thousand additions, so that building the table is cheap enough
+        // to do on every header decode. Every C(n, k) with n <= 64 fits in u64.
         let mut table = vec![0u64; 65 * 65];
         for n in 0..=64 {
-            for k in 0..=64 {
-                table[n * 65 + k] = binomial(n, k);
+            table[n * 65] = 1;
+            for k in 1..=n {
+                table[n * 65 + k] = table[(n - 1) * 65 + k - 1] + table[(n - 1) * 65 + k];
             }
         }
         Binomials { table }
@@ -62,5 +65,10 @@ mod tests {
         }
         assert_eq!(binomial(16, 8), 12870);
         assert_eq!(binomial(64, 32), 1_832_624_140_942_590_534);
+        for n in 0..=64 {
+            for k in 0..=64 {
+                assert_eq!(b.get(n, k), binomial(n, k), "{n} {k}");
+            }
+        }
     }
 }

@@ -11,8 +11,8 @@ use super::regions::{flood, BoardBits};
 use super::IndexError;
 use crate::board::Board;
 
-/// The largest number of cell sets a zero-aware index may tabulate (2^24).
-pub const MAX_CELL_SETS: u64 = 1 << 24;
+/// The largest number of cell sets a zero-aware index may tabulate (2^22).
+pub const MAX_CELL_SETS: u64 = 1 << 22;
 
 /// Dense index of zero-aware states for `k` tiles on a board of at most 64 cells.
 #[derive(Clone, Debug)]
@@ -223,7 +223,7 @@ fn check_shape(board: Board, k: usize) -> Result<(), IndexError> {
         return Err(unsupported("a pattern needs 1 to cells-1 tiles"));
     }
     if Binomials::new().get(n, k) > MAX_CELL_SETS {
-        return Err(unsupported("more than 2^24 occupied cell sets"));
+        return Err(unsupported("more than 2^22 occupied cell sets"));
     }
     Ok(())
 }
