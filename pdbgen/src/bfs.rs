@@ -24,6 +24,20 @@ pub fn zero_aware_distances(
     table: usize,
     obs: &dyn BuildObserver,
 ) -> Entries {
+    guided_distances(goal, pattern, idx, table, obs, &|_, _| true)
+}
+
+/// The BFS of [`zero_aware_distances`], where an unreached entry `i` may only be given the value
+/// `v` when `accept(i, v)` holds. With a filter that reads bit 1 of each value from a compact
+/// table, this restores the exact values of that table.
+pub fn guided_distances(
+    goal: &Goal,
+    pattern: &Pattern,
+    idx: &ZeroAwareIndex,
+    table: usize,
+    obs: &dyn BuildObserver,
+    accept: &(dyn Fn(usize, u8) -> bool + Sync),
+) -> Entries {
     let board = goal.board();
     let moves = ZeroAwareMoves::new(board, idx);
     let t = WordTable::new(idx.len() as usize);
@@ -54,7 +68,9 @@ pub fn zero_aware_distances(
                         if pull {
                             t.for_each_equal(block, UNREACHED, |i| {
                                 let state = moves.state(set, region, i as u64 - base);
-                                if moves.any_neighbour(&state, |n| t.get(n as usize) == depth) {
+                                if accept(i, depth + 1)
+                                    && moves.any_neighbour(&state, |n| t.get(n as usize) == depth)
+                                {
                                     claimed += t.claim(i, depth + 1) as u64;
                                 }
                             });
@@ -62,7 +78,9 @@ pub fn zero_aware_distances(
                             t.for_each_equal(block, depth, |i| {
                                 let state = moves.state(set, region, i as u64 - base);
                                 moves.for_each_neighbour(&state, |n| {
-                                    claimed += t.claim(n as usize, depth + 1) as u64;
+                                    if accept(n as usize, depth + 1) {
+                                        claimed += t.claim(n as usize, depth + 1) as u64;
+                                    }
                                 });
                             });
                         }

@@ -10,6 +10,7 @@ pub mod moves;
 pub mod observer;
 pub mod progress;
 pub mod reduce;
+pub mod restore;
 pub mod semantic;
 pub mod stats;
 pub mod words;

@@ -22,7 +22,7 @@ enum Command {
     Verify(cli::verify::VerifyArgs),
     /// Describe a file: header, sizes, value histogram and mean.
     Info(cli::info::InfoArgs),
-    /// Rewrite a file with another compression (entries and their digests unchanged).
+    /// Rewrite a file with another compression or entry encoding (u8, u4, bit1).
     Compress(cli::compress::CompressArgs),
 }
 

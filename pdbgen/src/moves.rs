@@ -2,29 +2,41 @@
 //! region slides into that region (cost 1); the blank's moves among free cells are free.
 
 use pdbformat::rank::{rank_combination, rank_permutation, Binomials, BoardBits, ZeroAwareIndex};
-use pdbformat::Board;
+use pdbformat::{Board, Direction};
 
 /// Tile orders are tabulated as slot lists up to this pattern size (9! · 9 bytes = 3.3 MB).
 const MAX_TABULATED_K: usize = 9;
+/// The move table (4 bytes per cell set, slot and direction) is built up to this size.
+const MAX_MOVE_TABLE_BYTES: usize = 64 << 20;
+const NO_MOVE: u32 = u32::MAX;
 
 /// Generates the neighbours of zero-aware states by index.
 pub struct ZeroAwareMoves<'a> {
     idx: &'a ZeroAwareIndex,
     bits: BoardBits,
-    nbr: Vec<u64>,
     binom: Binomials,
     k: usize,
     order_slots: Vec<u8>,
+    /// `step[cell * 4 + dir]`: the neighbouring cell, or `u8::MAX` off the board.
+    step: Vec<u8>,
+    /// `move_region[(set * k + slot) * 4 + dir]`: the global region of the blank (left behind on
+    /// the tile's old cell) after the tile on `slot` of `set` moves in `dir`; empty when the
+    /// table would be too large.
+    move_region: Vec<u32>,
 }
 
 /// A zero-aware state taken apart: its occupied cells, blank region and tiles' cells.
 pub struct State {
+    /// The cell set's number.
+    pub set: usize,
     /// Occupied cells.
     pub occ: u64,
     /// Free cells of the blank's region.
     pub region: u64,
     /// Cells of the pattern tiles in tile order (first `k` used).
     pub cells: [u8; 64],
+    /// Rank of each tile's cell inside the occupied set (first `k` used).
+    pub slots: [u8; 64],
 }
 
 impl<'a> ZeroAwareMoves<'a> {
@@ -38,13 +50,39 @@ impl<'a> ZeroAwareMoves<'a> {
                 pdbformat::rank::unrank_permutation(o as u64, k, slots);
             }
         }
+        let step: Vec<u8> = (0..board.cells())
+            .flat_map(|c| {
+                Direction::ALL.map(|d| board.neighbour(c, d).map_or(u8::MAX, |n| n as u8))
+            })
+            .collect();
+        let binom = Binomials::new();
+        let mut move_region = Vec::new();
+        if idx.set_count() * k * 4 * 4 <= MAX_MOVE_TABLE_BYTES {
+            move_region = vec![NO_MOVE; idx.set_count() * k * 4];
+            for set in 0..idx.set_count() {
+                let occ = idx.set_mask(set);
+                let mut m = occ;
+                for slot in 0..k {
+                    let p = m.trailing_zeros() as usize;
+                    m &= m - 1;
+                    for d in 0..4 {
+                        let q = step[p * 4 + d];
+                        if q != u8::MAX && occ >> q & 1 == 0 {
+                            let nset = rank_combination(occ ^ (1 << p) ^ (1 << q), &binom) as usize;
+                            move_region[(set * k + slot) * 4 + d] = idx.region_at(nset, p) as u32;
+                        }
+                    }
+                }
+            }
+        }
         ZeroAwareMoves {
             idx,
             bits: BoardBits::new(board),
-            nbr: board.neighbour_masks(),
-            binom: Binomials::new(),
+            binom,
             k,
             order_slots,
+            step,
+            move_region,
         }
     }
 
@@ -53,24 +91,27 @@ impl<'a> ZeroAwareMoves<'a> {
     pub fn state(&self, set: usize, region: usize, order: u64) -> State {
         let occ = self.idx.set_mask(set);
         let mut cells = [0u8; 64];
+        let mut slots = [0u8; 64];
+        let mut sorted = [0u8; 64];
+        let mut m = occ;
+        for s in sorted.iter_mut().take(self.k) {
+            *s = m.trailing_zeros() as u8;
+            m &= m - 1;
+        }
         if self.order_slots.is_empty() {
-            self.idx.place_tiles(occ, order, &mut cells[..self.k]);
+            pdbformat::rank::unrank_permutation(order, self.k, &mut slots[..self.k]);
         } else {
-            let mut sorted = [0u8; 64];
-            let mut m = occ;
-            for s in sorted.iter_mut().take(self.k) {
-                *s = m.trailing_zeros() as u8;
-                m &= m - 1;
-            }
-            let slots = &self.order_slots[order as usize * self.k..][..self.k];
-            for i in 0..self.k {
-                cells[i] = sorted[slots[i] as usize];
-            }
+            slots[..self.k].copy_from_slice(&self.order_slots[order as usize * self.k..][..self.k]);
+        }
+        for i in 0..self.k {
+            cells[i] = sorted[slots[i] as usize];
         }
         State {
+            set,
             occ,
             region: self.idx.region_mask(region),
             cells,
+            slots,
         }
     }
 
@@ -88,19 +129,26 @@ impl<'a> ZeroAwareMoves<'a> {
     pub fn any_neighbour(&self, state: &State, mut f: impl FnMut(u64) -> bool) -> bool {
         let mut cells = state.cells;
         let frontier = self.bits.grow(state.region) & state.occ;
+        let tabulated = !self.move_region.is_empty();
         for i in 0..self.k {
             let p = cells[i] as usize;
             if frontier >> p & 1 == 0 {
                 continue;
             }
-            let mut targets = self.nbr[p] & state.region;
-            while targets != 0 {
-                let q = targets.trailing_zeros() as usize;
-                targets &= targets - 1;
+            for d in 0..4 {
+                let q = self.step[p * 4 + d];
+                if q == u8::MAX || state.region >> q & 1 == 0 {
+                    continue;
+                }
                 let nocc = state.occ ^ (1 << p) ^ (1 << q);
-                cells[i] = q as u8;
-                let set = rank_combination(nocc, &self.binom) as usize;
-                let region = self.idx.region_at(set, p);
+                cells[i] = q;
+                let region = if tabulated {
+                    self.move_region[(state.set * self.k + state.slots[i] as usize) * 4 + d]
+                        as usize
+                } else {
+                    let set = rank_combination(nocc, &self.binom) as usize;
+                    self.idx.region_at(set, p)
+                };
                 let order = self.order_rank(&cells[..self.k], nocc);
                 if f(self.idx.index_of(region, order)) {
                     return true;

@@ -265,3 +265,126 @@ fn semantic_errors_are_named_with_an_example_index() {
         .assert()
         .success();
 }
+
+#[test]
+fn compact_encodings_round_trip_to_the_exact_values() {
+    let dir = tempfile::tempdir().unwrap();
+    let common = [
+        "--board",
+        "3x4",
+        "--partition",
+        "1-5/6-11",
+        "--goal",
+        "blank-last",
+    ];
+    let u8_file = build(dir.path(), "u8.pdb", &common);
+    let bit1 = build(
+        dir.path(),
+        "bit1.pdb",
+        &[&common[..], &["--encoding", "bit1", "--compress", "zstd"]].concat(),
+    );
+    pdbgen()
+        .arg("verify")
+        .arg(&bit1)
+        .assert()
+        .success()
+        .stdout(contains("OK"));
+    pdbgen()
+        .arg("info")
+        .arg(&bit1)
+        .assert()
+        .success()
+        .stdout(contains("as bit1"));
+    pdbgen()
+        .args(["info", "--restore"])
+        .arg(&bit1)
+        .assert()
+        .success()
+        .stdout(contains("mean:"));
+    let back = dir.path().join("back.pdb");
+    pdbgen()
+        .arg("compress")
+        .arg(&bit1)
+        .args(["--encoding", "u8", "--to", "none", "-o"])
+        .arg(&back)
+        .assert()
+        .success();
+    let digests = |p: &Path| -> Vec<_> {
+        PdbFile::open(p)
+            .unwrap()
+            .header()
+            .tables
+            .iter()
+            .map(|t| t.raw_digest)
+            .collect()
+    };
+    assert_eq!(
+        digests(&back),
+        digests(&u8_file),
+        "bit1 -> u8 restores every value"
+    );
+    // u4 holds values up to 15: refused for these tables, fine for a 3x3 partition.
+    let u4 = dir.path().join("u4.pdb");
+    pdbgen()
+        .arg("compress")
+        .arg(&u8_file)
+        .args(["--encoding", "u4", "-o"])
+        .arg(&u4)
+        .assert()
+        .failure()
+        .stderr(contains("too large for u4"));
+    let small = build(
+        dir.path(),
+        "small.pdb",
+        &["--board", "3x3", "--partition", "1-3/4-6/7,8"],
+    );
+    pdbgen()
+        .arg("compress")
+        .arg(&small)
+        .args(["--encoding", "u4", "-o"])
+        .arg(&u4)
+        .assert()
+        .success();
+    pdbgen().arg("verify").arg(&u4).assert().success();
+    assert!(PdbFile::open(&u4).unwrap().len() * 2 < PdbFile::open(&small).unwrap().len() + 512);
+    let zu = build(
+        dir.path(),
+        "zu.pdb",
+        &[&common[..], &["--kind", "zero-unaware"]].concat(),
+    );
+    pdbgen()
+        .arg("compress")
+        .arg(&zu)
+        .args(["--encoding", "bit1", "-o"])
+        .arg(dir.path().join("no.pdb"))
+        .assert()
+        .failure()
+        .stderr(contains("bit1 entries need zero-aware tables"));
+    // A bit flipped in a bit1 payload (checksums recomputed) fails the semantic check.
+    let file = PdbFile::open(&bit1).unwrap();
+    let goal = file.header().goal.clone();
+    let tables: Vec<_> = (0..2)
+        .map(|i| file.load(i, LoadOptions::default()).unwrap())
+        .collect();
+    let mut bits = tables[0].bytes.to_vec();
+    bits[100] ^= 0x10;
+    let srcs: Vec<TableSource> = tables
+        .iter()
+        .enumerate()
+        .map(|(i, t)| TableSource {
+            kind: t.header.kind,
+            pattern: &t.header.pattern,
+            encoding: t.header.encoding,
+            max_value: t.header.max_value,
+            entries: if i == 0 { &bits } else { &t.bytes },
+        })
+        .collect();
+    let bad = dir.path().join("badbits.pdb");
+    write_pdb(&bad, &goal, &srcs, &WriteOptions::default()).unwrap();
+    pdbgen()
+        .arg("verify")
+        .arg(&bad)
+        .assert()
+        .failure()
+        .stdout(contains("check failed"));
+}

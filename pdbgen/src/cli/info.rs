@@ -5,6 +5,8 @@ use super::outln;
 use anyhow::Result;
 use clap::Args;
 use pdbformat::format::{Encoding, LoadOptions, PdbFile};
+use pdbgen::progress::BarObserver;
+use pdbgen::restore::values_of;
 use pdbgen::stats::ValueStats;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -17,6 +19,9 @@ pub struct InfoArgs {
     /// Skip reading the entries (no histogram, no mean).
     #[arg(long)]
     header_only: bool,
+    /// For bit1 tables: restore the exact values (a BFS over the table) to show the histogram.
+    #[arg(long)]
+    restore: bool,
 }
 
 /// Runs `pdbgen info`.
@@ -63,11 +68,16 @@ pub fn run(a: InfoArgs) -> Result<ExitCode> {
         );
         outln!("  entries sha256: {}", t.raw_digest);
         outln!("  stored sha256:  {}", t.stored_digest);
-        if a.header_only || t.encoding == Encoding::Bit1 {
+        if a.header_only {
+            continue;
+        }
+        if t.encoding == Encoding::Bit1 && !a.restore {
+            outln!("  values:    bit 1 of each value only (pass --restore for the histogram)");
             continue;
         }
         let table = file.load(i, LoadOptions::default())?;
-        let stats = ValueStats::of(&table.values().expect("u8 or u4"));
+        let values = values_of(&h.goal, &table, i, &BarObserver::without_summaries())?;
+        let stats = ValueStats::of(&values);
         outln!("  mean:      {:.4}", stats.mean());
         if stats.unreached > 0 {
             outln!(

@@ -4,9 +4,11 @@ use super::outln;
 use anyhow::Result;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use pdbformat::format::{Encoding, LoadOptions, PdbFile};
+use pdbformat::format::{encode_entries, Encoding, LoadOptions, PdbFile};
+use pdbgen::progress::BarObserver;
+use pdbgen::restore::values_of;
 use pdbgen::semantic::verify_table;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 /// Arguments of `pdbgen verify`.
@@ -56,7 +58,7 @@ pub fn run(a: VerifyArgs) -> Result<ExitCode> {
 }
 
 /// Returns Ok(false) after printing the failed semantic checks, Err for format errors.
-fn verify_file(path: &std::path::Path, checksums_only: bool) -> Result<bool> {
+fn verify_file(path: &Path, checksums_only: bool) -> Result<bool> {
     let file = PdbFile::open(path)?;
     let h = file.header().clone();
     for (i, t) in h.tables.iter().enumerate() {
@@ -69,15 +71,10 @@ fn verify_file(path: &std::path::Path, checksums_only: bool) -> Result<bool> {
     }
     let mut ok = true;
     for (i, t) in h.tables.iter().enumerate() {
-        if t.encoding == Encoding::Bit1 {
-            outln!(
-                "{}: table {i}: bit1 entries: checksums only (no semantic check yet)",
-                path.display()
-            );
-            continue;
-        }
         let table = file.load(i, LoadOptions::default())?;
-        let values = table.values().expect("u8 or u4");
+        // bit1 tables are checked through their restored values: a wrong bit makes a value
+        // jump by more than 1 or leaves an entry unreached.
+        let values = values_of(&h.goal, &table, i, &BarObserver::without_summaries())?;
         let b = bar(
             t.entry_count,
             format!("table {i} [{}] semantics", t.pattern),
@@ -95,6 +92,17 @@ fn verify_file(path: &std::path::Path, checksums_only: bool) -> Result<bool> {
                 v.index,
                 v.value,
                 v.count
+            );
+        }
+        if t.encoding == Encoding::Bit1
+            && violations.is_empty()
+            && *encode_entries(&values, Encoding::Bit1) != *table.bytes
+        {
+            ok = false;
+            outln!(
+                "{}: table {i} [{}]: check failed: stored bits match the restored values",
+                path.display(),
+                t.pattern
             );
         }
     }
