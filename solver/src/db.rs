@@ -92,19 +92,56 @@ pub struct LoadedTable {
 }
 
 impl LoadedTable {
-    /// The value of the state with the pattern tiles on `cells` (tile order, occupying the
+    /// The entry of the state with the pattern tiles on `cells` (tile order, occupying the
     /// cells of `occ`) and the blank on `blank`.
     #[inline(always)]
-    pub fn lookup(&self, cells: &[u8], occ: u64, blank: u8) -> u8 {
-        let i = match &self.index {
+    pub fn index(&self, cells: &[u8], occ: u64, blank: u8) -> u64 {
+        match &self.index {
             TableIndex::ZeroAware(z) => {
                 let set = z.set_rank(occ);
                 z.index_of(z.region_at(set, blank as usize), z.order_rank(cells, occ))
             }
             TableIndex::Permutation(p) => p.index(cells),
-        };
+        }
+    }
+
+    /// The value of entry `i`.
+    #[inline(always)]
+    pub fn value(&self, i: u64) -> u8 {
         self.table.value(i)
     }
+
+    /// Asks the processor to bring entry `i` into the cache (a hint; no effect elsewhere).
+    #[inline(always)]
+    pub fn prefetch(&self, i: u64) {
+        let offset = match self.table.header.encoding {
+            Encoding::U4 => i / 2,
+            _ => i,
+        } as usize;
+        let bytes: &[u8] = &self.table.bytes;
+        if offset < bytes.len() {
+            prefetch_read(bytes.as_ptr().wrapping_add(offset));
+        }
+    }
+
+    /// The value of the state with the pattern tiles on `cells` and the blank on `blank`.
+    #[inline(always)]
+    pub fn lookup(&self, cells: &[u8], occ: u64, blank: u8) -> u8 {
+        self.value(self.index(cells, occ, blank))
+    }
+}
+
+/// A read prefetch of the cache line holding `p`.
+#[inline(always)]
+fn prefetch_read(p: *const u8) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a prefetch is only a hint: it never faults and never reads or writes memory
+    // observably, whatever the address.
+    unsafe {
+        core::arch::x86_64::_mm_prefetch::<{ core::arch::x86_64::_MM_HINT_T0 }>(p as *const i8)
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = p;
 }
 
 impl std::fmt::Debug for LoadedTable {

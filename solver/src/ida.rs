@@ -162,7 +162,18 @@ impl<H: Heuristic> Search<'_, H> {
         self.expanded += 1;
         let blank = self.state.blank;
         let moves = self.moves;
-        for &next in moves.targets(blank) {
+        let targets = moves.targets(blank);
+        // First every child's lookups are computed and prefetched, so that their memory
+        // accesses overlap; then the children are visited.
+        let mut pending = [H::Pending::default(); 4];
+        for (p, &next) in pending.iter_mut().zip(targets) {
+            if next != prev {
+                *p = self
+                    .h
+                    .prepare(&self.hs, self.state.tiles[next as usize], next, blank);
+            }
+        }
+        for (p, &next) in pending.iter().zip(targets) {
             if next == prev {
                 continue;
             }
@@ -181,9 +192,10 @@ impl<H: Heuristic> Search<'_, H> {
             }
             // The tile on `next` slides into the blank's cell.
             let tile = self.state.slide(next);
-            let (hv, undo) = self
-                .h
-                .apply(&mut self.hs, &self.state.tiles, tile, next, blank);
+            let limit = self.bound.saturating_sub(g + 1);
+            let (hv, undo) =
+                self.h
+                    .apply(&mut self.hs, &self.state.tiles, tile, next, blank, limit, p);
             let f = g + 1 + hv;
             if f <= self.bound {
                 self.path.push(next);

@@ -154,10 +154,38 @@ pub fn find_in(dirs: &[SearchDir], goal: &Goal) -> Located {
     out
 }
 
-/// Builds the default database of `board` (blank-first goal) at `path`, creating its directory.
+/// Builds the default database of `board` at `path` with progress bars on standard error:
+/// the zero-aware [`default_preset`] partition for the blank-first goal (it serves every goal
+/// with the blank in a corner), `u8` entries, uncompressed. Creates the directory; the file
+/// appears only when complete (written to a temporary file, then renamed).
 pub fn build_default(board: Board, path: &Path) -> anyhow::Result<()> {
-    let _ = (board, path);
-    anyhow::bail!("the database builder (pdbgen) is not available in this build")
+    build_default_with(board, path, &pdbgen::progress::BarObserver::new())
+}
+
+/// Like [`build_default`], reporting progress to `observer`.
+pub fn build_default_with(
+    board: Board,
+    path: &Path,
+    observer: &dyn pdbgen::BuildObserver,
+) -> anyhow::Result<()> {
+    let preset = default_preset(board)
+        .ok_or_else(|| anyhow::anyhow!("there is no default database for {board} boards"))?;
+    let goal = Goal::blank_first(board);
+    let partition = pdbformat::Partition::preset(&goal, preset)?;
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| anyhow::anyhow!("cannot create {}: {e}", dir.display()))?;
+    }
+    let request = pdbgen::BuildRequest {
+        goal,
+        partition,
+        kind: pdbformat::TableKind::ZeroAware,
+        threads: None,
+        encoding: Encoding::U8,
+        write: pdbformat::format::WriteOptions::default(),
+    };
+    pdbgen::build_file(&request, path, observer)?;
+    Ok(())
 }
 
 #[cfg(test)]

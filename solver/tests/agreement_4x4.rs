@@ -235,3 +235,45 @@ fn wrong_board_and_goal_are_refused() {
     let p = Puzzle::parse_for_goal("1 2 3 4 0 5 6 7 8 9 10 11 12 13 14 15", &centre).unwrap();
     assert!(s.solve(&p, &centre, &Limits::default()).is_err());
 }
+
+#[test]
+fn incremental_updates_match_fresh_lookups() {
+    use pdbformat::Direction;
+    let dir = tempfile::tempdir().unwrap();
+    let first = Goal::blank_first(b44());
+    let last = Goal::blank_last(b44());
+    let (rows, cols) = (dir.path().join("rows.pdb"), dir.path().join("cols.pdb"));
+    write_db(&rows, &first, &ROWS, TableKind::ZeroAware);
+    write_db(&cols, &first, &COLS, TableKind::ZeroUnaware);
+    let dbs = [open(&rows), open(&cols)];
+    let mut rng = Rng(2024);
+    for goal in [&first, &last] {
+        let h = PdbHeuristic::new(&dbs, goal, true).unwrap();
+        assert_eq!(h.groups(), 2);
+        let mut p = Puzzle::solved(goal);
+        let mut s = State::from_tiles(p.tiles()).unwrap();
+        let mut hs = h.init(&s.tiles);
+        for step in 0..3000 {
+            let d = Direction::ALL[rng.below(4)];
+            let Some(to) = b44().neighbour(p.blank(), d) else {
+                continue;
+            };
+            let before = h.value(&hs);
+            let blank = s.blank;
+            let pending = h.prepare(&hs, s.tiles[to], to as u8, blank);
+            let tile = s.slide(to as u8);
+            // Stopping early at every limit below the value, then undoing, changes nothing.
+            for limit in [0, before / 2, u32::MAX] {
+                let (v, u) = h.apply(&mut hs, &s.tiles, tile, to as u8, blank, limit, &pending);
+                let _ = v;
+                h.undo(&mut hs, tile, to as u8, blank, u);
+                assert_eq!(h.value(&hs), before, "step {step}");
+            }
+            let (v, _) = h.apply(&mut hs, &s.tiles, tile, to as u8, blank, u32::MAX, &pending);
+            p.apply(d).unwrap();
+            let fresh = h.init(&s.tiles);
+            assert_eq!(v, h.value(&fresh));
+            assert_eq!(h.component_values(&hs), h.component_values(&fresh));
+        }
+    }
+}

@@ -426,3 +426,26 @@ fn help_documents_notation_and_search_order() {
         .stdout(predicate::str::contains("artifacts/"))
         .stdout(predicate::str::contains("pdb-tiles"));
 }
+
+#[test]
+fn default_database_is_built_once_then_reused() {
+    let home = tempfile::tempdir().unwrap();
+    let built = home.path().join("cache/pdb-tiles/15-663-za.pdb");
+    let puzzle = "1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15";
+    solver(home.path())
+        .args(["solve", "--goal", "blank-last", puzzle])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("length:     1"))
+        .stderr(predicate::str::contains(
+            "building the default 15-663-za.pdb",
+        ))
+        .stderr(predicate::str::contains("later runs reuse it"));
+    assert!(built.is_file());
+    solver(home.path())
+        .args(["solve", "--goal", "blank-last", "--json", puzzle])
+        .assert()
+        .success()
+        .stderr(predicate::str::contains("building").not())
+        .stderr(predicate::str::contains("15-663-za.pdb"));
+}

@@ -33,8 +33,9 @@ DEFAULT DATABASE
     3. $XDG_CACHE_HOME/pdb-tiles, or ~/.cache/pdb-tiles
   trying the default name first (4x4: 15-663-za.pdb), then any other *.pdb file in name order.
   For 4x4 with the blank's goal in a corner, when none is found, the zero-aware 6-6-3 database
-  (11.5 MB) is built once into $PDB_DIR or the cache directory (--no-build to skip). Boards
-  without a database fall back to Manhattan + linear conflict, and say so.
+  (24 MB, a few seconds) is built once into $PDB_DIR or the cache directory, and reused by
+  later runs (--no-build to skip). Boards without a database fall back to Manhattan + linear
+  conflict, and say so.
 
 EXIT STATUS
   0 all puzzles solved; 1 an error (unreadable, impossible or unsolvable puzzle, unusable

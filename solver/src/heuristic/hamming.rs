@@ -26,6 +26,7 @@ impl Hamming {
 impl Heuristic for Hamming {
     type State = u32;
     type Undo = u32;
+    type Pending = ();
 
     fn init(&self, tiles: &[u8; MAX_CELLS]) -> u32 {
         (0..self.cells)
@@ -39,6 +40,9 @@ impl Heuristic for Hamming {
     }
 
     #[inline(always)]
+    fn prepare(&self, _state: &Self::State, _tile: u8, _from: u8, _to: u8) {}
+
+    #[inline(always)]
     fn apply(
         &self,
         state: &mut u32,
@@ -46,6 +50,8 @@ impl Heuristic for Hamming {
         tile: u8,
         from: u8,
         to: u8,
+        _limit: u32,
+        _pending: &(),
     ) -> (u32, u32) {
         let old = *state;
         let g = self.goal_cell[tile as usize];

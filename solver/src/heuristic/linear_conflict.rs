@@ -125,6 +125,7 @@ fn lis(seq: &[u8]) -> usize {
 impl Heuristic for LinearConflict {
     type State = LcState;
     type Undo = LcUndo;
+    type Pending = ();
 
     fn init(&self, tiles: &[u8; MAX_CELLS]) -> LcState {
         let mut s = LcState {
@@ -149,6 +150,9 @@ impl Heuristic for LinearConflict {
     }
 
     #[inline(always)]
+    fn prepare(&self, _state: &Self::State, _tile: u8, _from: u8, _to: u8) {}
+
+    #[inline(always)]
     fn apply(
         &self,
         s: &mut LcState,
@@ -156,6 +160,8 @@ impl Heuristic for LinearConflict {
         tile: u8,
         from: u8,
         to: u8,
+        _limit: u32,
+        _pending: &(),
     ) -> (u32, LcUndo) {
         let (fr, fc) = (self.row_of[from as usize], self.col_of[from as usize]);
         let (tr, tc) = (self.row_of[to as usize], self.col_of[to as usize]);

@@ -42,6 +42,7 @@ impl Manhattan {
 impl Heuristic for Manhattan {
     type State = u32;
     type Undo = u32;
+    type Pending = ();
 
     fn init(&self, tiles: &[u8; MAX_CELLS]) -> u32 {
         self.total(tiles)
@@ -53,6 +54,9 @@ impl Heuristic for Manhattan {
     }
 
     #[inline(always)]
+    fn prepare(&self, _state: &Self::State, _tile: u8, _from: u8, _to: u8) {}
+
+    #[inline(always)]
     fn apply(
         &self,
         state: &mut u32,
@@ -60,6 +64,8 @@ impl Heuristic for Manhattan {
         tile: u8,
         from: u8,
         to: u8,
+        _limit: u32,
+        _pending: &(),
     ) -> (u32, u32) {
         let old = *state;
         *state = old + self.distance(tile, to) - self.distance(tile, from);

@@ -26,6 +26,8 @@ pub trait Heuristic {
     type State: Clone;
     /// What [`Heuristic::undo`] needs to restore the state before a move.
     type Undo: Copy;
+    /// What [`Heuristic::prepare`] computes for one child ahead of [`Heuristic::apply`].
+    type Pending: Copy + Default;
 
     /// The state for the position `tiles` (`tiles[cell]`, 0 for the blank; cells past the board
     /// are ignored).
@@ -34,8 +36,19 @@ pub trait Heuristic {
     /// The current estimate.
     fn value(&self, state: &Self::State) -> u32;
 
+    /// Called for every child of a node, with the node's state, before the first child is
+    /// applied: computes what `apply` will need (table indexes) and may prefetch memory, so
+    /// that the children's lookups overlap instead of waiting for each other. Changes nothing.
+    fn prepare(&self, state: &Self::State, tile: u8, from: u8, to: u8) -> Self::Pending;
+
     /// Updates `state` for the move of `tile` from `from` to `to`; `tiles` is the board after
     /// the move. Returns the new estimate and the token that undoes the update.
+    ///
+    /// `limit` lets a heuristic stop early: when it can tell that the estimate exceeds `limit`
+    /// it may return any admissible value above `limit` without finishing the update. The
+    /// state is then fit only for [`Heuristic::undo`] (the search prunes such a child).
+    /// `pending` is what [`Heuristic::prepare`] returned for this move from this state.
+    #[allow(clippy::too_many_arguments)]
     fn apply(
         &self,
         state: &mut Self::State,
@@ -43,6 +56,8 @@ pub trait Heuristic {
         tile: u8,
         from: u8,
         to: u8,
+        limit: u32,
+        pending: &Self::Pending,
     ) -> (u32, Self::Undo);
 
     /// Restores `state` as it was before the `apply` that returned `undo`.
@@ -123,14 +138,19 @@ pub(crate) mod testutil {
             let to = s.blank;
             let before = h.value(&hs);
             let tile = s.slide(to_blank);
-            let (v, undo) = h.apply(&mut hs, &s.tiles, tile, from, to);
+            let pending = h.prepare(&hs, tile, from, to);
+            let (v, undo) = h.apply(&mut hs, &s.tiles, tile, from, to, u32::MAX, &pending);
             let fresh = h.init(&s.tiles);
             assert_eq!(v, h.value(&fresh), "incremental value after moving {tile}");
             assert_eq!(v, h.value(&hs));
             // Undo and redo, as the search does for pruned children.
             h.undo(&mut hs, tile, from, to, undo);
             assert_eq!(h.value(&hs), before);
-            let (v2, _) = h.apply(&mut hs, &s.tiles, tile, from, to);
+            // An early stop (limit 0) must undo cleanly too.
+            let (_, u0) = h.apply(&mut hs, &s.tiles, tile, from, to, 0, &pending);
+            h.undo(&mut hs, tile, from, to, u0);
+            assert_eq!(h.value(&hs), before);
+            let (v2, _) = h.apply(&mut hs, &s.tiles, tile, from, to, u32::MAX, &pending);
             assert_eq!(v2, v);
         }
     }

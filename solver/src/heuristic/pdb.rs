@@ -37,6 +37,10 @@ use std::sync::Arc;
 /// The most components (groups × views) one heuristic combines.
 pub const MAX_COMPONENTS: usize = 16;
 
+/// Components whose lookups [`Heuristic::prepare`] computes and prefetches ahead (the others
+/// are computed in `apply`).
+const PREFETCHED: usize = 4;
+
 /// One table as seen by one component: its cell map and the user tile in each pattern slot.
 #[derive(Clone, Debug)]
 struct Entry {
@@ -78,10 +82,19 @@ pub struct PdbState {
     h: u32,
 }
 
-/// Restores a [`PdbState`]: the previous value of the entry each component re-looked-up.
+/// The entry index each of the first components will look up for one child, computed (and
+/// prefetched) before the node's children are applied.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct PdbPending {
+    index: [u64; PREFETCHED],
+}
+
+/// Restores a [`PdbState`]: the previous value of the entry each component re-looked-up, and
+/// how many components were updated (fewer than all when `apply` stopped early).
 #[derive(Clone, Copy, Debug)]
 pub struct PdbUndo {
     old: [u8; MAX_COMPONENTS],
+    done: u8,
     h: u32,
 }
 
@@ -232,6 +245,7 @@ fn make_entry(
 impl Heuristic for PdbHeuristic {
     type State = PdbState;
     type Undo = PdbUndo;
+    type Pending = PdbPending;
 
     fn init(&self, tiles: &[u8; MAX_CELLS]) -> PdbState {
         let mut cell_of = [0u8; MAX_CELLS];
@@ -282,6 +296,29 @@ impl Heuristic for PdbHeuristic {
     }
 
     #[inline(always)]
+    fn prepare(&self, s: &PdbState, tile: u8, from: u8, to: u8) -> PdbPending {
+        let mut p = PdbPending::default();
+        for (ci, comp) in self.comps.iter().take(PREFETCHED).enumerate() {
+            let e = comp.tile_entry[tile as usize];
+            if e != NO_CELL {
+                let e = e as usize;
+                let entry = &self.entries[e];
+                let k = entry.slot_tile.len();
+                let slot = comp.tile_slot[tile as usize] as usize;
+                let (nf, nt) = (entry.cellmap[from as usize], entry.cellmap[to as usize]);
+                let mut cells = [0u8; MAX_CELLS];
+                cells[..k].copy_from_slice(&s.cells[e][..k]);
+                cells[slot] = nt;
+                let occ = s.occ[e] ^ (1u64 << nf) ^ (1u64 << nt);
+                let i = entry.table.index(&cells[..k], occ, nf);
+                entry.table.prefetch(i);
+                p.index[ci] = i;
+            }
+        }
+        p
+    }
+
+    #[inline(always)]
     fn apply(
         &self,
         s: &mut PdbState,
@@ -289,9 +326,12 @@ impl Heuristic for PdbHeuristic {
         tile: u8,
         from: u8,
         to: u8,
+        limit: u32,
+        pending: &PdbPending,
     ) -> (u32, PdbUndo) {
         let mut undo = PdbUndo {
             old: [0; MAX_COMPONENTS],
+            done: self.comps.len() as u8,
             h: s.h,
         };
         let mut h = 0;
@@ -306,13 +346,23 @@ impl Heuristic for PdbHeuristic {
                 cells[slot] = nt;
                 let occ = s.occ[e] ^ (1u64 << nf) ^ (1u64 << nt);
                 s.occ[e] = occ;
-                let v = entry.table.lookup(&cells[..entry.slot_tile.len()], occ, nf);
+                let i = if ci < PREFETCHED {
+                    pending.index[ci]
+                } else {
+                    entry.table.index(&cells[..entry.slot_tile.len()], occ, nf)
+                };
+                let v = entry.table.value(i);
                 let old = s.values[e];
                 undo.old[ci] = old;
                 s.values[e] = v;
                 s.sums[ci] = s.sums[ci] + v as u32 - old as u32;
             }
             h = h.max(s.sums[ci]);
+            if h > limit {
+                // The child will be pruned: the other components need not be looked up.
+                undo.done = ci as u8 + 1;
+                return (h, undo);
+            }
         }
         s.h = h;
         (h, undo)
@@ -320,7 +370,7 @@ impl Heuristic for PdbHeuristic {
 
     #[inline(always)]
     fn undo(&self, s: &mut PdbState, tile: u8, from: u8, to: u8, undo: PdbUndo) {
-        for (ci, comp) in self.comps.iter().enumerate() {
+        for (ci, comp) in self.comps[..undo.done as usize].iter().enumerate() {
             let e = comp.tile_entry[tile as usize];
             if e != NO_CELL {
                 let e = e as usize;
