@@ -61,6 +61,7 @@ pub fn guided_distances(
             .map(|sets| {
                 let mut claimed = 0u64;
                 let mut entries = 0u64;
+                let mut pending = Vec::with_capacity(2 * PREFETCH_BATCH);
                 for set in sets.clone() {
                     for region in idx.regions_of_set(set) {
                         let base = region as u64 * fact;
@@ -78,15 +79,20 @@ pub fn guided_distances(
                             t.for_each_equal(block, depth, |i| {
                                 let state = moves.state(set, region, i as u64 - base);
                                 moves.for_each_neighbour(&state, |n| {
-                                    if accept(n as usize, depth + 1) {
-                                        claimed += t.claim(n as usize, depth + 1) as u64;
-                                    }
+                                    t.prefetch(n as usize);
+                                    pending.push(n as usize);
                                 });
+                                // Claim in batches: the prefetches of earlier states have had
+                                // time to arrive while later states were being expanded.
+                                if pending.len() >= PREFETCH_BATCH {
+                                    claimed += claim_all(&t, &mut pending, depth + 1, accept);
+                                }
                             });
                         }
                         entries += fact;
                     }
                 }
+                claimed += claim_all(&t, &mut pending, depth + 1, accept);
                 obs.chunk_done(table, scanned.fetch_add(entries, Relaxed) + entries);
                 claimed
             })
@@ -104,6 +110,26 @@ pub fn guided_distances(
         );
     }
     t.into_entries()
+}
+
+/// Neighbours gathered (and prefetched) before they are claimed.
+const PREFETCH_BATCH: usize = 48;
+
+/// Claims every pending entry that `accept` allows with `value`; returns how many were new.
+fn claim_all(
+    t: &WordTable,
+    pending: &mut Vec<usize>,
+    value: u8,
+    accept: &(dyn Fn(usize, u8) -> bool + Sync),
+) -> u64 {
+    let mut claimed = 0;
+    for &n in pending.iter() {
+        if accept(n, value) {
+            claimed += t.claim(n, value) as u64;
+        }
+    }
+    pending.clear();
+    claimed
 }
 
 /// Ranges of cell sets holding about [`CHUNK_ENTRIES`] entries each.
