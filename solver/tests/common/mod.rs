@@ -3,7 +3,7 @@
 
 #![allow(dead_code)]
 
-use pdbformat::format::{write_pdb, Encoding, TableSource, WriteOptions};
+use pdbformat::format::{encode_entries, write_pdb, Encoding, TableSource, WriteOptions};
 use pdbformat::rank::{rank_permutation, unrank_permutation, TableIndex, TableKind};
 use pdbformat::{Board, Direction, Goal, Pattern, Puzzle};
 use std::collections::VecDeque;
@@ -78,29 +78,50 @@ pub fn brute_table(goal: &Goal, pattern: &Pattern, kind: TableKind) -> Vec<u8> {
 
 /// Writes a PDB file for `goal` with one brute-force table per pattern (u8, uncompressed).
 pub fn write_db(path: &Path, goal: &Goal, patterns: &[&[usize]], kind: TableKind) {
+    write_db_with(
+        path,
+        goal,
+        patterns,
+        kind,
+        Encoding::U8,
+        &WriteOptions::default(),
+    );
+}
+
+/// Like [`write_db`] with another entry encoding and write options.
+pub fn write_db_with(
+    path: &Path,
+    goal: &Goal,
+    patterns: &[&[usize]],
+    kind: TableKind,
+    encoding: Encoding,
+    opts: &WriteOptions,
+) {
     let board = goal.board();
     let pats: Vec<Pattern> = patterns
         .iter()
         .map(|p| Pattern::new(board, p).unwrap())
         .collect();
     let tables: Vec<Vec<u8>> = pats.iter().map(|p| brute_table(goal, p, kind)).collect();
+    let encoded: Vec<Vec<u8>> = tables.iter().map(|t| encode_entries(t, encoding)).collect();
     let sources: Vec<TableSource> = pats
         .iter()
         .zip(&tables)
-        .map(|(p, t)| TableSource {
+        .zip(&encoded)
+        .map(|((p, t), e)| TableSource {
             kind,
             pattern: p,
-            encoding: Encoding::U8,
+            encoding,
             max_value: t
                 .iter()
                 .copied()
                 .filter(|&v| v != u8::MAX)
                 .max()
                 .unwrap_or(0),
-            entries: t,
+            entries: e,
         })
         .collect();
-    write_pdb(path, goal, &sources, &WriteOptions::default()).unwrap();
+    write_pdb(path, goal, &sources, opts).unwrap();
 }
 
 /// Exact distances of every position to `goal` by BFS, indexed by the permutation rank of

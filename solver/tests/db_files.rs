@@ -1,0 +1,96 @@
+//! Database files in every form the solver reads: u8 and u4 entries, raw and compressed
+//! payloads, several files at once; and a clear refusal of what it does not read (bit1).
+
+mod common;
+
+use common::{all_distances, distance_key, random_solvable, write_db_with, Rng};
+use pdbformat::format::{Compression, Encoding, WriteOptions};
+use pdbformat::rank::TableKind;
+use pdbformat::{Board, Goal};
+use solver::{Database, HeuristicChoice, Limits, OpenOptions, Solver};
+use std::sync::Arc;
+
+const PATTERNS: [&[usize]; 3] = [&[1, 2, 3], &[4, 5, 6], &[7, 8]];
+
+#[test]
+fn u4_and_compressed_files_give_exact_lengths() {
+    let dir = tempfile::tempdir().unwrap();
+    let goal = Goal::blank_last(Board::new(3, 3).unwrap());
+    let dist = all_distances(&goal);
+    let forms = [
+        (Encoding::U8, Compression::Zstd),
+        (Encoding::U4, Compression::None),
+        (Encoding::U4, Compression::Gzip),
+    ];
+    let mut rng = Rng(8);
+    for (i, (encoding, compression)) in forms.into_iter().enumerate() {
+        let path = dir.path().join(format!("f{i}.pdb"));
+        let opts = WriteOptions {
+            compression,
+            ..WriteOptions::default()
+        };
+        write_db_with(
+            &path,
+            &goal,
+            &PATTERNS,
+            TableKind::ZeroAware,
+            encoding,
+            &opts,
+        );
+        let db = Database::open(&path, OpenOptions::default()).unwrap();
+        assert_eq!(db.tables().len(), 3);
+        assert!(db.is_complete() && db.is_zero_aware());
+        let s = Solver::new(HeuristicChoice::Pdb {
+            databases: vec![Arc::new(db)],
+            reflect: true,
+        });
+        for _ in 0..100 {
+            let p = random_solvable(&goal, &mut rng);
+            let sol = s.solve(&p, &goal, &Limits::default()).unwrap();
+            assert_eq!(sol.len(), dist[distance_key(&p)] as usize, "{p:#}");
+        }
+    }
+}
+
+#[test]
+fn bit1_files_are_refused_clearly() {
+    let dir = tempfile::tempdir().unwrap();
+    let goal = Goal::blank_first(Board::new(3, 3).unwrap());
+    let path = dir.path().join("bit1.pdb");
+    write_db_with(
+        &path,
+        &goal,
+        &PATTERNS,
+        TableKind::ZeroAware,
+        Encoding::Bit1,
+        &WriteOptions::default(),
+    );
+    let e = Database::open(&path, OpenOptions::default())
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("bit1") && e.contains("bit1.pdb"), "{e}");
+}
+
+#[test]
+fn verification_can_be_skipped_but_is_on_by_default() {
+    let dir = tempfile::tempdir().unwrap();
+    let goal = Goal::blank_first(Board::new(3, 3).unwrap());
+    let path = dir.path().join("x.pdb");
+    write_db_with(
+        &path,
+        &goal,
+        &PATTERNS,
+        TableKind::ZeroUnaware,
+        Encoding::U8,
+        &WriteOptions::default(),
+    );
+    let mut bytes = std::fs::read(&path).unwrap();
+    let n = bytes.len();
+    bytes[n - 1] ^= 1;
+    std::fs::write(&path, &bytes).unwrap();
+    let e = Database::open(&path, OpenOptions::default())
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("checksum mismatch"), "{e}");
+    assert!(Database::open(&path, OpenOptions { verify: false }).is_ok());
+}
