@@ -8,6 +8,7 @@
 //! gigabytes, and 2 MiB pages spare most of their TLB misses. `u8` and `u4` entries are read
 //! directly; `bit1` tables (which need differential lookups) are refused for now.
 
+use crate::rank::FastIndex;
 use pdbformat::format::{Encoding, FormatError, LoadOptions, PdbFile, TableHeader};
 use pdbformat::rank::{TableIndex, TableKind};
 use pdbformat::{Board, Goal, Pattern, Symmetry};
@@ -90,6 +91,8 @@ pub struct LoadedTable {
     pub kind: TableKind,
     /// The index that maps states to entries.
     pub index: TableIndex,
+    /// The same numbering, prepared for fast lookups.
+    fast: FastIndex,
     /// What the file's header says about the table.
     pub header: TableHeader,
     /// The encoded entries, in anonymous memory.
@@ -103,13 +106,7 @@ impl LoadedTable {
     /// cells of `occ`) and the blank on `blank`.
     #[inline(always)]
     pub fn index(&self, cells: &[u8], occ: u64, blank: u8) -> u64 {
-        match &self.index {
-            TableIndex::ZeroAware(z) => {
-                let set = z.set_rank(occ);
-                z.index_of(z.region_at(set, blank as usize), z.order_rank(cells, occ))
-            }
-            TableIndex::Permutation(p) => p.index(cells),
-        }
+        self.fast.index(cells, occ, blank)
     }
 
     /// The value of entry `i`.
@@ -149,7 +146,9 @@ impl LoadedTable {
 /// A read-only copy of `bytes` in anonymous memory, advised to use huge pages where the system
 /// offers them.
 fn copy_to_anonymous(bytes: &[u8]) -> std::io::Result<memmap2::Mmap> {
-    let mut map = memmap2::MmapOptions::new().len(bytes.len().max(1)).map_anon()?;
+    let mut map = memmap2::MmapOptions::new()
+        .len(bytes.len().max(1))
+        .map_anon()?;
     #[cfg(target_os = "linux")]
     {
         // Only a hint: without transparent huge pages the copy works the same.
@@ -274,6 +273,7 @@ impl Database {
             tables.push(Arc::new(LoadedTable {
                 pattern: th.pattern.clone(),
                 kind: th.kind,
+                fast: FastIndex::new(board, &index),
                 index,
                 header: th.clone(),
                 entries,

@@ -51,6 +51,7 @@ pub mod heuristic;
 pub mod ida;
 pub mod input;
 pub mod locate;
+pub mod rank;
 pub mod report;
 pub mod solver;
 pub mod state;
