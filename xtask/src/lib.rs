@@ -1,1 +1,83 @@
-//! placeholder
+//! Maintainers' tasks for the PDB toolchain, run as `cargo xtask …` (see `cargo xtask --help`).
+//!
+//! One module per task: [`artifacts`] (build, verify, record, compress and publish the
+//! [`standard`] databases against the committed [`manifest`]), [`bench`] (the figures of
+//! `BENCHMARKS.md`) and [`ci`] (what CI runs). Every task takes its folders as arguments, so
+//! the tests run them on temporary folders instead of the real `artifacts/`.
+
+pub mod artifacts;
+pub mod bench;
+pub mod ci;
+pub mod manifest;
+pub mod standard;
+
+use anyhow::{Context, Result};
+use pdbformat::format::Digest;
+use sha2::Digest as _;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+/// The workspace root (the parent of this crate's folder).
+pub fn project_root() -> PathBuf {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"));
+    dir.parent().unwrap_or(dir).to_path_buf()
+}
+
+/// The SHA-256 of a whole file, read in 1 MiB chunks.
+pub fn file_sha256(path: &Path) -> Result<Digest> {
+    let mut f =
+        std::fs::File::open(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let mut h = sha2::Sha256::new();
+    let mut buf = vec![0u8; 1 << 20];
+    loop {
+        let n = f
+            .read(&mut buf)
+            .with_context(|| format!("cannot read {}", path.display()))?;
+        if n == 0 {
+            break;
+        }
+        h.update(&buf[..n]);
+    }
+    Ok(Digest::from_hasher(h))
+}
+
+/// Bytes in binary units with one decimal: `512 B`, `11.0 MiB`, `1.5 GiB`.
+pub fn human_bytes(n: u64) -> String {
+    const UNITS: [&str; 5] = ["B", "KiB", "MiB", "GiB", "TiB"];
+    let mut v = n as f64;
+    let mut u = 0;
+    while v >= 1024.0 && u + 1 < UNITS.len() {
+        v /= 1024.0;
+        u += 1;
+    }
+    if u == 0 {
+        format!("{n} B")
+    } else {
+        format!("{v:.1} {}", UNITS[u])
+    }
+}
+
+/// The size of a file in bytes.
+pub fn file_size(path: &Path) -> Result<u64> {
+    Ok(std::fs::metadata(path)
+        .with_context(|| format!("cannot read {}", path.display()))?
+        .len())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bytes_and_digests() {
+        assert_eq!(human_bytes(512), "512 B");
+        assert_eq!(human_bytes(11 << 20), "11.0 MiB");
+        assert_eq!(human_bytes(3 << 29), "1.5 GiB");
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("f");
+        std::fs::write(&p, b"abc").unwrap();
+        assert_eq!(file_sha256(&p).unwrap(), Digest::of(b"abc"));
+        assert!(file_sha256(&dir.path().join("none")).is_err());
+        assert!(project_root().join("Cargo.toml").exists());
+    }
+}

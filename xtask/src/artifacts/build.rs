@@ -1,0 +1,188 @@
+//! `cargo xtask artifacts build [NAMES…]`: builds the standard databases into the folder.
+//!
+//! A file already there is skipped when it is valid (it matches the manifest and its checksums
+//! hold, or, for a database the manifest does not record yet, the standard definition); a
+//! missing, wrong or damaged file is (re)built, and `--force` rebuilds every selected one. After
+//! a build the new file is compared with the manifest: a difference means the generator no
+//! longer produces the recorded tables, and is an error.
+
+use super::verify::{check_file, Status};
+use super::{manifest_path, raw_path};
+use crate::manifest::{compare_header, Manifest};
+use crate::standard::{self, Standard};
+use crate::{file_size, human_bytes};
+use anyhow::{bail, Context, Result};
+use pdbformat::format::{Compression, PdbFile};
+use pdbgen::progress::BarObserver;
+use pdbgen::{available_memory, build_file, plan, BuildObserver, NoProgress};
+use std::path::Path;
+use std::time::Instant;
+
+/// Options of `artifacts build`.
+#[derive(Clone, Debug, Default)]
+pub struct BuildOptions {
+    /// Rebuild files that are already valid.
+    pub force: bool,
+    /// Worker threads (all cores when `None`).
+    pub threads: Option<usize>,
+    /// Build even when the estimated peak memory exceeds what the system has available.
+    pub ignore_memory_check: bool,
+    /// No progress bars or per-table lines (tests).
+    pub quiet: bool,
+}
+
+/// What happened to one database.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Outcome {
+    /// The file was there and valid.
+    Skipped,
+    /// The file was built, in this many seconds.
+    Built {
+        /// Wall-clock seconds of the build.
+        seconds: f64,
+    },
+}
+
+/// Builds the databases `dbs` into `dir` as needed. Returns what happened to each; fails on the
+/// first build error, and after all builds when a built file differs from the manifest.
+pub fn build_dir(
+    dir: &Path,
+    manifest: &Manifest,
+    dbs: &[&'static Standard],
+    opts: &BuildOptions,
+) -> Result<Vec<(&'static Standard, Outcome)>> {
+    std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    let mut out = Vec::new();
+    let mut differ = Vec::new();
+    for &s in dbs {
+        let path = raw_path(dir, s);
+        let rec = manifest.get(s.name);
+        if !opts.force {
+            match check_file(&path, s, Compression::None, rec) {
+                Status::Ok => {
+                    println!("{}: valid, skipped", s.file_name());
+                    out.push((s, Outcome::Skipped));
+                    continue;
+                }
+                Status::Unrecorded => {
+                    println!(
+                        "{}: matches the standard definition (not recorded in the manifest yet), skipped",
+                        s.file_name()
+                    );
+                    out.push((s, Outcome::Skipped));
+                    continue;
+                }
+                Status::Missing => {}
+                other => println!("{}: {other}; rebuilding", s.file_name()),
+            }
+        }
+        let seconds = build_one(&path, s, opts)?;
+        let file =
+            PdbFile::open(&path).with_context(|| format!("cannot read back {}", path.display()))?;
+        let size = file_size(&path)?;
+        match rec {
+            None => println!(
+                "{}: built in {seconds:.1} s ({}); not in the manifest yet: check it and run `cargo xtask artifacts record {}`",
+                s.file_name(),
+                human_bytes(size),
+                s.name
+            ),
+            Some(r) => {
+                let diff = compare_header(file.header(), s, Some(r));
+                if diff.is_empty() {
+                    println!(
+                        "{}: built in {seconds:.1} s ({}); matches the manifest",
+                        s.file_name(),
+                        human_bytes(size)
+                    );
+                } else {
+                    println!(
+                        "{}: built in {seconds:.1} s, but it DIFFERS from the manifest: {}",
+                        s.file_name(),
+                        diff.join("; ")
+                    );
+                    differ.push(s.name);
+                }
+            }
+        }
+        out.push((s, Outcome::Built { seconds }));
+    }
+    if !differ.is_empty() {
+        bail!(
+            "built tables differ from the manifest ({}): the generator no longer reproduces the recorded databases; if that change is intended, check the new files (pdbgen verify) and run `cargo xtask artifacts record {}`",
+            differ.join(", "),
+            differ.join(" ")
+        );
+    }
+    Ok(out)
+}
+
+/// Builds one file through `pdbgen::build_file` (temporary file renamed into place); returns
+/// the seconds it took.
+fn build_one(path: &Path, s: &Standard, opts: &BuildOptions) -> Result<f64> {
+    let req = s.request(opts.threads);
+    let p = plan(&req)?;
+    let total: u64 = p.entries.iter().sum();
+    println!(
+        "{}: building {} {} tables for {}, goal {}, partition {}: {} entries, peak memory about {}",
+        s.file_name(),
+        req.partition.patterns().len(),
+        s.kind,
+        s.board(),
+        s.goal,
+        req.partition,
+        total,
+        human_bytes(p.peak_bytes)
+    );
+    if let Some(avail) = available_memory() {
+        if p.peak_bytes > avail && !opts.ignore_memory_check {
+            bail!(
+                "{} needs about {} of memory but only {} is available; free memory or pass --ignore-memory-check",
+                s.name,
+                human_bytes(p.peak_bytes),
+                human_bytes(avail)
+            );
+        }
+    }
+    let start = Instant::now();
+    let obs: Box<dyn BuildObserver> = if opts.quiet {
+        Box::new(NoProgress)
+    } else {
+        Box::new(BarObserver::new())
+    };
+    build_file(&req, path, obs.as_ref()).with_context(|| format!("building {}", s.name))?;
+    Ok(start.elapsed().as_secs_f64())
+}
+
+/// Runs `cargo xtask artifacts build`.
+pub fn run(dir: &Path, names: &[String], opts: &BuildOptions) -> Result<bool> {
+    let dbs = standard::select(names)?;
+    let mpath = manifest_path(dir);
+    let manifest = Manifest::load_or_empty(&mpath)?;
+    if !mpath.exists() {
+        println!(
+            "note: no manifest at {}; files are checked against the standard definitions only",
+            mpath.display()
+        );
+    }
+    let problems = manifest.problems();
+    if !problems.is_empty() {
+        bail!(
+            "the manifest {} is unsound:\n  {}",
+            mpath.display(),
+            problems.join("\n  ")
+        );
+    }
+    let start = Instant::now();
+    let done = build_dir(dir, &manifest, &dbs, opts)?;
+    let built = done
+        .iter()
+        .filter(|(_, o)| matches!(o, Outcome::Built { .. }))
+        .count();
+    println!(
+        "{built} built, {} skipped, in {:.1} s",
+        done.len() - built,
+        start.elapsed().as_secs_f64()
+    );
+    Ok(true)
+}

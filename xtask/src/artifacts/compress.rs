@@ -1,0 +1,297 @@
+//! `cargo xtask artifacts compress [NAMES…]`: zstd and gzip variants of the raw files.
+//!
+//! Each raw `<name>.pdb` present is rewritten as `<name>.zstd.pdb` (high level; long-distance
+//! matching for tables larger than zstd's default 8 MiB window at that level, the only ones it
+//! can help, so that small files stay decodable with an 8 MiB window) and `<name>.gzip.pdb`
+//! (for browsers, which decompress gzip natively). The entries and their digests do not change;
+//! only the payloads are compressed. A variant already there with the same entries is kept
+//! unless `--force`. The two variants of a file are written in parallel.
+
+use super::verify::{check_file, Status};
+use super::{manifest_path, raw_path, variant_path};
+use crate::manifest::{compare_header, DbRecord, Manifest};
+use crate::standard::{self, Standard};
+use crate::{file_size, human_bytes};
+use anyhow::{bail, Context, Result};
+use pdbformat::format::{write_pdb, Compression, LoadOptions, PdbFile, TableSource, WriteOptions};
+use std::path::Path;
+use std::time::Instant;
+
+/// Tables larger than this gain from long-distance matching (zstd's window at level 19 is
+/// 8 MiB); smaller ones are written without it.
+pub const LONG_MATCHING_ABOVE: u64 = 8 << 20;
+
+/// When to use zstd long-distance matching.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Long {
+    /// For tables larger than [`LONG_MATCHING_ABOVE`].
+    #[default]
+    Auto,
+    /// Never.
+    Off,
+}
+
+/// Options of `artifacts compress` (and of the compression step of `publish`).
+#[derive(Clone, Copy, Debug)]
+pub struct CompressOptions {
+    /// zstd level (1..=22).
+    pub zstd_level: i32,
+    /// Long-distance matching.
+    pub long: Long,
+    /// gzip level (1..=9).
+    pub gzip_level: u32,
+    /// Rewrite variants that are already there.
+    pub force: bool,
+}
+
+impl Default for CompressOptions {
+    fn default() -> Self {
+        CompressOptions {
+            zstd_level: 19,
+            long: Long::Auto,
+            gzip_level: 9,
+            force: false,
+        }
+    }
+}
+
+impl CompressOptions {
+    /// Rejects levels outside what the compressors take.
+    pub fn check(&self) -> Result<()> {
+        if !(1..=22).contains(&self.zstd_level) {
+            bail!("zstd level {} is not in 1..=22", self.zstd_level);
+        }
+        if !(1..=9).contains(&self.gzip_level) {
+            bail!("gzip level {} is not in 1..=9", self.gzip_level);
+        }
+        Ok(())
+    }
+}
+
+/// One compressed variant.
+#[derive(Clone, Debug)]
+pub struct Variant {
+    /// zstd or gzip.
+    pub compression: Compression,
+    /// Its file size in bytes.
+    pub size: u64,
+    /// Seconds spent writing it (0 when reused).
+    pub seconds: f64,
+    /// Whether an existing file was kept.
+    pub reused: bool,
+}
+
+/// The variants of one database.
+#[derive(Clone, Debug)]
+pub struct Compressed {
+    /// The database.
+    pub db: &'static Standard,
+    /// Size of the raw file in bytes.
+    pub raw_size: u64,
+    /// The variants, zstd then gzip.
+    pub variants: Vec<Variant>,
+}
+
+/// Writes the variants of every raw file of `dbs` present in `dir` (every one must be present
+/// and valid when `require` is set). The raw file must match the manifest when the manifest
+/// records it (the standard definition otherwise); its entries are verified while loading.
+pub fn compress_dir(
+    dir: &Path,
+    manifest: &Manifest,
+    dbs: &[&'static Standard],
+    opts: &CompressOptions,
+    require: bool,
+) -> Result<Vec<Compressed>> {
+    opts.check()?;
+    let mut out = Vec::new();
+    for &s in dbs {
+        let raw = raw_path(dir, s);
+        if !raw.exists() {
+            if require {
+                bail!(
+                    "{} is not there: build it first (cargo xtask artifacts build {})",
+                    raw.display(),
+                    s.name
+                );
+            }
+            continue;
+        }
+        out.push(compress_one(dir, s, manifest.get(s.name), opts)?);
+    }
+    Ok(out)
+}
+
+fn compress_one(
+    dir: &Path,
+    s: &'static Standard,
+    rec: Option<&DbRecord>,
+    opts: &CompressOptions,
+) -> Result<Compressed> {
+    let raw = raw_path(dir, s);
+    let file = PdbFile::open(&raw).with_context(|| format!("cannot open {}", raw.display()))?;
+    let h = file.header().clone();
+    let mut wrong = compare_header(&h, s, rec);
+    if h.tables.iter().any(|t| t.compression != Compression::None) {
+        wrong.push("its payloads are compressed".into());
+    }
+    if !wrong.is_empty() {
+        bail!(
+            "{} is not the standard {}: {} (rebuild it: cargo xtask artifacts build --force {})",
+            raw.display(),
+            s.name,
+            wrong.join("; "),
+            s.name
+        );
+    }
+    // What the variants must hold: the raw file's own entries.
+    let src_rec = DbRecord::from_header(s.name, &h)?;
+    let raw_size = file.len();
+    let mut variants = Vec::new();
+    let mut todo = Vec::new();
+    for c in [Compression::Zstd, Compression::Gzip] {
+        let path = variant_path(dir, s, c);
+        if !opts.force && check_file(&path, s, c, Some(&src_rec)) == Status::Ok {
+            variants.push(Variant {
+                compression: c,
+                size: file_size(&path)?,
+                seconds: 0.0,
+                reused: true,
+            });
+        } else {
+            todo.push(c);
+        }
+    }
+    if !todo.is_empty() {
+        let tables = (0..h.tables.len())
+            .map(|i| {
+                file.load(
+                    i,
+                    LoadOptions {
+                        verify: true,
+                        mmap: true,
+                    },
+                )
+            })
+            .collect::<Result<Vec<_>, _>>()
+            .with_context(|| format!("reading {}", raw.display()))?;
+        let sources: Vec<TableSource> = tables
+            .iter()
+            .map(|t| TableSource {
+                kind: t.header.kind,
+                pattern: &t.header.pattern,
+                encoding: t.header.encoding,
+                max_value: t.header.max_value,
+                entries: &t.bytes,
+            })
+            .collect();
+        let long =
+            opts.long == Long::Auto && h.tables.iter().any(|t| t.raw_len > LONG_MATCHING_ABOVE);
+        let results: Vec<Result<Variant>> = std::thread::scope(|scope| {
+            let handles: Vec<_> = todo
+                .iter()
+                .map(|&c| {
+                    let (sources, goal) = (&sources, &h.goal);
+                    let path = variant_path(dir, s, c);
+                    scope.spawn(move || -> Result<Variant> {
+                        let start = Instant::now();
+                        let w = WriteOptions {
+                            compression: c,
+                            zstd_level: opts.zstd_level,
+                            zstd_long: long,
+                            gzip_level: opts.gzip_level,
+                        };
+                        write_pdb(&path, goal, sources, &w)
+                            .with_context(|| format!("writing {}", path.display()))?;
+                        Ok(Variant {
+                            compression: c,
+                            size: file_size(&path)?,
+                            seconds: start.elapsed().as_secs_f64(),
+                            reused: false,
+                        })
+                    })
+                })
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| {
+                    h.join()
+                        .unwrap_or_else(|_| Err(anyhow::anyhow!("a compression thread panicked")))
+                })
+                .collect()
+        });
+        for r in results {
+            variants.push(r?);
+        }
+        variants.sort_by_key(|v| v.compression.code());
+    }
+    // Read back what was written: the same entries, intact.
+    for v in &variants {
+        let path = variant_path(dir, s, v.compression);
+        match check_file(&path, s, v.compression, Some(&src_rec)) {
+            Status::Ok => {}
+            other => bail!("{} does not check after writing: {other}", path.display()),
+        }
+    }
+    Ok(Compressed {
+        db: s,
+        raw_size,
+        variants,
+    })
+}
+
+/// Prints the ratios (stored size / raw size) of `done`.
+pub fn print_ratios(done: &[Compressed]) {
+    println!(
+        "{:<10} {:>10} | {:>10} {:>7} {:>8} | {:>10} {:>7} {:>8}",
+        "database", "raw", "zstd", "ratio", "seconds", "gzip", "ratio", "seconds"
+    );
+    let (mut raw, mut z, mut g) = (0u64, 0u64, 0u64);
+    for d in done {
+        let mut line = format!("{:<10} {:>10}", d.db.name, human_bytes(d.raw_size));
+        for v in &d.variants {
+            match v.compression {
+                Compression::Zstd => z += v.size,
+                _ => g += v.size,
+            }
+            line += &format!(
+                " | {:>10} {:>6.2}% {:>8}",
+                human_bytes(v.size),
+                100.0 * v.size as f64 / d.raw_size.max(1) as f64,
+                if v.reused {
+                    "kept".to_string()
+                } else {
+                    format!("{:.1}", v.seconds)
+                }
+            );
+        }
+        raw += d.raw_size;
+        println!("{line}");
+    }
+    if done.len() > 1 {
+        println!(
+            "{:<10} {:>10} | {:>10} {:>6.2}% {:>8} | {:>10} {:>6.2}%",
+            "total",
+            human_bytes(raw),
+            human_bytes(z),
+            100.0 * z as f64 / raw.max(1) as f64,
+            "",
+            human_bytes(g),
+            100.0 * g as f64 / raw.max(1) as f64
+        );
+    }
+}
+
+/// Runs `cargo xtask artifacts compress`.
+pub fn run(dir: &Path, names: &[String], opts: &CompressOptions) -> Result<bool> {
+    let dbs = standard::select(names)?;
+    let manifest = Manifest::load_or_empty(&manifest_path(dir))?;
+    let done = compress_dir(dir, &manifest, &dbs, opts, !names.is_empty())?;
+    if done.is_empty() {
+        bail!(
+            "no standard file in {}: build them first (cargo xtask artifacts build)",
+            dir.display()
+        );
+    }
+    print_ratios(&done);
+    Ok(true)
+}

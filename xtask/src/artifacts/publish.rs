@@ -1,0 +1,366 @@
+//! `cargo xtask artifacts publish --out DIR [NAMES…]`: a release folder.
+//!
+//! The folder holds the compressed files (`<name>.zstd.pdb`, `<name>.gzip.pdb`), a
+//! `manifest.json` describing each database and file, and a `SHA256SUMS` that `sha256sum -c`
+//! accepts. Only databases whose raw file matches the committed manifest are published, and the
+//! written folder is checked before the command reports success: every file against the
+//! manifest and its checksums, every line of `SHA256SUMS` against the file it names.
+
+use super::compress::{compress_dir, CompressOptions, Long};
+use super::verify::{check_file, Status};
+use super::{manifest_path, raw_path, variant_path};
+use crate::manifest::{DbRecord, Manifest};
+use crate::standard::{self, Standard};
+use crate::{file_sha256, human_bytes};
+use anyhow::{bail, Context, Result};
+use pdbformat::format::{Compression, FORMAT_VERSION};
+use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
+
+/// The name of the checksum list in a release folder.
+pub const SUMS_FILE: &str = "SHA256SUMS";
+/// The name of the JSON manifest in a release folder.
+pub const JSON_FILE: &str = "manifest.json";
+
+/// `manifest.json`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Release {
+    /// Layout version of this JSON (1).
+    pub manifest_version: u32,
+    /// The PDB file format version of every file.
+    pub pdb_format_version: u16,
+    /// How the files were compressed.
+    pub compression: ReleaseCompression,
+    /// The databases, in the standard order.
+    pub databases: Vec<ReleaseDb>,
+}
+
+/// The compression settings of a release.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ReleaseCompression {
+    /// zstd level.
+    pub zstd_level: i32,
+    /// Whether tables above 8 MiB used long-distance matching.
+    pub zstd_long: bool,
+    /// gzip level.
+    pub gzip_level: u32,
+}
+
+/// One database of a release.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ReleaseDb {
+    /// Standard name.
+    pub name: String,
+    /// Board as `WxH`.
+    pub board: String,
+    /// Goal name (`blank-first`) or tiles cell by cell.
+    pub goal: String,
+    /// The tile at each cell.
+    pub goal_tiles: Vec<u16>,
+    /// The patterns separated by `/`.
+    pub partition: String,
+    /// `zero-aware` or `zero-unaware`.
+    pub kind: String,
+    /// Entry encoding.
+    pub encoding: String,
+    /// Entries of all tables.
+    pub entries: u64,
+    /// The tables.
+    pub tables: Vec<ReleaseTable>,
+    /// The files holding this database.
+    pub files: Vec<ReleaseFile>,
+}
+
+/// One table of a release database.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ReleaseTable {
+    /// The pattern (`1-7`).
+    pub pattern: String,
+    /// Its tiles.
+    pub tiles: Vec<u8>,
+    /// Entries.
+    pub entries: u64,
+    /// Largest value.
+    pub max_value: u8,
+    /// SHA-256 of the encoded, uncompressed entries (the same in every file of the database).
+    pub raw_sha256: String,
+}
+
+/// One file of a release.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ReleaseFile {
+    /// File name in the release folder.
+    pub file: String,
+    /// `zstd` or `gzip`.
+    pub compression: String,
+    /// Size in bytes.
+    pub size: u64,
+    /// SHA-256 of the whole file.
+    pub sha256: String,
+}
+
+/// Options of `artifacts publish`.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct PublishOptions {
+    /// Compression of the variants (variants already there with the right entries are kept).
+    pub compress: CompressOptions,
+    /// Write into a folder that already holds files (ours are replaced, others kept).
+    pub force: bool,
+}
+
+/// Publishes `dbs` from `dir` into `out`; returns the JSON manifest written.
+pub fn publish_dir(
+    dir: &Path,
+    out: &Path,
+    manifest: &Manifest,
+    dbs: &[&'static Standard],
+    opts: &PublishOptions,
+) -> Result<Release> {
+    let problems = manifest.problems();
+    if !problems.is_empty() {
+        bail!("the manifest is unsound:\n  {}", problems.join("\n  "));
+    }
+    if same_dir(dir, out) {
+        bail!("the release folder must be another folder than the artifacts");
+    }
+    // Only what the manifest vouches for is published.
+    for &s in dbs {
+        let rec = manifest.get(s.name);
+        match check_file(&raw_path(dir, s), s, Compression::None, rec) {
+            Status::Ok => {}
+            Status::Missing => bail!(
+                "{} is not there: build it first (cargo xtask artifacts build {})",
+                s.file_name(),
+                s.name
+            ),
+            Status::Unrecorded => bail!(
+                "{} has no manifest record: record it first (cargo xtask artifacts record {})",
+                s.file_name(),
+                s.name
+            ),
+            other => bail!("{}: {other}; not published", s.file_name()),
+        }
+    }
+    prepare_out(out, opts.force)?;
+    let compressed = compress_dir(dir, manifest, dbs, &opts.compress, true)?;
+    super::compress::print_ratios(&compressed);
+    let mut databases = Vec::new();
+    let mut sums = Vec::new();
+    for c in &compressed {
+        let s = c.db;
+        let rec = manifest.get(s.name).expect("checked above");
+        let mut files = Vec::new();
+        for v in &c.variants {
+            let name = standard::variant_file_name(s, v.compression);
+            let dest = out.join(&name);
+            std::fs::copy(variant_path(dir, s, v.compression), &dest)
+                .with_context(|| format!("cannot write {}", dest.display()))?;
+            let digest = file_sha256(&dest)?;
+            sums.push((name.clone(), digest.hex()));
+            files.push(ReleaseFile {
+                file: name,
+                compression: v.compression.name().to_string(),
+                size: crate::file_size(&dest)?,
+                sha256: digest.hex(),
+            });
+        }
+        databases.push(release_db(s, rec, files));
+    }
+    let release = Release {
+        manifest_version: 1,
+        pdb_format_version: FORMAT_VERSION,
+        compression: ReleaseCompression {
+            zstd_level: opts.compress.zstd_level,
+            zstd_long: opts.compress.long == Long::Auto,
+            gzip_level: opts.compress.gzip_level,
+        },
+        databases,
+    };
+    let json = serde_json::to_string_pretty(&release).context("cannot write manifest.json")? + "\n";
+    let json_path = out.join(JSON_FILE);
+    std::fs::write(&json_path, &json)
+        .with_context(|| format!("cannot write {}", json_path.display()))?;
+    sums.push((JSON_FILE.to_string(), file_sha256(&json_path)?.hex()));
+    sums.sort();
+    let text: String = sums.iter().map(|(n, d)| format!("{d}  {n}\n")).collect();
+    let sums_path = out.join(SUMS_FILE);
+    std::fs::write(&sums_path, text)
+        .with_context(|| format!("cannot write {}", sums_path.display()))?;
+    let problems = check_release(out, manifest)?;
+    if !problems.is_empty() {
+        bail!(
+            "the release in {} does not check:\n  {}",
+            out.display(),
+            problems.join("\n  ")
+        );
+    }
+    Ok(release)
+}
+
+fn release_db(s: &Standard, rec: &DbRecord, files: Vec<ReleaseFile>) -> ReleaseDb {
+    let partition = s.partition();
+    ReleaseDb {
+        name: rec.name.clone(),
+        board: rec.board.clone(),
+        goal: rec.goal.clone(),
+        goal_tiles: s.goal().tiles().to_vec(),
+        partition: rec.partition.clone(),
+        kind: rec.kind.clone(),
+        encoding: rec.encoding.clone(),
+        entries: rec.entries,
+        tables: rec
+            .tables
+            .iter()
+            .zip(partition.patterns())
+            .map(|(t, p)| ReleaseTable {
+                pattern: t.pattern.clone(),
+                tiles: p.tiles().to_vec(),
+                entries: t.entries,
+                max_value: t.max_value,
+                raw_sha256: t.raw_sha256.clone(),
+            })
+            .collect(),
+        files,
+    }
+}
+
+fn same_dir(a: &Path, b: &Path) -> bool {
+    match (a.canonicalize(), b.canonicalize()) {
+        (Ok(x), Ok(y)) => x == y,
+        _ => false,
+    }
+}
+
+/// Creates `out`; one that holds files is refused unless `force`, which removes the files a
+/// release writes (`*.pdb`, `manifest.json`, `SHA256SUMS`) and keeps the others.
+fn prepare_out(out: &Path, force: bool) -> Result<()> {
+    std::fs::create_dir_all(out).with_context(|| format!("cannot create {}", out.display()))?;
+    let entries: Vec<PathBuf> = std::fs::read_dir(out)
+        .with_context(|| format!("cannot read {}", out.display()))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .collect();
+    if entries.is_empty() {
+        return Ok(());
+    }
+    if !force {
+        bail!(
+            "{} is not empty ({} entries); choose an empty folder or pass --force to replace a previous release there",
+            out.display(),
+            entries.len()
+        );
+    }
+    for p in entries {
+        let name = p.file_name().and_then(|n| n.to_str()).unwrap_or("");
+        if p.is_file() && (name.ends_with(".pdb") || name == JSON_FILE || name == SUMS_FILE) {
+            std::fs::remove_file(&p).with_context(|| format!("cannot remove {}", p.display()))?;
+        } else {
+            println!("note: {} is not part of a release; left alone", p.display());
+        }
+    }
+    Ok(())
+}
+
+/// Parses a `SHA256SUMS` text: `(file name, hex digest)` per line (`<digest>  <name>` or
+/// `<digest> *<name>`).
+pub fn parse_sums(text: &str) -> Result<Vec<(String, String)>> {
+    text.lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+        .map(|(i, l)| {
+            let (d, rest) = l
+                .split_once(' ')
+                .with_context(|| format!("line {}: expected `<sha256>  <file>`", i + 1))?;
+            let name = rest
+                .strip_prefix(' ')
+                .or_else(|| rest.strip_prefix('*'))
+                .with_context(|| format!("line {}: expected `<sha256>  <file>`", i + 1))?;
+            d.parse::<pdbformat::format::Digest>()
+                .map_err(|e| anyhow::anyhow!("line {}: {e}", i + 1))?;
+            Ok((name.to_string(), d.to_ascii_lowercase()))
+        })
+        .collect()
+}
+
+/// Checks a release folder: every line of `SHA256SUMS` against its file, `manifest.json`
+/// against the files, and every database file against `manifest` (parameters, entry digests,
+/// checksums). Returns the problems found (empty when the release is good).
+pub fn check_release(out: &Path, manifest: &Manifest) -> Result<Vec<String>> {
+    let mut problems = Vec::new();
+    let sums_text = std::fs::read_to_string(out.join(SUMS_FILE))
+        .with_context(|| format!("cannot read {}", out.join(SUMS_FILE).display()))?;
+    let sums = parse_sums(&sums_text)?;
+    for (name, digest) in &sums {
+        match file_sha256(&out.join(name)) {
+            Ok(d) if d.hex() == *digest => {}
+            Ok(d) => problems.push(format!("{name}: SHA-256 {d}, SHA256SUMS says {digest}")),
+            Err(e) => problems.push(format!("{name}: {e:#}")),
+        }
+    }
+    let json = std::fs::read_to_string(out.join(JSON_FILE))
+        .with_context(|| format!("cannot read {}", out.join(JSON_FILE).display()))?;
+    let release: Release = serde_json::from_str(&json).context("manifest.json is not valid")?;
+    if !sums.iter().any(|(n, _)| n == JSON_FILE) {
+        problems.push("SHA256SUMS does not list manifest.json".into());
+    }
+    for db in &release.databases {
+        let Some(s) = standard::find(&db.name) else {
+            problems.push(format!("manifest.json: unknown database {}", db.name));
+            continue;
+        };
+        for f in &db.files {
+            let Some((fs, c)) = standard::parse_file_name(&f.file) else {
+                problems.push(format!("{}: not a standard file name", f.file));
+                continue;
+            };
+            if fs.name != s.name || c.name() != f.compression {
+                problems.push(format!(
+                    "{}: listed under {} as {}",
+                    f.file, s.name, f.compression
+                ));
+                continue;
+            }
+            if !sums.iter().any(|(n, d)| *n == f.file && *d == f.sha256) {
+                problems.push(format!(
+                    "{}: not in SHA256SUMS with the same digest",
+                    f.file
+                ));
+            }
+            let path = out.join(&f.file);
+            match crate::file_size(&path) {
+                Ok(n) if n == f.size => {}
+                Ok(n) => problems.push(format!(
+                    "{}: {n} bytes, manifest.json says {}",
+                    f.file, f.size
+                )),
+                Err(e) => problems.push(format!("{e:#}")),
+            }
+            match check_file(&path, s, c, manifest.get(s.name)) {
+                Status::Ok => {}
+                other => problems.push(format!("{}: {other}", f.file)),
+            }
+        }
+    }
+    Ok(problems)
+}
+
+/// Runs `cargo xtask artifacts publish`.
+pub fn run(dir: &Path, out: &Path, names: &[String], opts: &PublishOptions) -> Result<bool> {
+    let dbs = standard::select(names)?;
+    let manifest = Manifest::load(&manifest_path(dir))?;
+    let release = publish_dir(dir, out, &manifest, &dbs, opts)?;
+    let files: usize = release.databases.iter().map(|d| d.files.len()).sum();
+    let bytes: u64 = release
+        .databases
+        .iter()
+        .flat_map(|d| &d.files)
+        .map(|f| f.size)
+        .sum();
+    println!(
+        "published {} databases ({files} files, {}) in {}, with {JSON_FILE} and {SUMS_FILE}; checked (cd {} && sha256sum -c {SUMS_FILE})",
+        release.databases.len(),
+        human_bytes(bytes),
+        out.display(),
+        out.display()
+    );
+    Ok(true)
+}

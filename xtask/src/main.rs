@@ -1,0 +1,230 @@
+//! `cargo xtask`: the maintainers' tasks (artifacts, benchmarks, CI); see `cargo xtask --help`.
+
+use clap::{Args, Parser, Subcommand};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use xtask::artifacts::{self, build::BuildOptions, compress::CompressOptions};
+use xtask::{bench, ci, project_root};
+
+/// Maintainers' tasks of the PDB toolchain.
+#[derive(Parser)]
+#[command(name = "cargo xtask", about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    task: Task,
+}
+
+#[derive(Subcommand)]
+enum Task {
+    /// The standard databases in artifacts/: build, verify, record, compress, publish.
+    Artifacts(ArtifactsArgs),
+    /// Run the generator and solver benchmarks and rewrite the tables in BENCHMARKS.md.
+    Bench(BenchArgs),
+    /// What CI runs: cargo fmt --check, clippy -D warnings, the tests.
+    Ci,
+}
+
+#[derive(Args)]
+struct ArtifactsArgs {
+    /// The artifacts folder (default: artifacts/ of the workspace).
+    #[arg(long, global = true, value_name = "DIR")]
+    dir: Option<PathBuf>,
+    #[command(subcommand)]
+    command: ArtifactsCommand,
+}
+
+#[derive(Subcommand)]
+enum ArtifactsCommand {
+    /// Build the standard databases (all, or NAMES); files already there and valid are skipped.
+    Build {
+        /// Databases to build (default: all): 8-full-za, 15-663-zu, ...
+        names: Vec<String>,
+        /// Rebuild files that are already there and valid.
+        #[arg(long)]
+        force: bool,
+        /// Worker threads (default: all cores).
+        #[arg(long)]
+        threads: Option<usize>,
+        /// Build even when the estimated memory exceeds what is available.
+        #[arg(long)]
+        ignore_memory_check: bool,
+    },
+    /// Check every file present against artifacts/manifest.toml and its checksums.
+    Verify {
+        /// Databases to check (default: all).
+        names: Vec<String>,
+        /// Fail when a raw file is missing (by default missing files are only reported).
+        #[arg(long)]
+        require_all: bool,
+        /// Also check every table's values without rebuilding (slow for 7-8).
+        #[arg(long)]
+        semantic: bool,
+    },
+    /// Write the manifest records of the files present, after checking them.
+    Record {
+        /// Databases to record (default: every one present).
+        names: Vec<String>,
+        /// Skip the semantic check of the tables (checksums and parameters only).
+        #[arg(long)]
+        no_semantic: bool,
+    },
+    /// Write zstd and gzip variants (<name>.zstd.pdb, <name>.gzip.pdb) and report the ratios.
+    Compress {
+        /// Databases to compress (default: every one present).
+        names: Vec<String>,
+        /// Rewrite compressed files that are already there.
+        #[arg(long)]
+        force: bool,
+        #[command(flatten)]
+        opts: CompressArgs,
+    },
+    /// Make a release folder: compressed files, manifest.json and SHA256SUMS.
+    Publish {
+        /// Databases to publish (default: all; every one must be built and recorded).
+        names: Vec<String>,
+        /// The release folder (created; must be empty unless --force).
+        #[arg(long, value_name = "DIR")]
+        out: PathBuf,
+        /// Replace a previous release in DIR (its .pdb files, manifest.json and SHA256SUMS).
+        #[arg(long)]
+        force: bool,
+        /// Rewrite the compressed files in the artifacts folder even when they are up to date.
+        #[arg(long)]
+        recompress: bool,
+        #[command(flatten)]
+        opts: CompressArgs,
+    },
+}
+
+#[derive(Args)]
+struct CompressArgs {
+    /// zstd level (1-22).
+    #[arg(long, default_value_t = 19)]
+    zstd_level: i32,
+    /// No zstd long-distance matching (by default on for tables above 8 MiB).
+    #[arg(long)]
+    no_long: bool,
+    /// gzip level (1-9).
+    #[arg(long, default_value_t = 9)]
+    gzip_level: u32,
+}
+
+impl CompressArgs {
+    fn options(&self, force: bool) -> CompressOptions {
+        CompressOptions {
+            zstd_level: self.zstd_level,
+            long: if self.no_long {
+                artifacts::compress::Long::Off
+            } else {
+                artifacts::compress::Long::Auto
+            },
+            gzip_level: self.gzip_level,
+            force,
+        }
+    }
+}
+
+#[derive(Args)]
+struct BenchArgs {
+    /// Databases to run (default: all standard ones).
+    names: Vec<String>,
+    /// Leave out the 7-8 databases.
+    #[arg(long)]
+    quick: bool,
+    /// Only the generator section.
+    #[arg(long, conflicts_with = "solver_only")]
+    generator_only: bool,
+    /// Only the solver section (with the databases in artifacts/).
+    #[arg(long)]
+    solver_only: bool,
+    /// Only the first N benchmark instances.
+    #[arg(long, value_name = "N")]
+    first: Option<usize>,
+    /// Generator worker threads (default: all cores).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// The Markdown file whose tables are rewritten.
+    #[arg(long, value_name = "FILE")]
+    output: Option<PathBuf>,
+    /// Benchmark instances for the solver.
+    #[arg(long, value_name = "FILE")]
+    instances: Option<PathBuf>,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let root = project_root();
+    let result = match cli.task {
+        Task::Ci => ci::run(&root),
+        Task::Bench(a) => bench::run(
+            &root,
+            &a.names,
+            &bench::BenchOptions {
+                quick: a.quick,
+                generator: !a.solver_only,
+                solver: !a.generator_only,
+                first: a.first,
+                threads: a.threads,
+                output: a.output.unwrap_or_else(|| root.join("BENCHMARKS.md")),
+                artifacts: artifacts::default_dir(),
+                instances: a
+                    .instances
+                    .unwrap_or_else(|| root.join("bench/korf100.txt")),
+            },
+        ),
+        Task::Artifacts(a) => {
+            let dir = a.dir.unwrap_or_else(artifacts::default_dir);
+            match a.command {
+                ArtifactsCommand::Build {
+                    names,
+                    force,
+                    threads,
+                    ignore_memory_check,
+                } => artifacts::build::run(
+                    &dir,
+                    &names,
+                    &BuildOptions {
+                        force,
+                        threads,
+                        ignore_memory_check,
+                        quiet: false,
+                    },
+                ),
+                ArtifactsCommand::Verify {
+                    names,
+                    require_all,
+                    semantic,
+                } => artifacts::verify::run(&dir, &names, require_all, semantic),
+                ArtifactsCommand::Record { names, no_semantic } => {
+                    artifacts::record::run(&dir, &names, !no_semantic)
+                }
+                ArtifactsCommand::Compress { names, force, opts } => {
+                    artifacts::compress::run(&dir, &names, &opts.options(force))
+                }
+                ArtifactsCommand::Publish {
+                    names,
+                    out,
+                    force,
+                    recompress,
+                    opts,
+                } => artifacts::publish::run(
+                    &dir,
+                    &out,
+                    &names,
+                    &artifacts::publish::PublishOptions {
+                        compress: opts.options(recompress),
+                        force,
+                    },
+                ),
+            }
+        }
+    };
+    match result {
+        Ok(true) => ExitCode::SUCCESS,
+        Ok(false) => ExitCode::FAILURE,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
