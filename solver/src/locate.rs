@@ -84,23 +84,37 @@ pub fn build_dir() -> Option<PathBuf> {
 pub struct Located {
     /// The first fitting file.
     pub path: Option<PathBuf>,
-    /// Files that looked like databases but could not be used, with why.
+    /// Files for this board that could not be used, with why.
     pub skipped: Vec<(PathBuf, String)>,
 }
 
-/// Why the file at `path` cannot serve `goal` as a complete database, or `Ok` when it can.
-pub fn check_fits(path: &Path, goal: &Goal) -> Result<(), String> {
-    let file = PdbFile::open(path).map_err(|e| e.to_string())?;
+/// Whether a file can serve a goal as a complete database.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Fit {
+    /// It can.
+    Fits,
+    /// It is for another board (not worth mentioning).
+    OtherBoard,
+    /// It is for this board but cannot be used, with why.
+    Unusable(String),
+}
+
+/// Whether the file at `path` can serve `goal` as a complete database (header only).
+pub fn check_fits(path: &Path, goal: &Goal) -> Fit {
+    let file = match PdbFile::open(path) {
+        Ok(f) => f,
+        Err(e) => return Fit::Unusable(e.to_string()),
+    };
     let h = file.header();
     let board = goal.board();
     if h.board() != board {
-        return Err(format!("for a {} board", h.board()));
+        return Fit::OtherBoard;
     }
     if Symmetry::taking(board, goal.blank_cell(), h.goal.blank_cell()).is_none() {
-        return Err(format!("built for goal {}, which does not fit", h.goal));
+        return Fit::Unusable(format!("built for goal {}, which does not fit", h.goal));
     }
     if h.tables.iter().any(|t| t.encoding == Encoding::Bit1) {
-        return Err("bit1 entries are not read by this solver yet".into());
+        return Fit::Unusable("bit1 entries are not read by this solver yet".into());
     }
     let mut covered = vec![false; board.cells()];
     for t in &h.tables {
@@ -109,9 +123,9 @@ pub fn check_fits(path: &Path, goal: &Goal) -> Result<(), String> {
         }
     }
     if !covered[1..].iter().all(|&c| c) {
-        return Err("its tables do not cover every tile".into());
+        return Fit::Unusable("its tables do not cover every tile".into());
     }
-    Ok(())
+    Fit::Fits
 }
 
 /// Searches [`search_dirs`] for a database that fits `goal` (see the module documentation).
@@ -143,11 +157,12 @@ pub fn find_in(dirs: &[SearchDir], goal: &Goal) -> Located {
         candidates.extend(others);
         for p in candidates {
             match check_fits(&p, goal) {
-                Ok(()) => {
+                Fit::Fits => {
                     out.path = Some(p);
                     return out;
                 }
-                Err(why) => out.skipped.push((p, why)),
+                Fit::OtherBoard => {}
+                Fit::Unusable(why) => out.skipped.push((p, why)),
             }
         }
     }

@@ -449,3 +449,50 @@ fn default_database_is_built_once_then_reused() {
         .stderr(predicate::str::contains("building").not())
         .stderr(predicate::str::contains("15-663-za.pdb"));
 }
+
+#[test]
+fn unusable_files_in_the_search_path_are_named_and_skipped() {
+    let home = tempfile::tempdir().unwrap();
+    let dbdir = home.path().join("dbs");
+    std::fs::create_dir_all(&dbdir).unwrap();
+    std::fs::write(dbdir.join("15-663-za.pdb"), b"not a database").unwrap();
+    // A file for another board is passed over silently.
+    let g33 = Goal::blank_first(Board::new(3, 3).unwrap());
+    write_db(
+        &dbdir.join("p8.pdb"),
+        &g33,
+        &[&[1, 2, 3, 4], &[5, 6, 7, 8]],
+        TableKind::ZeroAware,
+    );
+    solver(home.path())
+        .env("PDB_DIR", &dbdir)
+        .args([
+            "solve",
+            "--no-build",
+            "1 2 3 0 4 5 6 7 8 9 10 11 12 13 14 15",
+        ])
+        .assert()
+        .success()
+        .stderr(predicate::str::contains("skipping"))
+        .stderr(predicate::str::contains("not a PDB file"))
+        .stderr(predicate::str::contains("p8.pdb").not())
+        .stderr(predicate::str::contains("falling back"));
+    // The 3x3 file is found for 3x3 puzzles under any name.
+    solver(home.path())
+        .env("PDB_DIR", &dbdir)
+        .args(["solve", P8])
+        .assert()
+        .success()
+        .stderr(predicate::str::contains("p8.pdb"));
+}
+
+#[test]
+fn boards_beyond_64_cells_are_refused() {
+    let home = tempfile::tempdir().unwrap();
+    let tiles: Vec<String> = (1..81).map(|t| t.to_string()).chain(["0".into()]).collect();
+    solver(home.path())
+        .args(["solve", &tiles.join(" ")])
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("at most 64 cells"));
+}

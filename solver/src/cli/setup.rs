@@ -84,6 +84,14 @@ fn buildable(goal: &Goal) -> bool {
 /// Builds the solver for `goal` from the options.
 pub fn make_solver(args: &HeuristicArgs, goal: &Goal) -> Result<Setup> {
     let name = heuristic_name(&args.heuristic)?;
+    let board = goal.board();
+    if board.cells() > solver::state::MAX_CELLS {
+        return Err(solver::SolveError::BoardTooLarge {
+            board,
+            cells: board.cells(),
+        }
+        .into());
+    }
     let reflect = !args.no_reflect;
     let classic = |c: HeuristicChoice, what: &str| Setup {
         solver: Solver::new(c),
