@@ -2,14 +2,17 @@
 //! board and goal they will serve.
 //!
 //! A [`Database`] is one PDB file: one goal and one or more tables (usually a whole partition).
-//! Each table is read (memory-mapped when stored raw, decompressed otherwise), its digest
-//! checked, and its entries copied into anonymous memory that asks the kernel for huge pages
-//! (`madvise(MADV_HUGEPAGE)` on Linux): lookups are random accesses over tens of megabytes to
-//! gigabytes, and 2 MiB pages spare most of their TLB misses. `u8` and `u4` entries are read
+//! Each table's entries are read into anonymous memory that asks the kernel for huge pages
+//! (`madvise(MADV_HUGEPAGE)` on Linux) and their digest is checked: lookups are random
+//! accesses over tens of megabytes to gigabytes, and 2 MiB pages spare most of their TLB
+//! misses. Raw payloads are read straight into place; compressed ones are decoded first. `u8` and `u4` entries are read
 //! directly; `bit1` tables (which need differential lookups) are refused for now.
 
 use crate::rank::FastIndex;
-use pdbformat::format::{Encoding, FormatError, LoadOptions, PdbFile, TableHeader};
+use pdbformat::format::{
+    Compression, Digest, Encoding, FormatError, LoadOptions, PdbFile, TableHeader,
+};
+use std::io::{Read, Seek, SeekFrom};
 use pdbformat::rank::{TableIndex, TableKind};
 use pdbformat::{Board, Goal, Pattern, Symmetry};
 use std::path::{Path, PathBuf};
@@ -143,19 +146,75 @@ impl LoadedTable {
     }
 }
 
-/// A read-only copy of `bytes` in anonymous memory, advised to use huge pages where the system
-/// offers them.
-fn copy_to_anonymous(bytes: &[u8]) -> std::io::Result<memmap2::Mmap> {
-    let mut map = memmap2::MmapOptions::new()
-        .len(bytes.len().max(1))
-        .map_anon()?;
+/// Anonymous memory of `len` bytes, advised to use huge pages where the system offers them.
+fn anonymous(len: u64, table: usize) -> Result<memmap2::MmapMut, FormatError> {
+    let map = usize::try_from(len)
+        .map_err(|_| std::io::Error::other("too large for this machine"))
+        .and_then(|n| memmap2::MmapOptions::new().len(n.max(1)).map_anon())
+        .map_err(|e| FormatError::Io {
+            context: format!("cannot allocate {len} bytes for table {table}"),
+            source: e,
+        })?;
     #[cfg(target_os = "linux")]
     {
-        // Only a hint: without transparent huge pages the copy works the same.
+        // Only a hint: without transparent huge pages everything works the same.
         let _ = map.advise(memmap2::Advice::HugePage);
     }
-    map[..bytes.len()].copy_from_slice(bytes);
-    map.make_read_only()
+    Ok(map)
+}
+
+/// Reads table `table`'s encoded entries into huge-page anonymous memory, checking their
+/// digest when `verify` is set. Raw payloads are read straight from the file into place (so
+/// the file's pages are never mapped and count once in memory); compressed ones are decoded
+/// by `pdbformat` and copied.
+fn load_entries(
+    file: &PdbFile,
+    path: &Path,
+    table: usize,
+    th: &TableHeader,
+    verify: bool,
+) -> Result<memmap2::Mmap, FormatError> {
+    let io = |e: std::io::Error| FormatError::Io {
+        context: format!("cannot read {}", path.display()),
+        source: e,
+    };
+    let mut map = anonymous(th.raw_len, table)?;
+    let len = th.raw_len as usize;
+    if th.compression == Compression::None {
+        let mut f = std::fs::File::open(path).map_err(io)?;
+        f.seek(SeekFrom::Start(th.payload_offset)).map_err(io)?;
+        for chunk in map[..len].chunks_mut(8 << 20) {
+            f.read_exact(chunk).map_err(io)?;
+        }
+        if verify {
+            let found = Digest::of(&map[..len]);
+            if found != th.raw_digest {
+                return Err(FormatError::ChecksumMismatch {
+                    table,
+                    what: "entries",
+                    expected: th.raw_digest,
+                    found,
+                });
+            }
+        }
+    } else {
+        let t = file.load(
+            table,
+            LoadOptions {
+                verify,
+                mmap: false,
+            },
+        )?;
+        if t.bytes.len() != len {
+            return Err(FormatError::Truncated {
+                what: format!("entries of table {table}"),
+                expected: th.raw_len,
+                found: t.bytes.len() as u64,
+            });
+        }
+        map[..len].copy_from_slice(&t.bytes);
+    }
+    map.make_read_only().map_err(io)
 }
 
 /// A read prefetch of the cache line holding `p`.
@@ -245,31 +304,14 @@ impl Database {
                     index.len()
                 )));
             }
-            let table = file
-                .load(
-                    i,
-                    LoadOptions {
-                        verify: opts.verify,
-                        mmap: true,
-                    },
-                )
-                .map_err(format)?;
-            if table.bytes.len() as u64 != th.encoding.encoded_len(th.entry_count) {
+            let expected = th.encoding.encoded_len(th.entry_count);
+            if th.raw_len != expected {
                 return Err(malformed(format!(
-                    "{} bytes of entries, {} {} entries take {}",
-                    table.bytes.len(),
-                    th.entry_count,
-                    th.encoding,
-                    th.encoding.encoded_len(th.entry_count)
+                    "{} bytes of entries declared, {} {} entries take {expected}",
+                    th.raw_len, th.entry_count, th.encoding
                 )));
             }
-            let entries = copy_to_anonymous(&table.bytes).map_err(|e| {
-                format(FormatError::Io {
-                    context: format!("cannot allocate {} bytes for table {i}", table.bytes.len()),
-                    source: e,
-                })
-            })?;
-            drop(table);
+            let entries = load_entries(&file, &path, i, th, opts.verify).map_err(format)?;
             tables.push(Arc::new(LoadedTable {
                 pattern: th.pattern.clone(),
                 kind: th.kind,
