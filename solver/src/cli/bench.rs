@@ -10,6 +10,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use solver::report::{rate, thousands, Summary};
 use solver::SolveError;
 use std::path::PathBuf;
+use std::time::Duration;
 
 /// Arguments of `solver bench`.
 #[derive(Args, Debug)]
@@ -56,6 +57,8 @@ pub fn run(a: BenchArgs) -> Result<i32> {
         ProgressStyle::with_template("{spinner} [{elapsed_precise}] {wide_bar} {pos}/{len}")
             .expect("valid template"),
     );
+    // Keep the clock moving while a hard instance is being searched.
+    pb.enable_steady_tick(Duration::from_millis(250));
     let mut summary = Summary::default();
     let mut stopped = false;
     for (i, l) in lines.iter().enumerate() {

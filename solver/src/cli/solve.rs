@@ -180,6 +180,8 @@ fn run_file(a: &SolveArgs, path: PathBuf, board: Option<Board>, limits: &Limits)
         )
         .expect("valid template"),
     );
+    // Keep the clock moving while a hard instance is being searched.
+    pb.enable_steady_tick(Duration::from_millis(250));
     let (summary, stopped) = solve_lines(&setup.solver, &goal, &lines, limits, a.json, &pb);
     pb.finish_and_clear();
     if a.json {
