@@ -12,9 +12,9 @@ use crate::rank::FastIndex;
 use pdbformat::format::{
     Compression, Digest, Encoding, FormatError, LoadOptions, PdbFile, TableHeader,
 };
-use std::io::{Read, Seek, SeekFrom};
 use pdbformat::rank::{TableIndex, TableKind};
 use pdbformat::{Board, Goal, Pattern, Symmetry};
+use std::io::{Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Instant;
