@@ -30,13 +30,13 @@ pub fn zero_aware_distances(
 /// The BFS of [`zero_aware_distances`], where an unreached entry `i` may only be given the value
 /// `v` when `accept(i, v)` holds. With a filter that reads bit 1 of each value from a compact
 /// table, this restores the exact values of that table.
-pub fn guided_distances(
+pub fn guided_distances<A: Fn(usize, u8) -> bool + Sync>(
     goal: &Goal,
     pattern: &Pattern,
     idx: &ZeroAwareIndex,
     table: usize,
     obs: &dyn BuildObserver,
-    accept: &(dyn Fn(usize, u8) -> bool + Sync),
+    accept: &A,
 ) -> Entries {
     let board = goal.board();
     let moves = ZeroAwareMoves::new(board, idx);
@@ -116,11 +116,12 @@ pub fn guided_distances(
 const PREFETCH_BATCH: usize = 48;
 
 /// Claims every pending entry that `accept` allows with `value`; returns how many were new.
-fn claim_all(
+#[inline]
+fn claim_all<A: Fn(usize, u8) -> bool>(
     t: &WordTable,
     pending: &mut Vec<usize>,
     value: u8,
-    accept: &(dyn Fn(usize, u8) -> bool + Sync),
+    accept: &A,
 ) -> u64 {
     let mut claimed = 0;
     for &n in pending.iter() {

@@ -9,6 +9,9 @@ const MAX_TABULATED_K: usize = 9;
 /// The move table (4 bytes per cell set, slot and direction) is built up to this size.
 const MAX_MOVE_TABLE_BYTES: usize = 64 << 20;
 const NO_MOVE: u32 = u32::MAX;
+/// The most tiles a zero-aware pattern can have: its index holds at most 2^40 entries, so
+/// k! <= 2^40 and k <= 14. Hot-path arrays are sized for it.
+pub const MAX_TILES: usize = 16;
 
 /// Generates the neighbours of zero-aware states by index.
 pub struct ZeroAwareMoves<'a> {
@@ -34,15 +37,19 @@ pub struct State {
     /// Free cells of the blank's region.
     pub region: u64,
     /// Cells of the pattern tiles in tile order (first `k` used).
-    pub cells: [u8; 64],
+    pub cells: [u8; MAX_TILES],
     /// Rank of each tile's cell inside the occupied set (first `k` used).
-    pub slots: [u8; 64],
+    pub slots: [u8; MAX_TILES],
 }
 
 impl<'a> ZeroAwareMoves<'a> {
     /// The move generator for `idx` on `board`.
     pub fn new(board: Board, idx: &'a ZeroAwareIndex) -> ZeroAwareMoves<'a> {
         let k = idx.k();
+        assert!(
+            k <= MAX_TILES,
+            "zero-aware patterns hold at most {MAX_TILES} tiles"
+        );
         let mut order_slots = Vec::new();
         if k <= MAX_TABULATED_K {
             order_slots = vec![0u8; idx.order_count() as usize * k];
@@ -87,12 +94,12 @@ impl<'a> ZeroAwareMoves<'a> {
     }
 
     /// The state of global region `region` of cell set `set` with tile order `order`.
-    #[inline]
+    #[inline(always)]
     pub fn state(&self, set: usize, region: usize, order: u64) -> State {
         let occ = self.idx.set_mask(set);
-        let mut cells = [0u8; 64];
-        let mut slots = [0u8; 64];
-        let mut sorted = [0u8; 64];
+        let mut cells = [0u8; MAX_TILES];
+        let mut slots = [0u8; MAX_TILES];
+        let mut sorted = [0u8; MAX_TILES];
         let mut m = occ;
         for s in sorted.iter_mut().take(self.k) {
             *s = m.trailing_zeros() as u8;
@@ -161,7 +168,7 @@ impl<'a> ZeroAwareMoves<'a> {
 
     #[inline]
     fn order_rank(&self, cells: &[u8], occ: u64) -> u64 {
-        let mut slots = [0u8; 64];
+        let mut slots = [0u8; MAX_TILES];
         for (i, &c) in cells.iter().enumerate() {
             slots[i] = (occ & ((1u64 << c) - 1)).count_ones() as u8;
         }
