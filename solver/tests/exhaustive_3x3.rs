@@ -104,3 +104,27 @@ fn all_heuristics_and_table_kinds_on_a_sample() {
         }
     }
 }
+
+#[test]
+fn a_partial_partition_is_still_exact() {
+    // Tables that leave tiles uncovered: h can be 0 away from the goal, and the search must
+    // still only stop on the goal itself.
+    let dir = tempfile::tempdir().unwrap();
+    let goal = Goal::blank_first(b33());
+    let dist = all_distances(&goal);
+    let path = dir.path().join("partial.pdb");
+    write_db(&path, &goal, &[&[1, 2], &[7]], TableKind::ZeroAware);
+    let db = Database::open(&path, OpenOptions::default()).unwrap();
+    assert!(!db.is_complete());
+    let s = Solver::new(HeuristicChoice::Pdb {
+        databases: vec![Arc::new(db)],
+        reflect: true,
+    });
+    let mut rng = Rng(424242);
+    for _ in 0..40 {
+        let p = random_solvable(&goal, &mut rng);
+        let sol = s.solve(&p, &goal, &Limits::default()).unwrap();
+        assert_eq!(sol.len(), dist[distance_key(&p)] as usize, "{p:#}");
+        assert_replays(&p, &goal, &sol);
+    }
+}
