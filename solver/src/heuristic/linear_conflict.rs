@@ -7,7 +7,10 @@
 //! horizontal ones, which the Manhattan distance of the same tile cannot cover both ways.
 //!
 //! A horizontal move changes only the two columns the tile leaves and enters (its row keeps
-//! the same order); a vertical move only the two rows. Those two lines are recomputed.
+//! the same order); a vertical move only the two rows. On boards whose lines have at most
+//! [`TABLE_MAX_LEN`] cells each line is also kept as a key (a base-`len+1` number of the goal
+//! positions of its own tiles, 0 elsewhere) updated by a few multiply-adds per move, and the
+//! two changed lines' conflicts are read from a precomputed table; longer lines are rescanned.
 
 use super::manhattan::Manhattan;
 use super::Heuristic;
@@ -16,6 +19,9 @@ use pdbformat::Goal;
 
 /// Lines per direction: a board of at most 64 cells has at most 32 rows or columns.
 const MAX_LINE: usize = 32;
+
+/// The longest line whose conflicts are tabulated (`7^6` = 117,649 one-byte entries).
+pub const TABLE_MAX_LEN: usize = 6;
 
 /// The linear-conflict heuristic for one goal.
 #[derive(Clone, Debug)]
@@ -27,23 +33,67 @@ pub struct LinearConflict {
     col_of: [u8; MAX_CELLS],
     goal_row: [u8; MAX_CELLS],
     goal_col: [u8; MAX_CELLS],
+    /// Conflicts of a row by its key (empty when rows are longer than [`TABLE_MAX_LEN`]).
+    row_table: Vec<u8>,
+    /// Conflicts of a column by its key (empty when columns are too long).
+    col_table: Vec<u8>,
+    /// `(width + 1)^c`: the weight of column `c` in a row key.
+    row_pow: [u32; MAX_LINE],
+    /// `(height + 1)^r`: the weight of row `r` in a column key.
+    col_pow: [u32; MAX_LINE],
 }
 
-/// Manhattan sum, conflict sum and the conflicts of every row (`0..32`) and column (`32..64`).
+/// Manhattan sum, conflict sum, and the conflicts and keys of every row (`0..32`) and column
+/// (`32..64`).
 #[derive(Clone, Debug)]
 pub struct LcState {
     md: u32,
     lc: u32,
     lines: [u8; 2 * MAX_LINE],
+    keys: [u32; 2 * MAX_LINE],
 }
 
-/// Restores an [`LcState`]: the previous sums and the previous values of the two lines.
+/// Restores an [`LcState`]: the previous sums, the previous conflicts of the two lines that
+/// changed and the previous keys of the three lines the move touched.
 #[derive(Clone, Copy, Debug)]
 pub struct LcUndo {
     md: u32,
     lc: u32,
     a: u8,
     b: u8,
+    keys: [u32; 3],
+}
+
+/// The lines a move touches: `a` and `b` (whose conflicts can change: the lines across the
+/// move) and `along` (the line the tile moves in: same order, new key).
+#[derive(Clone, Copy, Debug)]
+struct Touched {
+    a: usize,
+    b: usize,
+    along: usize,
+}
+
+/// The conflicts of every key of a line of `len` cells (digit `d > 0`: a tile of this line
+/// whose goal position is `d - 1`).
+fn conflict_table(len: usize) -> Vec<u8> {
+    let base = len + 1;
+    let count = base.pow(len as u32);
+    let mut table = vec![0u8; count];
+    let mut seq = [0u8; MAX_LINE];
+    for (key, t) in table.iter_mut().enumerate() {
+        let mut k = key;
+        let mut n = 0;
+        for _ in 0..len {
+            let d = k % base;
+            k /= base;
+            if d > 0 {
+                seq[n] = d as u8 - 1;
+                n += 1;
+            }
+        }
+        *t = (n - lis(&seq[..n])) as u8;
+    }
+    table
 }
 
 impl LinearConflict {
@@ -51,15 +101,37 @@ impl LinearConflict {
     pub fn new(goal: &Goal) -> LinearConflict {
         let board = goal.board();
         let cells = board.cells().min(MAX_CELLS);
+        let (w, h) = (board.width(), board.height());
+        let tables = w <= TABLE_MAX_LEN && h <= TABLE_MAX_LEN;
         let mut lc = LinearConflict {
             manhattan: Manhattan::new(goal),
-            width: board.width(),
-            height: board.height(),
+            width: w,
+            height: h,
             row_of: [0; MAX_CELLS],
             col_of: [0; MAX_CELLS],
             goal_row: [0; MAX_CELLS],
             goal_col: [0; MAX_CELLS],
+            row_table: if tables {
+                conflict_table(w)
+            } else {
+                Vec::new()
+            },
+            col_table: if tables {
+                conflict_table(h)
+            } else {
+                Vec::new()
+            },
+            row_pow: [0; MAX_LINE],
+            col_pow: [0; MAX_LINE],
         };
+        if tables {
+            for c in 0..w {
+                lc.row_pow[c] = ((w + 1) as u32).pow(c as u32);
+            }
+            for r in 0..h {
+                lc.col_pow[r] = ((h + 1) as u32).pow(r as u32);
+            }
+        }
         for c in 0..cells {
             lc.row_of[c] = board.row(c) as u8;
             lc.col_of[c] = board.col(c) as u8;
@@ -67,6 +139,32 @@ impl LinearConflict {
             lc.goal_col[c] = board.col(goal.cell_of(c)) as u8;
         }
         lc
+    }
+
+    /// Whether conflicts are read from tables.
+    #[inline(always)]
+    fn tabulated(&self) -> bool {
+        !self.row_table.is_empty()
+    }
+
+    /// The digit of `tile` in row `r`'s key: its goal column + 1 if row `r` is its goal row.
+    #[inline(always)]
+    fn row_digit(&self, tile: u8, r: u8) -> u32 {
+        if tile != 0 && self.goal_row[tile as usize] == r {
+            self.goal_col[tile as usize] as u32 + 1
+        } else {
+            0
+        }
+    }
+
+    /// The digit of `tile` in column `c`'s key: its goal row + 1 if `c` is its goal column.
+    #[inline(always)]
+    fn col_digit(&self, tile: u8, c: u8) -> u32 {
+        if tile != 0 && self.goal_col[tile as usize] == c {
+            self.goal_row[tile as usize] as u32 + 1
+        } else {
+            0
+        }
     }
 
     /// Tiles of row `r` that must leave it: those in their goal row, minus the longest run in
@@ -98,6 +196,26 @@ impl LinearConflict {
             }
         }
         (n - lis(&seq[..n])) as u8
+    }
+
+    /// The lines a move of a tile from `from` to `to` touches.
+    #[inline(always)]
+    fn touched(&self, from: u8, to: u8) -> Touched {
+        let (fr, fc) = (self.row_of[from as usize], self.col_of[from as usize]);
+        let (tr, tc) = (self.row_of[to as usize], self.col_of[to as usize]);
+        if fr == tr {
+            Touched {
+                a: MAX_LINE + fc as usize,
+                b: MAX_LINE + tc as usize,
+                along: fr as usize,
+            }
+        } else {
+            Touched {
+                a: fr as usize,
+                b: tr as usize,
+                along: MAX_LINE + fc as usize,
+            }
+        }
     }
 }
 
@@ -132,6 +250,7 @@ impl Heuristic for LinearConflict {
             md: self.manhattan.total(tiles),
             lc: 0,
             lines: [0; 2 * MAX_LINE],
+            keys: [0; 2 * MAX_LINE],
         };
         for r in 0..self.height {
             s.lines[r] = self.row_conflicts(tiles, r);
@@ -140,6 +259,15 @@ impl Heuristic for LinearConflict {
         for c in 0..self.width {
             s.lines[MAX_LINE + c] = self.col_conflicts(tiles, c);
             s.lc += s.lines[MAX_LINE + c] as u32;
+        }
+        if self.tabulated() {
+            for r in 0..self.height {
+                for c in 0..self.width {
+                    let t = tiles[r * self.width + c];
+                    s.keys[r] += self.row_digit(t, r as u8) * self.row_pow[c];
+                    s.keys[MAX_LINE + c] += self.col_digit(t, c as u8) * self.col_pow[r];
+                }
+            }
         }
         s
     }
@@ -163,49 +291,66 @@ impl Heuristic for LinearConflict {
         _limit: u32,
         _pending: &(),
     ) -> (u32, LcUndo) {
+        let t = self.touched(from, to);
+        let undo = LcUndo {
+            md: s.md,
+            lc: s.lc,
+            a: s.lines[t.a],
+            b: s.lines[t.b],
+            keys: [s.keys[t.a], s.keys[t.b], s.keys[t.along]],
+        };
         let (fr, fc) = (self.row_of[from as usize], self.col_of[from as usize]);
         let (tr, tc) = (self.row_of[to as usize], self.col_of[to as usize]);
-        let (ia, ib, va, vb) = if fr == tr {
-            let (a, b) = (MAX_LINE + fc as usize, MAX_LINE + tc as usize);
+        let (va, vb) = if self.tabulated() {
+            if fr == tr {
+                // Along the row: the tile's digit moves from column fc to column tc.
+                let d = self.row_digit(tile, fr);
+                let k = &mut s.keys[t.along];
+                *k = *k + d * self.row_pow[tc as usize] - d * self.row_pow[fc as usize];
+                s.keys[t.a] -= self.col_digit(tile, fc) * self.col_pow[fr as usize];
+                s.keys[t.b] += self.col_digit(tile, tc) * self.col_pow[tr as usize];
+                (
+                    self.col_table[s.keys[t.a] as usize],
+                    self.col_table[s.keys[t.b] as usize],
+                )
+            } else {
+                // Along the column: the tile's digit moves from row fr to row tr.
+                let d = self.col_digit(tile, fc);
+                let k = &mut s.keys[t.along];
+                *k = *k + d * self.col_pow[tr as usize] - d * self.col_pow[fr as usize];
+                s.keys[t.a] -= self.row_digit(tile, fr) * self.row_pow[fc as usize];
+                s.keys[t.b] += self.row_digit(tile, tr) * self.row_pow[tc as usize];
+                (
+                    self.row_table[s.keys[t.a] as usize],
+                    self.row_table[s.keys[t.b] as usize],
+                )
+            }
+        } else if fr == tr {
             (
-                a,
-                b,
                 self.col_conflicts(tiles, fc as usize),
                 self.col_conflicts(tiles, tc as usize),
             )
         } else {
-            let (a, b) = (fr as usize, tr as usize);
             (
-                a,
-                b,
                 self.row_conflicts(tiles, fr as usize),
                 self.row_conflicts(tiles, tr as usize),
             )
         };
-        let undo = LcUndo {
-            md: s.md,
-            lc: s.lc,
-            a: s.lines[ia],
-            b: s.lines[ib],
-        };
         s.md = s.md + self.manhattan.distance(tile, to) - self.manhattan.distance(tile, from);
         s.lc = s.lc + va as u32 + vb as u32 - undo.a as u32 - undo.b as u32;
-        s.lines[ia] = va;
-        s.lines[ib] = vb;
+        s.lines[t.a] = va;
+        s.lines[t.b] = vb;
         (self.value(s), undo)
     }
 
     #[inline(always)]
     fn undo(&self, s: &mut LcState, _tile: u8, from: u8, to: u8, undo: LcUndo) {
-        let (fr, fc) = (self.row_of[from as usize], self.col_of[from as usize]);
-        let (tr, tc) = (self.row_of[to as usize], self.col_of[to as usize]);
-        let (ia, ib) = if fr == tr {
-            (MAX_LINE + fc as usize, MAX_LINE + tc as usize)
-        } else {
-            (fr as usize, tr as usize)
-        };
-        s.lines[ib] = undo.b;
-        s.lines[ia] = undo.a;
+        let t = self.touched(from, to);
+        s.keys[t.along] = undo.keys[2];
+        s.keys[t.b] = undo.keys[1];
+        s.keys[t.a] = undo.keys[0];
+        s.lines[t.b] = undo.b;
+        s.lines[t.a] = undo.a;
         s.md = undo.md;
         s.lc = undo.lc;
     }
@@ -240,7 +385,18 @@ mod tests {
 
     #[test]
     fn incremental_equals_fresh() {
-        for (w, h) in [(3, 3), (4, 4), (2, 5), (5, 3), (4, 3)] {
+        // Tabulated lines, and lines longer than TABLE_MAX_LEN (rescanned).
+        for (w, h) in [
+            (3, 3),
+            (4, 4),
+            (2, 5),
+            (5, 3),
+            (4, 3),
+            (6, 6),
+            (8, 2),
+            (3, 7),
+            (8, 8),
+        ] {
             let b = Board::new(w, h).unwrap();
             for g in [Goal::blank_first(b), Goal::blank_last(b)] {
                 check_incremental(&LinearConflict::new(&g), &g, 3000, 5);
