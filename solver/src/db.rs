@@ -266,7 +266,7 @@ impl Default for OpenOptions {
 }
 
 impl Database {
-    /// Opens `path`, checks its header, and loads every table (memory-mapped when stored raw).
+    /// Opens `path`, checks its header, and reads every table into huge-page memory.
     /// With `opts.verify` (the default) every table's digest is checked, so that a corrupted
     /// payload is refused instead of giving wrong answers.
     pub fn open(path: impl AsRef<Path>, opts: OpenOptions) -> Result<Database, DbError> {
