@@ -57,6 +57,20 @@ pub fn human_bytes(n: u64) -> String {
     }
 }
 
+/// Makes a file readable by everyone (`rw-r--r--` on Unix): files written through temporary
+/// files are created private, which does not suit a committed manifest or a release.
+pub fn make_readable(path: &Path) -> Result<()> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o644))
+            .with_context(|| format!("cannot set the permissions of {}", path.display()))?;
+    }
+    #[cfg(not(unix))]
+    let _ = path;
+    Ok(())
+}
+
 /// The size of a file in bytes.
 pub fn file_size(path: &Path) -> Result<u64> {
     Ok(std::fs::metadata(path)

@@ -8,7 +8,7 @@ use xtask::{bench, ci, project_root};
 
 /// Maintainers' tasks of the PDB toolchain.
 #[derive(Parser)]
-#[command(name = "cargo xtask", about, long_about = None)]
+#[command(name = "xtask", bin_name = "cargo xtask", about, long_about = None)]
 struct Cli {
     #[command(subcommand)]
     task: Task,

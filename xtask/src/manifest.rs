@@ -143,6 +143,7 @@ impl Manifest {
             .with_context(|| format!("cannot write in {}", dir.display()))?;
         std::io::Write::write_all(&mut tmp, text.as_bytes())
             .with_context(|| format!("cannot write {}", path.display()))?;
+        crate::make_readable(tmp.path())?;
         tmp.persist(path)
             .with_context(|| format!("cannot write {}", path.display()))?;
         Ok(())

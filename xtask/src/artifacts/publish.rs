@@ -155,6 +155,7 @@ pub fn publish_dir(
             let dest = out.join(&name);
             std::fs::copy(variant_path(dir, s, v.compression), &dest)
                 .with_context(|| format!("cannot write {}", dest.display()))?;
+            crate::make_readable(&dest)?;
             let digest = file_sha256(&dest)?;
             sums.push((name.clone(), digest.hex()));
             files.push(ReleaseFile {
@@ -180,12 +181,14 @@ pub fn publish_dir(
     let json_path = out.join(JSON_FILE);
     std::fs::write(&json_path, &json)
         .with_context(|| format!("cannot write {}", json_path.display()))?;
+    crate::make_readable(&json_path)?;
     sums.push((JSON_FILE.to_string(), file_sha256(&json_path)?.hex()));
     sums.sort();
     let text: String = sums.iter().map(|(n, d)| format!("{d}  {n}\n")).collect();
     let sums_path = out.join(SUMS_FILE);
     std::fs::write(&sums_path, text)
         .with_context(|| format!("cannot write {}", sums_path.display()))?;
+    crate::make_readable(&sums_path)?;
     let problems = check_release(out, manifest)?;
     if !problems.is_empty() {
         bail!(
