@@ -53,6 +53,7 @@ pub mod input;
 pub mod locate;
 pub mod rank;
 pub mod report;
+pub mod search;
 pub mod solver;
 pub mod state;
 

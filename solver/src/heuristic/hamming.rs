@@ -1,6 +1,6 @@
 //! Misplaced tiles (Hamming distance): the number of tiles, blank excluded, off their goal cell.
 
-use super::Heuristic;
+use super::{Heuristic, StepChange};
 use crate::state::MAX_CELLS;
 use pdbformat::Goal;
 
@@ -62,6 +62,11 @@ impl Heuristic for Hamming {
     #[inline(always)]
     fn undo(&self, state: &mut u32, _tile: u8, _from: u8, _to: u8, undo: u32) {
         *state = undo;
+    }
+
+    /// A move changes whether one tile is on its goal cell, or nothing.
+    fn step_change(&self) -> StepChange {
+        StepChange::AtMostOne
     }
 }
 

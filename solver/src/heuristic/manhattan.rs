@@ -1,6 +1,6 @@
 //! Manhattan distance: the sum over tiles of the rows plus columns to their goal cells.
 
-use super::Heuristic;
+use super::{Heuristic, StepChange};
 use crate::state::MAX_CELLS;
 use pdbformat::Goal;
 
@@ -75,6 +75,11 @@ impl Heuristic for Manhattan {
     #[inline(always)]
     fn undo(&self, state: &mut u32, _tile: u8, _from: u8, _to: u8, undo: u32) {
         *state = undo;
+    }
+
+    /// A move takes one tile one cell nearer to or farther from its goal cell.
+    fn step_change(&self) -> StepChange {
+        StepChange::ExactlyOne
     }
 }
 

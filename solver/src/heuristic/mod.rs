@@ -62,6 +62,33 @@ pub trait Heuristic {
 
     /// Restores `state` as it was before the `apply` that returned `undo`.
     fn undo(&self, state: &mut Self::State, tile: u8, from: u8, to: u8, undo: Self::Undo);
+
+    /// What one move can do to the estimate (see [`StepChange`]); searches that order nodes
+    /// in buckets rely on it. The default promises nothing.
+    fn step_change(&self) -> StepChange {
+        StepChange::Any
+    }
+}
+
+/// How much one move can change a heuristic's estimate: what A* may assume about `f = g + h`.
+///
+/// Every move costs 1, so a heuristic whose estimate changes by at most 1 per move is
+/// *consistent*: `f` never decreases along a path, A* never has to reopen a closed node, and
+/// the open list can be an array of buckets indexed by `f` (see
+/// [`crate::search::bucket_queue`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum StepChange {
+    /// Only admissibility is promised: a move may change the estimate by more than 1 (linear
+    /// conflict, zero-unaware databases). A* reopens closed nodes reached by a shorter path
+    /// and orders its open list with a binary heap.
+    Any,
+    /// Every move changes the estimate by −1, 0 or +1 (misplaced tiles; a maximum of
+    /// zero-aware sums): `f` changes by 0, 1 or 2, and a bucket queue on `f` applies.
+    AtMostOne,
+    /// Every move changes the estimate by exactly −1 or +1 (Manhattan distance; zero-aware
+    /// tables that cover every tile, without a maximum): `f` changes by 0 or 2, so at most two
+    /// values of `f` are open at once and a two-bucket queue suffices.
+    ExactlyOne,
 }
 
 /// The heuristics the command line offers, by name.

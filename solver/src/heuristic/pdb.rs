@@ -28,10 +28,10 @@
 //! values unchanged — zero-unaware values do not depend on the blank, and for zero-aware ones
 //! the blank stays in the same free region.
 
-use super::Heuristic;
+use super::{Heuristic, StepChange};
 use crate::db::{Database, DbError, LoadedTable};
 use crate::state::{MAX_CELLS, NO_CELL};
-use pdbformat::{Board, Goal, Symmetry};
+use pdbformat::{Board, Goal, Symmetry, TableKind};
 use std::sync::Arc;
 
 /// The most components (groups × views) one heuristic combines.
@@ -385,5 +385,26 @@ impl Heuristic for PdbHeuristic {
             }
         }
         s.h = undo.h;
+    }
+
+    /// Zero-aware values change by exactly ±1 on a move of their own tiles and not at all on
+    /// other moves (zero-unaware ones can jump: no promise). A sum over disjoint tables then
+    /// changes by at most 1 per move, by exactly 1 when one group covers every tile, and a
+    /// maximum over groups and views by at most 1.
+    fn step_change(&self) -> StepChange {
+        if !self
+            .entries
+            .iter()
+            .all(|e| e.table.kind == TableKind::ZeroAware)
+        {
+            return StepChange::Any;
+        }
+        let covers_all = self.comps.len() == 1
+            && (1..self.cells).all(|t| self.comps[0].tile_entry[t] != NO_CELL);
+        if covers_all {
+            StepChange::ExactlyOne
+        } else {
+            StepChange::AtMostOne
+        }
     }
 }

@@ -1,0 +1,368 @@
+//! A* with duplicate detection, a bucket queue where the heuristic allows it, and a memory
+//! limit that stops the search cleanly.
+//!
+//! Every position generated is kept in one hash table (packed key → best `g` found, the
+//! blank's cell in the parent, closed or open). A child already in the table is dropped
+//! unless the new path is shorter; then its entry is updated and it is pushed again (the old
+//! queue entry becomes stale and is skipped when popped). With a heuristic that only promises
+//! admissibility a closed node reached by a shorter path is *reopened*, which keeps A*
+//! optimal; with a consistent one that never happens. The goal test is made when a node is
+//! popped, so the first goal popped is optimal.
+//!
+//! The open list is chosen from the heuristic's [`StepChange`] (see [`super::bucket_queue`]).
+//! The children's estimates are updated incrementally from the parent's, whose heuristic
+//! state is rebuilt from the packed position when it is popped.
+//!
+//! The same engine, with other priorities and without reopening, runs weighted A* and greedy
+//! best-first search ([`super::weighted`]); with a node budget it is the first phase of
+//! [`super::hybrid`].
+
+use super::bucket_queue::{BucketQueue, HeapQueue, OpenList, TwoBucketQueue};
+use super::key::{map_bytes_next, Layout, Packed, PosMap};
+use super::{Clock, Options, Outcome, QueueChoice, Stats, Stop};
+use crate::heuristic::{Heuristic, StepChange};
+use crate::state::{MoveTable, State, MAX_CELLS, NO_CELL};
+use pdbformat::Goal;
+use std::collections::hash_map::Entry;
+
+/// What the table keeps about a position.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Node {
+    /// The shortest path cost found.
+    pub g: u32,
+    /// The blank's cell in the parent on that path (`NO_CELL` for the start).
+    pub prev: u8,
+    /// Whether it has been expanded (and not reopened since).
+    pub closed: bool,
+}
+
+/// How the open list is ordered.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum Priority {
+    /// `f = g + h`, ties by smaller `h`.
+    AStar,
+    /// `g + w·h` in fixed point (`w` × 1024), ties by smaller `h`.
+    Weighted(u64),
+    /// `h`, ties by smaller `g`.
+    Greedy,
+}
+
+impl Priority {
+    #[inline(always)]
+    fn of(self, g: u32, h: u32) -> (u64, u32) {
+        match self {
+            Priority::AStar => (g as u64 + h as u64, h),
+            Priority::Weighted(w) => (g as u64 * 1024 + w * h as u64, h),
+            Priority::Greedy => (h as u64, g),
+        }
+    }
+}
+
+/// How a run of the engine ended.
+pub(crate) enum Step<K> {
+    /// The goal was popped.
+    Found(K),
+    /// A limit stopped it; the node being expanded was put back.
+    Stopped(Stop),
+    /// The table holds as many positions as the budget allows.
+    Budget,
+    /// The open list is empty (an unsolvable start, or a bug).
+    Exhausted,
+}
+
+/// The A* engine over keys `K` and open list `Q`.
+pub(crate) struct Engine<'a, H: Heuristic, K: Packed, Q: OpenList<K>> {
+    h: &'a H,
+    layout: Layout,
+    moves: MoveTable,
+    goal_key: K,
+    pub(crate) map: PosMap<K, Node>,
+    pub(crate) open: Q,
+    priority: Priority,
+    reopen: bool,
+    pub(crate) nodes: u64,
+    pub(crate) expanded: u64,
+    pub(crate) peak: u64,
+    pub(crate) stored_peak: u64,
+    pub(crate) clock: Clock,
+    max_memory: u64,
+    pub(crate) initial_h: u32,
+}
+
+impl<'a, H: Heuristic, K: Packed, Q: OpenList<K>> Engine<'a, H, K, Q> {
+    /// An engine with the start position in its open list.
+    pub(crate) fn new(
+        h: &'a H,
+        goal: &Goal,
+        start: &State,
+        opts: &Options,
+        open: Q,
+        priority: Priority,
+        reopen: bool,
+    ) -> Self {
+        let board = goal.board();
+        let layout = Layout::new(board.cells());
+        let goal_key = layout.pack(&super::goal_array(goal));
+        let initial_h = super::estimate(h, &start.tiles);
+        let mut e = Engine {
+            h,
+            layout,
+            moves: MoveTable::new(board),
+            goal_key,
+            map: PosMap::default(),
+            open,
+            priority,
+            reopen,
+            nodes: 0,
+            expanded: 0,
+            peak: 0,
+            stored_peak: 0,
+            clock: Clock::new(&opts.limits),
+            max_memory: opts.memory_limit(),
+            initial_h,
+        };
+        let key = layout.pack(&start.tiles);
+        e.map.insert(
+            key,
+            Node {
+                g: 0,
+                prev: NO_CELL,
+                closed: false,
+            },
+        );
+        let (p, t) = priority.of(0, initial_h);
+        e.open.push(p, t, 0, key);
+        e
+    }
+
+    /// Estimated bytes now, and at the peak of the next insertion.
+    fn memory(&self) -> (u64, u64) {
+        let (m, m2) = map_bytes_next(&self.map);
+        let (q, q2) = self.open.bytes();
+        (m + q, m2.max(m) + q2.max(q))
+    }
+
+    /// Expands nodes until the goal is popped, a limit stops the search, or the table holds
+    /// `max_stored` positions.
+    pub(crate) fn run(&mut self, max_stored: u64) -> Step<K> {
+        let mut tiles = [0u8; MAX_CELLS];
+        while let Some((prio, g, key)) = self.open.pop() {
+            let node = match self.map.get_mut(&key) {
+                Some(n) if !n.closed && n.g == g => n,
+                _ => continue, // stale: a shorter path or an expansion came first
+            };
+            if key == self.goal_key {
+                return Step::Found(key);
+            }
+            node.closed = true;
+            let prev = node.prev;
+            let blank = self.layout.unpack(key, &mut tiles);
+            let mut hs = self.h.init(&tiles);
+            let h_here = self.h.value(&hs);
+            self.expanded += 1;
+            let moves = self.moves.targets(blank);
+            for &next in moves {
+                if next == prev {
+                    continue;
+                }
+                let stop = self.clock.check(self.nodes);
+                let (_, est) = self.memory();
+                let stop = stop.or((est > self.max_memory).then_some(Stop::Memory));
+                if let Some(stop) = stop {
+                    // Put the node back so that the table and open list stay coherent (its
+                    // children already pushed are found again as duplicates).
+                    if let Some(n) = self.map.get_mut(&key) {
+                        n.closed = false;
+                    }
+                    let (p, t) = self.priority.of(g, h_here);
+                    debug_assert_eq!(p, prio);
+                    self.open.push(p, t, g, key);
+                    return Step::Stopped(stop);
+                }
+                self.nodes += 1;
+                let tile = tiles[next as usize];
+                tiles[blank as usize] = tile;
+                tiles[next as usize] = 0;
+                let pending = self.h.prepare(&hs, tile, next, blank);
+                let (hv, undo) =
+                    self.h
+                        .apply(&mut hs, &tiles, tile, next, blank, u32::MAX, &pending);
+                let ck = self.layout.slide(key, tile, next, blank);
+                let cg = g + 1;
+                let push = match self.map.entry(ck) {
+                    Entry::Vacant(v) => {
+                        v.insert(Node {
+                            g: cg,
+                            prev: blank,
+                            closed: false,
+                        });
+                        true
+                    }
+                    Entry::Occupied(mut o) => {
+                        let n = o.get_mut();
+                        if cg < n.g && (self.reopen || !n.closed) {
+                            *n = Node {
+                                g: cg,
+                                prev: blank,
+                                closed: false,
+                            };
+                            true
+                        } else {
+                            false
+                        }
+                    }
+                };
+                if push {
+                    let (p, t) = self.priority.of(cg, hv);
+                    self.open.push(p, t, cg, ck);
+                }
+                self.h.undo(&mut hs, tile, next, blank, undo);
+                tiles[next as usize] = tile;
+                tiles[blank as usize] = 0;
+            }
+            let (now, _) = self.memory();
+            self.peak = self.peak.max(now);
+            self.stored_peak = self.stored_peak.max(self.map.len() as u64);
+            if self.map.len() as u64 >= max_stored {
+                return Step::Budget;
+            }
+        }
+        Step::Exhausted
+    }
+
+    /// The blank's cells after each move on the recorded path from the start to `key`.
+    pub(crate) fn path_to(&self, key: K) -> Vec<u8> {
+        self.layout.trace(key, |k| self.map.get(k).map(|n| n.prev))
+    }
+
+    /// The heuristic.
+    pub(crate) fn heuristic(&self) -> &'a H {
+        self.h
+    }
+
+    /// The positions of `key` (written into `tiles`); returns the blank's cell.
+    pub(crate) fn unpack(&self, key: K, tiles: &mut [u8; MAX_CELLS]) -> u8 {
+        self.layout.unpack(key, tiles)
+    }
+
+    /// Statistics so far (the caller sets `seconds` and `lower_bound`).
+    pub(crate) fn stats(&self) -> Stats {
+        Stats {
+            nodes: self.nodes,
+            expanded: self.expanded,
+            iterations: 0,
+            initial_h: self.initial_h,
+            lower_bound: 0,
+            stored: self.stored_peak.max(self.map.len() as u64),
+            peak_memory: self.peak.max(self.memory().0),
+            per_thread: Vec::new(),
+            detail: self.open.name().to_string(),
+            seconds: self.clock.seconds(),
+        }
+    }
+}
+
+/// The open list a search will use with heuristic `h` when `choice` is asked for; an error
+/// when the choice needs a promise the heuristic does not make.
+pub fn queue_for<H: Heuristic>(h: &H, choice: QueueChoice) -> Result<QueueChoice, String> {
+    let step = h.step_change();
+    match choice {
+        QueueChoice::Auto => Ok(match step {
+            StepChange::ExactlyOne => QueueChoice::TwoBuckets,
+            StepChange::AtMostOne => QueueChoice::Buckets,
+            StepChange::Any => QueueChoice::Heap,
+        }),
+        QueueChoice::Heap => Ok(QueueChoice::Heap),
+        QueueChoice::Buckets if step >= StepChange::AtMostOne => Ok(QueueChoice::Buckets),
+        QueueChoice::TwoBuckets if step == StepChange::ExactlyOne => Ok(QueueChoice::TwoBuckets),
+        _ => Err(format!(
+            "the {choice:?} open list needs a heuristic whose estimate changes by {} per move; this one promises {step:?}",
+            if choice == QueueChoice::TwoBuckets { "exactly 1" } else { "at most 1" }
+        )),
+    }
+}
+
+/// Calls `f` with the key type that fits `cells` cells.
+macro_rules! with_key {
+    ($cells:expr, $k:ident => $body:expr) => {
+        match $crate::search::key::Layout::new($cells).key_width() {
+            $crate::search::key::KeyWidth::U64 => {
+                type $k = u64;
+                $body
+            }
+            $crate::search::key::KeyWidth::U128 => {
+                type $k = u128;
+                $body
+            }
+            $crate::search::key::KeyWidth::Wide => {
+                type $k = $crate::search::key::Wide;
+                $body
+            }
+        }
+    };
+}
+pub(crate) use with_key;
+
+/// Runs A* from `start` to `goal` with `h`. The open list follows `opts.queue` (which the
+/// caller has checked with [`queue_for`]; `Auto` picks by the heuristic's promise).
+///
+/// # Panics
+/// If the board has more than 64 cells.
+pub fn search<H: Heuristic>(h: &H, goal: &Goal, start: &State, opts: &Options) -> Outcome {
+    let queue = queue_for(h, opts.queue).unwrap_or(QueueChoice::Heap);
+    with_key!(goal.board().cells(), K => match queue {
+        QueueChoice::TwoBuckets => run_to_end(Engine::<H, K, _>::new(
+            h, goal, start, opts, TwoBucketQueue::default(), Priority::AStar, true,
+        )),
+        QueueChoice::Buckets => run_to_end(Engine::<H, K, _>::new(
+            h, goal, start, opts, BucketQueue::default(), Priority::AStar, true,
+        )),
+        _ => run_to_end(Engine::<H, K, _>::new(
+            h, goal, start, opts, HeapQueue::default(), Priority::AStar, true,
+        )),
+    })
+}
+
+/// Runs an engine with `Priority::AStar` until it ends, and reports.
+fn run_to_end<H: Heuristic, K: Packed, Q: OpenList<K>>(mut e: Engine<H, K, Q>) -> Outcome {
+    let end = e.run(u64::MAX);
+    finish(&mut e, end, true)
+}
+
+/// The outcome of an engine that ended with `end`; `bounds`: whether the open list's
+/// smallest priority is a lower bound on the solution length (A* priorities).
+pub(crate) fn finish<H: Heuristic, K: Packed, Q: OpenList<K>>(
+    e: &mut Engine<H, K, Q>,
+    end: Step<K>,
+    bounds: bool,
+) -> Outcome {
+    let mut stats = e.stats();
+    match end {
+        Step::Found(k) => {
+            let path = e.path_to(k);
+            if bounds {
+                stats.lower_bound = path.len() as u32;
+            }
+            Outcome {
+                path: Some(path),
+                stop: None,
+                stats,
+            }
+        }
+        Step::Stopped(stop) => {
+            if bounds {
+                stats.lower_bound = e.open.min_prio().unwrap_or(0) as u32;
+            }
+            Outcome {
+                path: None,
+                stop: Some(stop),
+                stats,
+            }
+        }
+        Step::Budget | Step::Exhausted => Outcome {
+            path: None,
+            stop: None,
+            stats,
+        },
+    }
+}

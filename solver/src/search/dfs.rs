@@ -1,0 +1,152 @@
+//! Depth-limited depth-first search: the teaching baseline. Not optimal.
+//!
+//! It returns the first solution it meets within a depth limit. Children are tried in order
+//! of their estimate (smallest first, so the search heads for the goal greedily), and a
+//! branch is cut when `g + h` exceeds the limit: the admissible estimate proves that no
+//! solution within the limit lies below it. Without a fixed limit the search starts at twice
+//! the start's estimate (at least 2) and doubles the limit each time the tree is exhausted,
+//! so it always ends with some solution; with `Options::depth_limit` it runs once and may
+//! report that no solution exists within the limit. Solutions are usually far longer than
+//! optimal: depth-first search takes the first path it finds, not the shortest.
+
+use super::{goal_array, Clock, Options, Outcome, Stats, Stop};
+use crate::heuristic::Heuristic;
+use crate::state::{MoveTable, State, MAX_CELLS, NO_CELL};
+use pdbformat::Goal;
+
+/// Runs depth-limited DFS from `start` to `goal` with `h`.
+///
+/// # Panics
+/// If the board has more than 64 cells.
+pub fn search<H: Heuristic>(h: &H, goal: &Goal, start: &State, opts: &Options) -> Outcome {
+    let clock = Clock::new(&opts.limits);
+    let moves = MoveTable::new(goal.board());
+    let goal_tiles = goal_array(goal);
+    let hs = h.init(&start.tiles);
+    let h0 = h.value(&hs);
+    let mut d = Dfs {
+        h,
+        hs,
+        state: start.clone(),
+        moves: &moves,
+        goal: goal_tiles,
+        clock: &clock,
+        path: Vec::new(),
+        nodes: 0,
+        expanded: 0,
+        limit: 0,
+        stop: None,
+    };
+    let mut limit = opts.depth_limit.unwrap_or((2 * h0).max(2));
+    let mut iterations = 0;
+    let found = loop {
+        iterations += 1;
+        d.limit = limit;
+        d.path.clear();
+        if h0 <= limit && d.dfs(0, h0, NO_CELL) {
+            break true;
+        }
+        if d.stop.is_some() || opts.depth_limit.is_some() {
+            break false;
+        }
+        limit = limit.saturating_mul(2);
+    };
+    let stats = Stats {
+        nodes: d.nodes,
+        expanded: d.expanded,
+        iterations,
+        initial_h: h0,
+        lower_bound: 0,
+        stored: 0,
+        peak_memory: (d.path.capacity() + std::mem::size_of::<State>()) as u64,
+        per_thread: Vec::new(),
+        detail: format!("depth limit {limit}, children by smallest h"),
+        seconds: clock.seconds(),
+    };
+    Outcome {
+        path: found.then_some(d.path),
+        stop: d.stop,
+        stats,
+    }
+}
+
+struct Dfs<'a, H: Heuristic> {
+    h: &'a H,
+    hs: H::State,
+    state: State,
+    moves: &'a MoveTable,
+    goal: [u8; MAX_CELLS],
+    clock: &'a Clock,
+    path: Vec<u8>,
+    nodes: u64,
+    expanded: u64,
+    limit: u32,
+    stop: Option<Stop>,
+}
+
+impl<H: Heuristic> Dfs<'_, H> {
+    fn dfs(&mut self, g: u32, hval: u32, prev: u8) -> bool {
+        if hval == 0 && self.state.tiles == self.goal {
+            return true;
+        }
+        self.expanded += 1;
+        let blank = self.state.blank;
+        let moves = self.moves;
+        // Generate the children, note their estimates, and order them.
+        let mut kids = [(u32::MAX, NO_CELL); 4];
+        let mut count = 0;
+        for &next in moves.targets(blank) {
+            if next == prev {
+                continue;
+            }
+            if let Some(s) = self.clock.check(self.nodes) {
+                self.stop = Some(s);
+                return false;
+            }
+            self.nodes += 1;
+            let tile = self.state.slide(next);
+            let p = self.h.prepare(&self.hs, tile, next, blank);
+            let (hv, undo) = self.h.apply(
+                &mut self.hs,
+                &self.state.tiles,
+                tile,
+                next,
+                blank,
+                u32::MAX,
+                &p,
+            );
+            self.h.undo(&mut self.hs, tile, next, blank, undo);
+            self.state.slide(blank);
+            kids[count] = (hv, next);
+            count += 1;
+        }
+        kids[..count].sort_unstable();
+        for &(hv, next) in &kids[..count] {
+            if g + 1 + hv > self.limit {
+                break;
+            }
+            let tile = self.state.slide(next);
+            let p = self.h.prepare(&self.hs, tile, next, blank);
+            let (_, undo) = self.h.apply(
+                &mut self.hs,
+                &self.state.tiles,
+                tile,
+                next,
+                blank,
+                u32::MAX,
+                &p,
+            );
+            self.path.push(next);
+            if self.dfs(g + 1, hv, blank) {
+                return true;
+            }
+            if self.stop.is_some() {
+                return false;
+            }
+            self.path.pop();
+            self.h.undo(&mut self.hs, tile, next, blank, undo);
+            self.state.slide(blank);
+        }
+        false
+    }
+}

@@ -1,0 +1,327 @@
+//! The search algorithms people compare, one per file, with a common result type and one
+//! entry point, [`run`].
+//!
+//! | name | file | optimal | needs |
+//! |---|---|---|---|
+//! | `ida` (default) | [`crate::ida`] | yes | a heuristic |
+//! | `bfs` | [`bfs`] | yes | memory for the state space (≤ 3×3-sized boards in practice) |
+//! | `astar` | [`astar`] | yes | memory for every generated node |
+//! | `hybrid` | [`hybrid`] | yes | a node budget for its A* phase |
+//! | `parallel-ida` | [`parallel_ida`] | yes | threads |
+//! | `dfs` | [`dfs`] | no | — |
+//! | `weighted` | [`weighted`] | no | memory like A* |
+//! | `strategic` | [`strategic`] | no | nothing (any board up to 4096 cells) |
+//!
+//! Every search but `strategic` works on boards of at most 64 cells with the moves of
+//! [`crate::state`] and a [`Heuristic`]; every solution is replayed on the puzzle and checked
+//! to reach the goal before [`run`] returns it.
+//!
+//! **Node counting** follows [`crate::ida`]: `nodes` counts *generated* nodes (children made
+//! by a move, never the move straight back to the parent; the start is not counted), summed
+//! over every iteration or phase; `expanded` counts nodes whose children were generated. For
+//! BFS and A*, a child already in the table still counts as generated.
+//!
+//! **Memory** is an estimate of what the search itself holds (hash tables, open lists, the
+//! frontier of split searches), from the containers' capacities; pattern databases are not
+//! included. A growing hash table briefly holds its old and new arrays; the estimate and the
+//! `max_memory` limit count both.
+
+pub mod astar;
+pub mod bfs;
+mod bounded;
+pub mod bucket_queue;
+pub mod dfs;
+pub mod hybrid;
+pub mod key;
+pub mod parallel_ida;
+mod runner;
+pub mod strategic;
+pub mod weighted;
+
+pub use runner::{run, Run, RunError};
+
+use crate::heuristic::Heuristic;
+use crate::ida::Limits;
+use std::time::{Duration, Instant};
+
+/// The search algorithms, as named on the command line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Algorithm {
+    /// Iterative-deepening A* ([`crate::ida`]).
+    Ida,
+    /// Breadth-first search ([`bfs`]).
+    Bfs,
+    /// A* with duplicate detection ([`astar`]).
+    AStar,
+    /// A* until a node budget is spent, then IDA* from its frontier ([`hybrid`]).
+    Hybrid,
+    /// IDA* over threads from the nodes of a shallow breadth-first split ([`parallel_ida`]).
+    ParallelIda,
+    /// Depth-limited depth-first search ([`dfs`]).
+    Dfs,
+    /// Weighted A* and greedy best-first search ([`weighted`]).
+    Weighted,
+    /// Row-by-row, column-by-column human strategy ([`strategic`]).
+    Strategic,
+}
+
+impl Algorithm {
+    /// Every algorithm, in the order of the table above.
+    pub const ALL: [Algorithm; 8] = [
+        Algorithm::Ida,
+        Algorithm::Bfs,
+        Algorithm::AStar,
+        Algorithm::Hybrid,
+        Algorithm::ParallelIda,
+        Algorithm::Dfs,
+        Algorithm::Weighted,
+        Algorithm::Strategic,
+    ];
+
+    /// The name used on the command line and in reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Algorithm::Ida => "ida",
+            Algorithm::Bfs => "bfs",
+            Algorithm::AStar => "astar",
+            Algorithm::Hybrid => "hybrid",
+            Algorithm::ParallelIda => "parallel-ida",
+            Algorithm::Dfs => "dfs",
+            Algorithm::Weighted => "weighted",
+            Algorithm::Strategic => "strategic",
+        }
+    }
+
+    /// Parses a name or an alias (`ida*`, `a*`, `idastar`, `greedy` is `weighted`, …).
+    pub fn parse(s: &str) -> Option<Algorithm> {
+        Some(match s.trim().to_ascii_lowercase().as_str() {
+            "ida" | "ida*" | "idastar" => Algorithm::Ida,
+            "bfs" | "breadth-first" => Algorithm::Bfs,
+            "astar" | "a*" | "a-star" => Algorithm::AStar,
+            "hybrid" | "a*+ida*" | "astar+ida" => Algorithm::Hybrid,
+            "parallel-ida" | "pida" | "parallel" => Algorithm::ParallelIda,
+            "dfs" | "depth-first" => Algorithm::Dfs,
+            "weighted" | "wastar" | "weighted-astar" | "greedy" => Algorithm::Weighted,
+            "strategic" | "human" => Algorithm::Strategic,
+            _ => return None,
+        })
+    }
+
+    /// Whether a solution it returns is always optimal.
+    pub fn is_optimal(self) -> bool {
+        matches!(
+            self,
+            Algorithm::Ida
+                | Algorithm::Bfs
+                | Algorithm::AStar
+                | Algorithm::Hybrid
+                | Algorithm::ParallelIda
+        )
+    }
+
+    /// Whether it uses a heuristic (`bfs` and `strategic` do not).
+    pub fn uses_heuristic(self) -> bool {
+        !matches!(self, Algorithm::Bfs | Algorithm::Strategic)
+    }
+}
+
+impl std::fmt::Display for Algorithm {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Which open list A* uses (see [`bucket_queue`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum QueueChoice {
+    /// The fastest one the heuristic's [`crate::heuristic::StepChange`] allows.
+    #[default]
+    Auto,
+    /// A binary heap (any heuristic).
+    Heap,
+    /// Buckets indexed by `f` (heuristics that change by at most 1 per move).
+    Buckets,
+    /// Two buckets, `f` and `f + 2` (heuristics that change by exactly 1 per move).
+    TwoBuckets,
+}
+
+/// Settings of one search.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// Node and time limits (nodes as counted in the module documentation).
+    pub limits: Limits,
+    /// Stop (cleanly) before the estimated memory would exceed this many bytes; BFS refuses
+    /// to start when the whole state space would not fit. `None`: half the available memory.
+    pub max_memory: Option<u64>,
+    /// `weighted`: the weight `w` of `f = g + w·h` (at least 1); infinity for greedy
+    /// best-first search (`f = h`).
+    pub weight: f64,
+    /// `parallel-ida`: threads (0: one per core).
+    pub threads: usize,
+    /// `parallel-ida`: the depth of the breadth-first split (`None`: deep enough for about 64
+    /// subtrees per thread).
+    pub split_depth: Option<u32>,
+    /// `dfs`: the depth limit (`None`: start at twice the start's estimate and double it
+    /// until a solution is found).
+    pub depth_limit: Option<u32>,
+    /// `hybrid`: how many nodes A* may store before switching to IDA* (`None`: 1,000,000, or
+    /// fewer when `max_memory` is lower).
+    pub hybrid_nodes: Option<u64>,
+    /// `astar` and `hybrid`: the open list.
+    pub queue: QueueChoice,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            limits: Limits::default(),
+            max_memory: None,
+            weight: 2.0,
+            threads: 0,
+            split_depth: None,
+            depth_limit: None,
+            hybrid_nodes: None,
+            queue: QueueChoice::Auto,
+        }
+    }
+}
+
+impl Options {
+    /// The memory limit in bytes: the one given, or half of the available memory (4 GiB when
+    /// it cannot be read).
+    pub fn memory_limit(&self) -> u64 {
+        self.max_memory.unwrap_or_else(default_memory_limit)
+    }
+}
+
+/// Half of `MemAvailable` from `/proc/meminfo`, or 4 GiB when it cannot be read.
+pub fn default_memory_limit() -> u64 {
+    std::fs::read_to_string("/proc/meminfo")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("MemAvailable:"))
+                .and_then(|l| l.split_whitespace().nth(1)?.parse::<u64>().ok())
+        })
+        .map(|kib| kib * 1024 / 2)
+        .unwrap_or(4 << 30)
+}
+
+/// Why a search ended without a solution.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stop {
+    /// The node limit was reached.
+    Nodes,
+    /// The time limit passed.
+    Time,
+    /// The memory limit would have been exceeded.
+    Memory,
+}
+
+impl Stop {
+    /// A few words for messages and tables.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Stop::Nodes => "node limit",
+            Stop::Time => "time limit",
+            Stop::Memory => "memory limit",
+        }
+    }
+}
+
+/// What a search cost.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Stats {
+    /// Generated nodes (see the module documentation).
+    pub nodes: u64,
+    /// Expanded nodes.
+    pub expanded: u64,
+    /// Depth-first iterations (IDA* bounds, DFS restarts); 0 for BFS and A*.
+    pub iterations: u32,
+    /// The heuristic's estimate of the start (0 without a heuristic).
+    pub initial_h: u32,
+    /// Every solution shorter than this has been ruled out (for optimal searches).
+    pub lower_bound: u32,
+    /// Positions held in the search's hash table at its largest (0 without one).
+    pub stored: u64,
+    /// Estimated peak memory of the search, in bytes.
+    pub peak_memory: u64,
+    /// Generated nodes per worker thread (`parallel-ida` only).
+    pub per_thread: Vec<u64>,
+    /// Notes on how the search ran (open list, split depth, phases).
+    pub detail: String,
+    /// Wall-clock seconds.
+    pub seconds: f64,
+}
+
+/// The raw result of one search: the blank's cells after each move, or why there is none.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Outcome {
+    /// The blank's cell after each move, when a solution was found.
+    pub path: Option<Vec<u8>>,
+    /// Why the search stopped without a solution (`None` with no path: the search space was
+    /// exhausted, e.g. by a fixed DFS depth limit).
+    pub stop: Option<Stop>,
+    /// What it cost.
+    pub stats: Stats,
+}
+
+/// Node, time and abort checks shared by the searches: cheap enough for every node.
+#[derive(Clone, Debug)]
+pub(crate) struct Clock {
+    pub(crate) t0: Instant,
+    deadline: Option<Instant>,
+    pub(crate) max_nodes: u64,
+}
+
+impl Clock {
+    /// The clock for `limits`, started now.
+    pub(crate) fn new(limits: &Limits) -> Clock {
+        let t0 = Instant::now();
+        Clock {
+            t0,
+            deadline: limits.timeout.map(|d: Duration| t0 + d),
+            max_nodes: limits.max_nodes.unwrap_or(u64::MAX),
+        }
+    }
+
+    /// Whether a limit stops the search before generating node number `nodes + 1`; the
+    /// time is read every 1,024 nodes.
+    #[inline(always)]
+    pub(crate) fn check(&self, nodes: u64) -> Option<Stop> {
+        if nodes >= self.max_nodes {
+            return Some(Stop::Nodes);
+        }
+        if nodes & 0x3FF == 0 {
+            return self.time_up();
+        }
+        None
+    }
+
+    /// Whether the deadline has passed.
+    pub(crate) fn time_up(&self) -> Option<Stop> {
+        match self.deadline {
+            Some(d) if Instant::now() >= d => Some(Stop::Time),
+            _ => None,
+        }
+    }
+
+    /// Seconds since the start.
+    pub(crate) fn seconds(&self) -> f64 {
+        self.t0.elapsed().as_secs_f64()
+    }
+}
+
+/// The goal's tiles in a search array.
+pub(crate) fn goal_array(goal: &pdbformat::Goal) -> [u8; crate::state::MAX_CELLS] {
+    let mut g = [0u8; crate::state::MAX_CELLS];
+    for (c, &t) in goal.tiles().iter().enumerate() {
+        g[c] = t as u8;
+    }
+    g
+}
+
+/// The estimate of `tiles` from a fresh heuristic state.
+pub(crate) fn estimate<H: Heuristic>(h: &H, tiles: &[u8; crate::state::MAX_CELLS]) -> u32 {
+    h.value(&h.init(tiles))
+}

@@ -1,0 +1,687 @@
+//! The algorithms of `solver::search`: optimal ones agree with each other and with exhaustive
+//! distances on rectangular boards and both goal conventions; non-optimal ones return move
+//! sequences that replay to the goal; limits (nodes, time, memory) stop every search cleanly;
+//! the strategy solves large boards; the heuristics keep the promises bucket queues rely on.
+
+mod common;
+
+use common::{all_distances, distance_key, random_solvable, random_walk, write_db, Rng};
+use pdbformat::rank::TableKind;
+use pdbformat::{Board, Goal, Puzzle};
+use solver::heuristic::{Hamming, Heuristic, LinearConflict, Manhattan, PdbHeuristic, StepChange};
+use solver::search::{run, Algorithm, Options, QueueChoice, Run, RunError, Stop};
+use solver::state::{MoveTable, State};
+use solver::{Database, HeuristicChoice, OpenOptions};
+use std::path::Path;
+use std::sync::Arc;
+
+const OPTIMAL: [Algorithm; 4] = [
+    Algorithm::Ida,
+    Algorithm::AStar,
+    Algorithm::Hybrid,
+    Algorithm::ParallelIda,
+];
+
+fn board(w: usize, h: usize) -> Board {
+    Board::new(w, h).unwrap()
+}
+
+fn goals(b: Board) -> [Goal; 2] {
+    [Goal::blank_first(b), Goal::blank_last(b)]
+}
+
+/// Options that make every phase run even on small boards: a tiny hybrid budget (so that
+/// IDA* runs from A*'s frontier) and three threads with a shallow split.
+fn opts() -> Options {
+    Options {
+        hybrid_nodes: Some(50),
+        threads: 3,
+        ..Options::default()
+    }
+}
+
+/// Plays the moves independently of the library and checks that they reach the goal.
+fn check_replay(p: &Puzzle, goal: &Goal, r: &Run) {
+    let mut q = p.clone();
+    for (&d, &t) in r.moves.iter().zip(&r.tiles_moved) {
+        assert_eq!(
+            q.apply(d),
+            Some(t as usize),
+            "{}: a move off the board",
+            r.algorithm
+        );
+    }
+    assert!(q.is_goal(goal), "{}: moves miss the goal", r.algorithm);
+    assert_eq!(r.moves.len(), r.tiles_moved.len());
+}
+
+fn solve(alg: Algorithm, h: &HeuristicChoice, p: &Puzzle, g: &Goal, o: &Options) -> Run {
+    let r = run(alg, h, p, g, o).unwrap_or_else(|e| panic!("{alg} on {p:#}: {e}"));
+    check_replay(p, g, &r);
+    r
+}
+
+fn open(path: &Path) -> Arc<Database> {
+    Arc::new(Database::open(path, OpenOptions::default()).unwrap())
+}
+
+/// A zero-aware (or zero-unaware) brute-force database of `patterns` for `goal`.
+fn pdb(
+    dir: &Path,
+    name: &str,
+    goal: &Goal,
+    patterns: &[&[usize]],
+    kind: TableKind,
+) -> HeuristicChoice {
+    let path = dir.join(name);
+    write_db(&path, goal, patterns, kind);
+    HeuristicChoice::Pdb {
+        databases: vec![open(&path)],
+        reflect: true,
+    }
+}
+
+#[test]
+fn optimal_algorithms_match_exhaustive_distances_on_small_boards() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut rng = Rng(0x5eed_0001);
+    for (w, h) in [(3, 3), (2, 4), (4, 2)] {
+        let b = board(w, h);
+        for (gi, goal) in goals(b).iter().enumerate() {
+            let dist = all_distances(goal);
+            let n = b.cells();
+            let split: Vec<usize> = (1..n).collect();
+            let (p1, p2) = split.split_at(n / 2);
+            let mut heuristics = vec![
+                HeuristicChoice::Manhattan,
+                HeuristicChoice::LinearConflict,
+                pdb(
+                    dir.path(),
+                    &format!("za{w}{h}{gi}.pdb"),
+                    goal,
+                    &[p1, p2],
+                    TableKind::ZeroAware,
+                ),
+                pdb(
+                    dir.path(),
+                    &format!("zu{w}{h}{gi}.pdb"),
+                    goal,
+                    &[p1, p2],
+                    TableKind::ZeroUnaware,
+                ),
+            ];
+            if n == 9 {
+                heuristics.push(HeuristicChoice::Hamming);
+            }
+            for _ in 0..4 {
+                let p = random_solvable(goal, &mut rng);
+                let want = dist[distance_key(&p)] as usize;
+                let r = solve(
+                    Algorithm::Bfs,
+                    &HeuristicChoice::Manhattan,
+                    &p,
+                    goal,
+                    &opts(),
+                );
+                assert_eq!(r.len(), want, "bfs {b} {goal} {p:#}");
+                for h in &heuristics {
+                    for alg in OPTIMAL {
+                        let r = solve(alg, h, &p, goal, &opts());
+                        assert_eq!(r.len(), want, "{alg} {:?} {b} {goal} {p:#}", h.name());
+                        assert!(r.optimal);
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn optimal_algorithms_agree_on_3x4_and_4x3() {
+    let mut rng = Rng(0x5eed_0002);
+    for (w, h) in [(3, 4), (4, 3)] {
+        let b = board(w, h);
+        for goal in goals(b) {
+            let puzzles = [
+                random_walk(&goal, 60, &mut rng),
+                random_walk(&goal, 200, &mut rng),
+                random_solvable(&goal, &mut rng),
+            ];
+            for p in &puzzles {
+                let want = solve(
+                    Algorithm::Ida,
+                    &HeuristicChoice::LinearConflict,
+                    p,
+                    &goal,
+                    &opts(),
+                )
+                .len();
+                for hc in [HeuristicChoice::Manhattan, HeuristicChoice::LinearConflict] {
+                    for alg in OPTIMAL {
+                        let o = Options {
+                            hybrid_nodes: Some(2_000),
+                            ..opts()
+                        };
+                        let r = solve(alg, &hc, p, &goal, &o);
+                        assert_eq!(r.len(), want, "{alg} {:?} {b} {goal} {p:#}", hc.name());
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn optimal_algorithms_agree_on_4x4_with_databases() {
+    let dir = tempfile::tempdir().unwrap();
+    let b = board(4, 4);
+    let mut rng = Rng(0x5eed_0003);
+    for goal in goals(b) {
+        // Tiles 1-3, 4-7, 8-11, 12-15: rows for blank-first, shifted ones for blank-last.
+        let pats: [&[usize]; 4] = [
+            &[1, 2, 3],
+            &[4, 5, 6, 7],
+            &[8, 9, 10, 11],
+            &[12, 13, 14, 15],
+        ];
+        let h = pdb(
+            dir.path(),
+            &format!("rows{}.pdb", goal.blank_cell()),
+            &goal,
+            &pats,
+            TableKind::ZeroAware,
+        );
+        for steps in [30, 45] {
+            let p = random_walk(&goal, steps, &mut rng);
+            let want = solve(Algorithm::Ida, &h, &p, &goal, &opts()).len();
+            for alg in OPTIMAL {
+                let o = Options {
+                    hybrid_nodes: Some(5_000),
+                    ..opts()
+                };
+                assert_eq!(
+                    solve(alg, &h, &p, &goal, &o).len(),
+                    want,
+                    "{alg} {goal} {p:#}"
+                );
+            }
+            let r = solve(
+                Algorithm::Ida,
+                &HeuristicChoice::LinearConflict,
+                &p,
+                &goal,
+                &opts(),
+            );
+            assert_eq!(r.len(), want);
+        }
+    }
+}
+
+#[test]
+fn every_open_list_gives_the_same_length() {
+    let mut rng = Rng(0x5eed_0004);
+    let b = board(3, 3);
+    for goal in goals(b) {
+        for _ in 0..5 {
+            let p = random_solvable(&goal, &mut rng);
+            let want = solve(
+                Algorithm::Ida,
+                &HeuristicChoice::Manhattan,
+                &p,
+                &goal,
+                &opts(),
+            )
+            .len();
+            for q in [
+                QueueChoice::Heap,
+                QueueChoice::Buckets,
+                QueueChoice::TwoBuckets,
+            ] {
+                let o = Options { queue: q, ..opts() };
+                let r = solve(Algorithm::AStar, &HeuristicChoice::Manhattan, &p, &goal, &o);
+                assert_eq!(r.len(), want, "{q:?}");
+                let r = solve(
+                    Algorithm::Hybrid,
+                    &HeuristicChoice::Manhattan,
+                    &p,
+                    &goal,
+                    &o,
+                );
+                assert_eq!(r.len(), want, "hybrid {q:?}");
+            }
+            let r = solve(
+                Algorithm::AStar,
+                &HeuristicChoice::Hamming,
+                &p,
+                &goal,
+                &Options {
+                    queue: QueueChoice::Buckets,
+                    ..opts()
+                },
+            );
+            assert_eq!(r.len(), want);
+        }
+    }
+    // Buckets need a promise that linear conflict does not make.
+    let p = random_solvable(&Goal::blank_first(b), &mut rng);
+    for (h, q) in [
+        (HeuristicChoice::LinearConflict, QueueChoice::Buckets),
+        (HeuristicChoice::Hamming, QueueChoice::TwoBuckets),
+    ] {
+        let o = Options { queue: q, ..opts() };
+        let e = run(Algorithm::AStar, &h, &p, &Goal::blank_first(b), &o).unwrap_err();
+        assert!(matches!(e, RunError::Refused(_)), "{e}");
+    }
+}
+
+/// Walks randomly and checks every move's change of the estimate against the promise.
+fn check_promise<H: Heuristic>(h: &H, goal: &Goal, seed: u64) -> StepChange {
+    let b = goal.board();
+    let moves = MoveTable::new(b);
+    let mut s = State::from_tiles(goal.tiles()).unwrap();
+    let mut rng = Rng(seed);
+    let mut prev = h.value(&h.init(&s.tiles));
+    let mut seen = StepChange::ExactlyOne;
+    for _ in 0..20_000 {
+        let t = moves.targets(s.blank);
+        s.slide(t[rng.below(t.len())]);
+        let v = h.value(&h.init(&s.tiles));
+        let d = v.abs_diff(prev);
+        let here = match d {
+            1 => StepChange::ExactlyOne,
+            0 => StepChange::AtMostOne,
+            _ => StepChange::Any,
+        };
+        seen = seen.min(here);
+        prev = v;
+    }
+    assert!(
+        seen >= h.step_change(),
+        "promised {:?}, saw {seen:?}",
+        h.step_change()
+    );
+    seen
+}
+
+#[test]
+fn heuristics_keep_their_step_promises() {
+    let dir = tempfile::tempdir().unwrap();
+    for (w, hh) in [(3, 3), (4, 3), (4, 4)] {
+        let b = board(w, hh);
+        for goal in goals(b) {
+            assert_eq!(Manhattan::new(&goal).step_change(), StepChange::ExactlyOne);
+            assert_eq!(
+                check_promise(&Manhattan::new(&goal), &goal, 1),
+                StepChange::ExactlyOne
+            );
+            assert_eq!(Hamming::new(&goal).step_change(), StepChange::AtMostOne);
+            check_promise(&Hamming::new(&goal), &goal, 2);
+            // Linear conflict promises nothing (as counted here, by longest increasing
+            // subsequences, it is seen to change by 1; counted by conflicting pairs it jumps).
+            assert_eq!(LinearConflict::new(&goal).step_change(), StepChange::Any);
+            check_promise(&LinearConflict::new(&goal), &goal, 3);
+        }
+    }
+    // Databases on 3x3: zero-aware tables covering every tile, alone, change by exactly 1;
+    // with the reflected view, or covering only some tiles, by at most 1; zero-unaware ones
+    // promise nothing (and do jump).
+    let b = board(3, 3);
+    for goal in goals(b) {
+        let all: Vec<usize> = (1..9).collect();
+        let (a, z) = all.split_at(4);
+        let za = dir.path().join(format!("za{}.pdb", goal.blank_cell()));
+        write_db(&za, &goal, &[a, z], TableKind::ZeroAware);
+        let part = dir.path().join(format!("part{}.pdb", goal.blank_cell()));
+        write_db(&part, &goal, &[a], TableKind::ZeroAware);
+        let zu = dir.path().join(format!("zu{}.pdb", goal.blank_cell()));
+        write_db(&zu, &goal, &[a, z], TableKind::ZeroUnaware);
+        let cases = [
+            (&za, false, StepChange::ExactlyOne),
+            (&za, true, StepChange::AtMostOne),
+            (&part, false, StepChange::AtMostOne),
+            (&zu, false, StepChange::Any),
+        ];
+        for (path, reflect, want) in cases {
+            let h = PdbHeuristic::new(&[open(path)], &goal, reflect).unwrap();
+            assert_eq!(
+                h.step_change(),
+                want,
+                "{} reflect {reflect}",
+                path.display()
+            );
+            check_promise(&h, &goal, 4);
+        }
+        let h = PdbHeuristic::new(&[open(&zu)], &goal, false).unwrap();
+        assert_eq!(check_promise(&h, &goal, 5), StepChange::Any);
+    }
+}
+
+#[test]
+fn non_optimal_algorithms_return_valid_sequences() {
+    let mut rng = Rng(0x5eed_0005);
+    for (w, h) in [(3, 3), (2, 4), (4, 2), (3, 4), (4, 3), (4, 4), (5, 5)] {
+        let b = board(w, h);
+        for goal in goals(b) {
+            let dist = (b.cells() <= 9).then(|| all_distances(&goal));
+            for _ in 0..2 {
+                let p = random_solvable(&goal, &mut rng);
+                let optimum = dist.as_ref().map(|d| d[distance_key(&p)] as usize);
+                let mut runs = Vec::new();
+                // Small weights take long and much memory beyond 12 cells.
+                let weights: &[f64] = if b.cells() <= 12 {
+                    &[1.5, 3.0, f64::INFINITY]
+                } else {
+                    &[5.0, f64::INFINITY]
+                };
+                for &weight in weights {
+                    let o = Options { weight, ..opts() };
+                    let r = solve(
+                        Algorithm::Weighted,
+                        &HeuristicChoice::Manhattan,
+                        &p,
+                        &goal,
+                        &o,
+                    );
+                    // Manhattan is consistent: weighted A* stays within w of the optimum.
+                    if let (Some(opt), true) = (optimum, weight.is_finite()) {
+                        assert!(r.len() as f64 <= weight * opt as f64 + 1e-9, "w {weight}");
+                    }
+                    runs.push(r);
+                }
+                runs.push(solve(
+                    Algorithm::Strategic,
+                    &HeuristicChoice::Manhattan,
+                    &p,
+                    &goal,
+                    &opts(),
+                ));
+                if b.cells() <= 12 {
+                    runs.push(solve(
+                        Algorithm::Dfs,
+                        &HeuristicChoice::LinearConflict,
+                        &p,
+                        &goal,
+                        &opts(),
+                    ));
+                }
+                for r in &runs {
+                    assert!(!r.optimal);
+                    if let Some(opt) = optimum {
+                        assert!(r.len() >= opt, "{} shorter than optimal", r.algorithm);
+                        assert_eq!(r.len() % 2, opt % 2, "parity");
+                    }
+                }
+            }
+        }
+    }
+}
+
+const KORF1: &str = "14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3";
+
+#[test]
+fn bfs_refuses_the_15_puzzle() {
+    let b = board(4, 4);
+    let goal = Goal::blank_first(b);
+    let p = Puzzle::parse(KORF1, None).unwrap();
+    match run(
+        Algorithm::Bfs,
+        &HeuristicChoice::Manhattan,
+        &p,
+        &goal,
+        &opts(),
+    ) {
+        Err(RunError::Refused(m)) => assert!(m.contains("trillion positions"), "{m}"),
+        other => panic!("{other:?}"),
+    }
+    // And a 3x3 board with too little memory.
+    let g3 = Goal::blank_first(board(3, 3));
+    let p3 = Puzzle::parse("8 6 7 2 5 4 3 0 1", None).unwrap();
+    let o = Options {
+        max_memory: Some(1 << 20),
+        ..opts()
+    };
+    assert!(matches!(
+        run(Algorithm::Bfs, &HeuristicChoice::Manhattan, &p3, &g3, &o),
+        Err(RunError::Refused(_))
+    ));
+}
+
+#[test]
+fn memory_limit_stops_astar_cleanly() {
+    let goal = Goal::blank_first(board(4, 4));
+    let p = Puzzle::parse(KORF1, None).unwrap();
+    for alg in [Algorithm::AStar, Algorithm::Weighted, Algorithm::Hybrid] {
+        let limit = 4u64 << 20;
+        let o = Options {
+            max_memory: Some(limit),
+            hybrid_nodes: Some(u64::MAX),
+            weight: 1.0,
+            ..opts()
+        };
+        match run(alg, &HeuristicChoice::Manhattan, &p, &goal, &o) {
+            Err(RunError::Stopped {
+                stop: Stop::Memory,
+                stats,
+            }) => {
+                assert!(
+                    stats.peak_memory <= limit,
+                    "{alg}: {} > {limit}",
+                    stats.peak_memory
+                );
+                assert!(stats.stored > 10_000, "{alg} stored {}", stats.stored);
+                if alg == Algorithm::AStar {
+                    assert!(
+                        (41..=57).contains(&stats.lower_bound),
+                        "{}",
+                        stats.lower_bound
+                    );
+                }
+            }
+            other => panic!("{alg}: {other:?}"),
+        }
+    }
+}
+
+#[test]
+fn node_and_time_limits_stop_every_search() {
+    let goal = Goal::blank_first(board(4, 4));
+    let p = Puzzle::parse(KORF1, None).unwrap();
+    for alg in [
+        Algorithm::Ida,
+        Algorithm::AStar,
+        Algorithm::Hybrid,
+        Algorithm::ParallelIda,
+        Algorithm::Dfs,
+        Algorithm::Weighted,
+    ] {
+        let o = Options {
+            limits: solver::Limits {
+                max_nodes: Some(20_000),
+                timeout: None,
+            },
+            hybrid_nodes: Some(1_000),
+            weight: 1.0,
+            ..opts()
+        };
+        match run(alg, &HeuristicChoice::Manhattan, &p, &goal, &o) {
+            Err(RunError::Stopped {
+                stop: Stop::Nodes,
+                stats,
+            }) => {
+                assert!(
+                    stats.nodes >= 20_000 && stats.nodes <= 20_000 + 3 * 1024,
+                    "{alg} {}",
+                    stats.nodes
+                );
+            }
+            other => panic!("{alg}: {other:?}"),
+        }
+        let o = Options {
+            limits: solver::Limits {
+                max_nodes: None,
+                timeout: Some(std::time::Duration::from_millis(50)),
+            },
+            max_memory: Some(1 << 30),
+            hybrid_nodes: Some(1_000),
+            ..opts()
+        };
+        let t0 = std::time::Instant::now();
+        match run(alg, &HeuristicChoice::Hamming, &p, &goal, &o) {
+            Err(RunError::Stopped { stop, .. }) => {
+                assert!(matches!(stop, Stop::Time | Stop::Memory))
+            }
+            Ok(r) => assert!(!r.optimal || alg == Algorithm::Ida, "{alg} finished early?"),
+            other => panic!("{alg}: {other:?}"),
+        }
+        assert!(
+            t0.elapsed().as_secs_f64() < 5.0,
+            "{alg} ignored the timeout"
+        );
+    }
+}
+
+#[test]
+fn dfs_with_a_fixed_limit_can_find_nothing() {
+    let goal = Goal::blank_last(board(3, 3));
+    let p = Puzzle::parse("8 6 7 2 5 4 3 0 1", None).unwrap();
+    let o = Options {
+        depth_limit: Some(29),
+        ..opts()
+    };
+    match run(Algorithm::Dfs, &HeuristicChoice::Manhattan, &p, &goal, &o) {
+        Err(RunError::NotFound { limit: 29, stats }) => assert!(stats.nodes > 0),
+        other => panic!("{other:?}"),
+    }
+    let o = Options {
+        depth_limit: Some(41),
+        ..opts()
+    };
+    let r = solve(Algorithm::Dfs, &HeuristicChoice::Manhattan, &p, &goal, &o);
+    assert!((31..=41).contains(&r.len()));
+}
+
+#[test]
+fn parallel_ida_reports_each_thread() {
+    let goal = Goal::blank_first(board(4, 4));
+    let mut rng = Rng(0x5eed_0006);
+    let p = random_walk(&goal, 40, &mut rng);
+    let want = solve(
+        Algorithm::Ida,
+        &HeuristicChoice::LinearConflict,
+        &p,
+        &goal,
+        &opts(),
+    )
+    .len();
+    for threads in [1, 2, 4] {
+        for split in [None, Some(1), Some(6)] {
+            let o = Options {
+                threads,
+                split_depth: split,
+                ..opts()
+            };
+            let r = solve(
+                Algorithm::ParallelIda,
+                &HeuristicChoice::LinearConflict,
+                &p,
+                &goal,
+                &o,
+            );
+            assert_eq!(r.len(), want);
+            assert!(
+                r.stats.per_thread.len() == threads || r.stats.detail.contains("split"),
+                "{:?}",
+                r.stats
+            );
+        }
+    }
+}
+
+#[test]
+fn strategy_solves_large_and_odd_boards() {
+    let mut rng = Rng(0x5eed_0007);
+    for (w, h) in [
+        (20, 20),
+        (2, 5),
+        (5, 2),
+        (3, 7),
+        (7, 3),
+        (2, 30),
+        (30, 2),
+        (9, 11),
+    ] {
+        let b = board(w, h);
+        let n = b.cells();
+        // Both conventions and a goal with the blank inside and the tiles scrambled.
+        let mut odd: Vec<u16> = (0..n as u16).rev().collect();
+        odd.swap(n - 1, n / 2 + w / 2);
+        let mut gs = goals(b).to_vec();
+        gs.push(Goal::from_tiles(b, &odd).unwrap());
+        for goal in &gs {
+            let p = random_solvable(goal, &mut rng);
+            let r = solve(
+                Algorithm::Strategic,
+                &HeuristicChoice::Manhattan,
+                &p,
+                goal,
+                &opts(),
+            );
+            // Linear in tiles times the side: a generous constant.
+            assert!(r.len() <= 12 * n * (w + h), "{b}: {} moves", r.len());
+        }
+    }
+    // Past the 64-cell limit of the other searches.
+    let b = board(20, 20);
+    let goal = Goal::blank_last(b);
+    let p = random_solvable(&goal, &mut rng);
+    assert!(matches!(
+        run(
+            Algorithm::AStar,
+            &HeuristicChoice::Manhattan,
+            &p,
+            &goal,
+            &opts()
+        ),
+        Err(RunError::BoardTooLarge { .. })
+    ));
+}
+
+#[test]
+fn bad_input_is_an_error() {
+    let b = board(3, 3);
+    let goal = Goal::blank_last(b);
+    let unsolvable = Puzzle::parse("2 1 3 4 5 6 7 8 0", None).unwrap();
+    for alg in Algorithm::ALL {
+        assert!(matches!(
+            run(
+                alg,
+                &HeuristicChoice::Manhattan,
+                &unsolvable,
+                &goal,
+                &opts()
+            ),
+            Err(RunError::Puzzle(_))
+        ));
+    }
+    let p = Puzzle::parse("1 2 3 4 5 6 7 0 8", None).unwrap();
+    let o = Options {
+        weight: 0.5,
+        ..opts()
+    };
+    assert!(matches!(
+        run(
+            Algorithm::Weighted,
+            &HeuristicChoice::Manhattan,
+            &p,
+            &goal,
+            &o
+        ),
+        Err(RunError::Refused(_))
+    ));
+    // Already solved: every algorithm returns no moves.
+    let solved = Puzzle::solved(&goal);
+    for alg in Algorithm::ALL {
+        let r = solve(alg, &HeuristicChoice::Manhattan, &solved, &goal, &opts());
+        assert!(r.is_empty(), "{alg}");
+    }
+}
