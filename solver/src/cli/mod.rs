@@ -1,6 +1,8 @@
 //! Command-line arguments and dispatch; every failure becomes a message and an exit code.
 
+mod algorithm;
 mod bench;
+mod compare;
 mod setup;
 mod solve;
 
@@ -60,6 +62,10 @@ enum Command {
     /// Show where the default database is searched for and which file would be used.
     #[command(after_help = AFTER_HELP)]
     Locate(LocateArgs),
+    /// Run several algorithm x heuristic pairs on the same puzzles, each under its own limits,
+    /// and print one table: length, optimal or not, nodes, peak memory, seconds.
+    #[command(after_help = compare::COMPARE_HELP)]
+    Compare(compare::CompareArgs),
 }
 
 /// Options shared by `solve`, `bench` and `locate`: board, goal and heuristic.
@@ -102,6 +108,7 @@ pub fn run() -> i32 {
     let result = match cli.command {
         Command::Solve(a) => solve::run(a),
         Command::Bench(a) => bench::run(a),
+        Command::Compare(a) => compare::run(a),
         Command::Locate(a) => setup::locate(&a.heuristic),
     };
     match result {

@@ -36,6 +36,8 @@ pub struct SolveArgs {
     timeout: Option<f64>,
     #[command(flatten)]
     heuristic: HeuristicArgs,
+    #[command(flatten)]
+    algorithm: super::algorithm::AlgorithmArgs,
 }
 
 /// Limits from the options.
@@ -69,6 +71,16 @@ pub fn puzzle_error(e: &SolveError, puzzle: Option<&Puzzle>, goal: &Goal) -> Str
 /// Runs `solver solve`.
 pub fn run(a: SolveArgs) -> Result<i32> {
     let limits = limits(a.max_nodes, a.timeout)?;
+    if a.algorithm.algorithm != solver::search::Algorithm::Ida {
+        return super::algorithm::solve(
+            &a.algorithm,
+            &a.puzzle,
+            a.input.as_ref(),
+            a.json,
+            limits,
+            &a.heuristic,
+        );
+    }
     let board = parse_board(a.heuristic.board.as_deref())?;
     match (&a.input, a.puzzle.is_empty()) {
         (Some(_), false) => bail!("give either a puzzle or --input FILE, not both"),

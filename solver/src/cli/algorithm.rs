@@ -1,0 +1,372 @@
+//! `--algorithm` and its settings, and `solver solve` with an algorithm other than IDA*: one
+//! puzzle with a full report, or a file of puzzles one line each.
+
+use super::setup::{make_goal, make_solver, parse_board};
+use super::solve::{list_board, puzzle_error, read_input};
+use super::{HeuristicArgs, EXIT_ERROR, EXIT_STOPPED};
+use anyhow::{anyhow, bail, Result};
+use clap::Args;
+use pdbformat::{Goal, Puzzle};
+use serde_json::{json, Value};
+use solver::report::{solution_json, solution_text, thousands};
+use solver::search::bfs::human_bytes;
+use solver::search::weighted::describe_weight;
+use solver::search::{self, Algorithm, Options, QueueChoice, Run, RunError};
+use solver::{HeuristicChoice, Limits, Solution, SolveError};
+use std::path::PathBuf;
+
+/// The algorithm options shared by `solve` and `compare`.
+#[derive(Args, Debug, Clone)]
+pub struct AlgorithmArgs {
+    /// Search algorithm: ida (optimal, the default), bfs, astar, hybrid (A* then IDA*),
+    /// parallel-ida (optimal, threads), dfs (depth-limited, not optimal), weighted (weighted A*
+    /// or greedy, not optimal) or strategic (rows then columns, any board size, not optimal).
+    #[arg(long, default_value = "ida", value_name = "NAME", value_parser = parse_algorithm)]
+    pub algorithm: Algorithm,
+    /// weighted: the weight w of f = g + w*h (at least 1), or inf for greedy best-first search.
+    #[arg(long, default_value = "2", value_name = "W", value_parser = parse_weight)]
+    pub weight: f64,
+    /// parallel-ida: worker threads (0: one per core).
+    #[arg(long, default_value_t = 0, value_name = "N")]
+    pub threads: usize,
+    /// bfs, astar, hybrid, weighted: stop before the estimated memory of the search exceeds
+    /// SIZE (such as 512M or 4G; default: half the available memory). bfs refuses boards whose
+    /// state space would not fit.
+    #[arg(long, value_name = "SIZE", value_parser = parse_size)]
+    pub max_memory: Option<u64>,
+    /// dfs: a fixed depth limit (default: twice the start's estimate, doubled until solved).
+    #[arg(long, value_name = "N")]
+    pub depth_limit: Option<u32>,
+    /// hybrid: positions A* stores before IDA* takes over from its frontier (default 1000000).
+    #[arg(long, value_name = "N")]
+    pub hybrid_nodes: Option<u64>,
+    /// parallel-ida: depth of the breadth-first split (default: about 64 subtrees per thread).
+    #[arg(long, value_name = "D")]
+    pub split_depth: Option<u32>,
+    /// astar, hybrid: open list: auto (by what the heuristic promises), heap, buckets or
+    /// two-buckets.
+    #[arg(long, default_value = "auto", value_name = "KIND", value_parser = parse_queue)]
+    pub queue: QueueChoice,
+}
+
+impl AlgorithmArgs {
+    /// The search options with `limits`.
+    pub fn options(&self, limits: Limits) -> Options {
+        Options {
+            limits,
+            max_memory: self.max_memory,
+            weight: self.weight,
+            threads: self.threads,
+            split_depth: self.split_depth,
+            depth_limit: self.depth_limit,
+            hybrid_nodes: self.hybrid_nodes,
+            queue: self.queue,
+        }
+    }
+}
+
+/// Parses an algorithm name.
+pub fn parse_algorithm(s: &str) -> Result<Algorithm, String> {
+    Algorithm::parse(s).ok_or_else(|| {
+        let names: Vec<&str> = Algorithm::ALL.iter().map(|a| a.name()).collect();
+        format!("unknown algorithm {s:?}: use {}", names.join(", "))
+    })
+}
+
+/// Parses a weight: a number of at least 1, or `inf`/`greedy`.
+pub fn parse_weight(s: &str) -> Result<f64, String> {
+    let t = s.trim().to_ascii_lowercase();
+    if matches!(t.as_str(), "inf" | "infinity" | "greedy") {
+        return Ok(f64::INFINITY);
+    }
+    match t.parse::<f64>() {
+        Ok(w) if w >= 1.0 && w.is_finite() => Ok(w),
+        _ => Err(format!(
+            "the weight must be a number of at least 1, or inf for greedy search, not {s:?}"
+        )),
+    }
+}
+
+/// Parses a size in bytes: `1000000`, `512K`, `64M`, `4G`, `1.5GiB` (binary units).
+pub fn parse_size(s: &str) -> Result<u64, String> {
+    let t = s.trim();
+    let split = t
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(t.len());
+    let (num, unit) = t.split_at(split);
+    let scale: u64 = match unit.trim().to_ascii_lowercase().as_str() {
+        "" | "b" => 1,
+        "k" | "kb" | "kib" => 1 << 10,
+        "m" | "mb" | "mib" => 1 << 20,
+        "g" | "gb" | "gib" => 1 << 30,
+        "t" | "tb" | "tib" => 1 << 40,
+        _ => {
+            return Err(format!(
+                "cannot read the size {s:?}: use a number with K, M, G or T"
+            ))
+        }
+    };
+    match num.parse::<f64>() {
+        Ok(v) if v > 0.0 && (v * scale as f64) < 1.8e19 => Ok((v * scale as f64) as u64),
+        _ => Err(format!(
+            "cannot read the size {s:?}: use a positive number with K, M, G or T"
+        )),
+    }
+}
+
+/// Parses an open-list kind.
+pub fn parse_queue(s: &str) -> Result<QueueChoice, String> {
+    Ok(match s.trim().to_ascii_lowercase().as_str() {
+        "auto" => QueueChoice::Auto,
+        "heap" | "binary-heap" => QueueChoice::Heap,
+        "buckets" | "bucket" => QueueChoice::Buckets,
+        "two-buckets" | "two-bucket" | "2-buckets" => QueueChoice::TwoBuckets,
+        _ => {
+            return Err(format!(
+                "unknown open list {s:?}: use auto, heap, buckets or two-buckets"
+            ))
+        }
+    })
+}
+
+/// The heuristic an algorithm runs with, and its description: none for `bfs` and
+/// `strategic`, otherwise the one the options choose (databases loaded once).
+pub fn heuristic_for(
+    algorithm: Algorithm,
+    args: &HeuristicArgs,
+    goal: &Goal,
+) -> Result<(HeuristicChoice, String)> {
+    if !algorithm.uses_heuristic() {
+        return Ok((HeuristicChoice::Manhattan, "none".into()));
+    }
+    let setup = make_solver(args, goal)?;
+    Ok((setup.solver.heuristic().clone(), setup.description))
+}
+
+/// The exit code of a failed run.
+pub fn exit_code(e: &RunError) -> i32 {
+    match e {
+        RunError::Stopped { .. } => EXIT_STOPPED,
+        _ => EXIT_ERROR,
+    }
+}
+
+/// A run as the solver's [`Solution`], for the shared report formats.
+fn as_solution(r: &Run) -> Solution {
+    Solution {
+        moves: r.moves.clone(),
+        tiles_moved: r.tiles_moved.clone(),
+        nodes: r.stats.nodes,
+        expanded: r.stats.expanded,
+        iterations: r.stats.iterations,
+        initial_h: r.stats.initial_h,
+        seconds: r.stats.seconds,
+    }
+}
+
+/// What the algorithm promises, in words.
+fn promise(r: &Run, opts: &Options) -> String {
+    match r.algorithm {
+        a if a.is_optimal() => format!("{a} (optimal)"),
+        Algorithm::Weighted => format!("weighted, {} (not optimal)", describe_weight(opts.weight)),
+        a => format!("{a} (not optimal)"),
+    }
+}
+
+/// The full text report of a run.
+fn run_text(p: &Puzzle, goal: &Goal, heuristic: &str, r: &Run, opts: &Options) -> String {
+    let mut out = solution_text(p, &goal.to_string(), heuristic, &as_solution(r));
+    out.push_str(&format!("algorithm:  {}\n", promise(r, opts)));
+    out.push_str(&format!(
+        "memory:     {} estimated peak{}\n",
+        human_bytes(r.stats.peak_memory as f64),
+        if r.stats.stored > 0 {
+            format!(" ({} positions stored)", thousands(r.stats.stored))
+        } else {
+            String::new()
+        }
+    ));
+    if !r.stats.detail.is_empty() {
+        out.push_str(&format!("search:     {}\n", r.stats.detail));
+    }
+    if !r.stats.per_thread.is_empty() {
+        let v: Vec<String> = r.stats.per_thread.iter().map(|&n| thousands(n)).collect();
+        out.push_str(&format!("per thread: {} nodes\n", v.join(" / ")));
+    }
+    out
+}
+
+/// The JSON object of a run.
+pub fn run_json(p: &Puzzle, heuristic: &str, r: &Run) -> Value {
+    let mut v = solution_json(p, &as_solution(r));
+    v["algorithm"] = json!(r.algorithm.name());
+    v["heuristic"] = json!(heuristic);
+    v["optimal"] = json!(r.optimal);
+    v["peak_memory"] = json!(r.stats.peak_memory);
+    v["stored"] = json!(r.stats.stored);
+    v["detail"] = json!(r.stats.detail);
+    if !r.stats.per_thread.is_empty() {
+        v["per_thread"] = json!(r.stats.per_thread);
+    }
+    v
+}
+
+/// A run error as a solver error where one fits, for the shared hint on unsolvable puzzles.
+fn message(e: &RunError, puzzle: Option<&Puzzle>, goal: &Goal) -> String {
+    match e {
+        RunError::Puzzle(pe) => puzzle_error(&SolveError::Puzzle(pe.clone()), puzzle, goal),
+        e => e.to_string(),
+    }
+}
+
+/// `solver solve` with an algorithm other than `ida`.
+pub fn solve(
+    algo: &AlgorithmArgs,
+    puzzle: &[String],
+    input: Option<&PathBuf>,
+    json_out: bool,
+    limits: Limits,
+    heuristic: &HeuristicArgs,
+) -> Result<i32> {
+    let opts = algo.options(limits);
+    let board = parse_board(heuristic.board.as_deref())?;
+    match (input, puzzle.is_empty()) {
+        (Some(_), false) => bail!("give either a puzzle or --input FILE, not both"),
+        (None, true) => {
+            bail!("give a puzzle (e.g. solver solve \"1 2 3 4 5 6 7 0 8\") or --input FILE")
+        }
+        (None, false) => {
+            let text = puzzle.join(" ");
+            let p = Puzzle::parse(&text, board).map_err(|e| anyhow!("{e}"))?;
+            let goal = make_goal(p.board(), &heuristic.goal)?;
+            if let Err(e) = p.check_solvable(&goal) {
+                bail!("{}", message(&e.into(), Some(&p), &goal));
+            }
+            let (choice, desc) = heuristic_for(algo.algorithm, heuristic, &goal)?;
+            match search::run(algo.algorithm, &choice, &p, &goal, &opts) {
+                Ok(r) => {
+                    if json_out {
+                        println!("{}", run_json(&p, &desc, &r));
+                    } else {
+                        print!("{}", run_text(&p, &goal, &desc, &r, &opts));
+                    }
+                    Ok(0)
+                }
+                Err(e) => {
+                    let msg = message(&e, Some(&p), &goal);
+                    if json_out {
+                        println!("{}", json!({ "puzzle": format!("{p:#}"), "error": msg }));
+                    }
+                    eprintln!("error: {msg}");
+                    Ok(exit_code(&e))
+                }
+            }
+        }
+        (Some(path), true) => {
+            let text = read_input(path)?;
+            let (board, lines) = list_board(&text, board)?;
+            let goal = make_goal(board, &heuristic.goal)?;
+            let (choice, desc) = heuristic_for(algo.algorithm, heuristic, &goal)?;
+            if !json_out {
+                println!(
+                    "{} puzzles, {board} board, goal {goal}, algorithm {}, heuristic {desc}",
+                    lines.len(),
+                    algo.algorithm
+                );
+            }
+            let (mut solved, mut failed, mut stopped, mut mismatched) = (0, 0, false, 0);
+            for (i, l) in lines.iter().enumerate() {
+                let fail = |e: &RunError, p: Option<&Puzzle>| {
+                    let msg = message(e, p, &goal);
+                    if json_out {
+                        println!(
+                            "{}",
+                            json!({ "puzzle": l.text, "line": l.line, "error": msg })
+                        );
+                    }
+                    eprintln!("error: line {}: {msg}", l.line);
+                };
+                let p = match &l.puzzle {
+                    Ok(p) => p,
+                    Err(e) => {
+                        failed += 1;
+                        fail(&RunError::Puzzle(e.clone()), None);
+                        continue;
+                    }
+                };
+                match search::run(algo.algorithm, &choice, p, &goal, &opts) {
+                    Ok(r) => {
+                        solved += 1;
+                        let mismatch = l.expected.filter(|&e| r.optimal && e as usize != r.len());
+                        if json_out {
+                            let mut v = run_json(p, &desc, &r);
+                            if let Some(e) = l.expected {
+                                v["expected"] = e.into();
+                            }
+                            println!("{v}");
+                        } else {
+                            println!(
+                                "#{:<4} length {:>4}  nodes {:>15}  memory {:>10}  {:>9.3} s  {}",
+                                i + 1,
+                                r.len(),
+                                thousands(r.stats.nodes),
+                                human_bytes(r.stats.peak_memory as f64),
+                                r.stats.seconds,
+                                r.blank_notation()
+                            );
+                        }
+                        if let Some(e) = mismatch {
+                            mismatched += 1;
+                            eprintln!(
+                                "error: line {}: found length {}, the line says {e}",
+                                l.line,
+                                r.len()
+                            );
+                        }
+                    }
+                    Err(e) => {
+                        failed += 1;
+                        stopped |= matches!(e, RunError::Stopped { .. });
+                        fail(&e, Some(p));
+                    }
+                }
+            }
+            let summary = format!("solved {solved} of {}", lines.len());
+            if json_out {
+                eprintln!("{summary}");
+            } else {
+                println!("{summary}");
+            }
+            Ok(if stopped {
+                EXIT_STOPPED
+            } else if failed > 0 || mismatched > 0 {
+                EXIT_ERROR
+            } else {
+                0
+            })
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_weights_queues() {
+        assert_eq!(parse_size("512M"), Ok(512 << 20));
+        assert_eq!(parse_size("1.5G"), Ok(3 << 29));
+        assert_eq!(parse_size("1000"), Ok(1000));
+        assert_eq!(parse_size("2 GiB"), Ok(2 << 30));
+        assert!(parse_size("lots").is_err());
+        assert!(parse_size("-1G").is_err());
+        assert!(parse_size("0").is_err());
+        assert_eq!(parse_weight("inf"), Ok(f64::INFINITY));
+        assert_eq!(parse_weight("1.5"), Ok(1.5));
+        assert!(parse_weight("0.5").is_err());
+        assert!(parse_weight("nan").is_err());
+        assert_eq!(parse_queue("two-buckets"), Ok(QueueChoice::TwoBuckets));
+        assert!(parse_algorithm("a*").is_ok());
+        assert!(parse_algorithm("quantum").is_err());
+    }
+}

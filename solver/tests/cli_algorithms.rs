@@ -1,0 +1,407 @@
+//! `solver solve --algorithm` and `solver compare`: output, tables, JSON, limits and exit
+//! codes, and clear errors for bad input.
+
+mod common;
+
+use assert_cmd::Command;
+use common::{random_solvable, Rng};
+use pdbformat::{Board, Direction, Goal, Puzzle};
+use predicates::prelude::*;
+use std::path::Path;
+
+/// The command, isolated from the machine's databases.
+fn solver(home: &Path) -> Command {
+    let mut c = Command::cargo_bin("solver").unwrap();
+    c.current_dir(home)
+        .env_remove("PDB_DIR")
+        .env("HOME", home)
+        .env("XDG_CACHE_HOME", home.join("cache"));
+    c
+}
+
+const P8: &str = "8 6 7 2 5 4 3 0 1";
+const KORF1: &str = "14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3";
+
+fn replays(puzzle: &str, board: Option<Board>, goal: &Goal, moves: &str) -> usize {
+    let mut p = Puzzle::parse(puzzle, board).unwrap();
+    for c in moves.chars() {
+        p.apply(Direction::from_letter(c).unwrap())
+            .expect("on the board");
+    }
+    assert!(p.is_goal(goal), "{moves} does not solve {puzzle}");
+    moves.len()
+}
+
+#[test]
+fn solve_with_each_algorithm() {
+    let home = tempfile::tempdir().unwrap();
+    let goal = Goal::blank_first(Board::new(3, 3).unwrap());
+    for alg in [
+        "ida",
+        "bfs",
+        "astar",
+        "hybrid",
+        "parallel-ida",
+        "dfs",
+        "weighted",
+        "strategic",
+    ] {
+        let out = solver(home.path())
+            .args([
+                "solve",
+                "--json",
+                "--heuristic",
+                "manhattan",
+                "--algorithm",
+                alg,
+                P8,
+            ])
+            .assert()
+            .success()
+            .get_output()
+            .stdout
+            .clone();
+        let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
+        let len = replays(P8, None, &goal, v["moves"].as_str().unwrap());
+        assert_eq!(v["length"], len);
+        if ["ida", "bfs", "astar", "hybrid", "parallel-ida"].contains(&alg) {
+            assert_eq!(len, 27, "{alg}");
+        } else {
+            assert!(len >= 27 && len % 2 == 1, "{alg}");
+            assert_eq!(v["optimal"], false);
+        }
+    }
+    solver(home.path())
+        .args([
+            "solve",
+            "--algorithm",
+            "astar",
+            "--heuristic",
+            "manhattan",
+            P8,
+        ])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("length:     27"))
+        .stdout(predicate::str::contains("algorithm:  astar (optimal)"))
+        .stdout(predicate::str::contains("two-bucket queue"))
+        .stdout(predicate::str::contains("estimated peak"));
+    solver(home.path())
+        .args([
+            "solve",
+            "--algorithm",
+            "weighted",
+            "--weight",
+            "inf",
+            "--heuristic",
+            "lc",
+            P8,
+        ])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("greedy"))
+        .stdout(predicate::str::contains("(not optimal)"));
+    solver(home.path())
+        .args([
+            "solve",
+            "--algorithm",
+            "parallel-ida",
+            "--threads",
+            "3",
+            "--heuristic",
+            "md",
+            P8,
+        ])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("per thread:"));
+}
+
+#[test]
+fn strategic_solves_a_20x20_board() {
+    let home = tempfile::tempdir().unwrap();
+    let b = Board::new(20, 20).unwrap();
+    let goal = Goal::blank_last(b);
+    let p = random_solvable(&goal, &mut Rng(99));
+    let text = format!("{p:#}");
+    let out = solver(home.path())
+        .args([
+            "solve",
+            "--json",
+            "--algorithm",
+            "strategic",
+            "--goal",
+            "blank-last",
+        ])
+        .arg(&text)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    replays(&text, None, &goal, v["moves"].as_str().unwrap());
+    // Other algorithms say what to use instead.
+    solver(home.path())
+        .args(["solve", "--algorithm", "astar", "--goal", "blank-last"])
+        .arg(&text)
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("at most 64 cells"));
+}
+
+#[test]
+fn solve_errors_and_limits() {
+    let home = tempfile::tempdir().unwrap();
+    solver(home.path())
+        .args(["solve", "--algorithm", "bfs", KORF1])
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains(
+            "breadth-first search keeps every position",
+        ));
+    solver(home.path())
+        .args([
+            "solve",
+            "--algorithm",
+            "astar",
+            "--heuristic",
+            "manhattan",
+            "--max-memory",
+            "2M",
+            KORF1,
+        ])
+        .assert()
+        .code(3)
+        .stderr(predicate::str::contains("memory limit: stopped after"))
+        .stderr(predicate::str::contains("at least"));
+    solver(home.path())
+        .args([
+            "solve",
+            "--algorithm",
+            "hybrid",
+            "--heuristic",
+            "manhattan",
+            "--max-nodes",
+            "5000",
+            KORF1,
+        ])
+        .assert()
+        .code(3)
+        .stderr(predicate::str::contains("node limit"));
+    solver(home.path())
+        .args([
+            "solve",
+            "--algorithm",
+            "dfs",
+            "--depth-limit",
+            "3",
+            "--heuristic",
+            "manhattan",
+            P8,
+        ])
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("no solution within 3 moves"));
+    solver(home.path())
+        .args([
+            "solve",
+            "--algorithm",
+            "astar",
+            "--heuristic",
+            "lc",
+            "--queue",
+            "buckets",
+            P8,
+        ])
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("at most 1"));
+    solver(home.path())
+        .args([
+            "solve",
+            "--algorithm",
+            "astar",
+            "--goal",
+            "blank-last",
+            "2 1 3 4 5 6 7 8 0",
+        ])
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("cannot reach"));
+    for bad in [
+        ["--algorithm", "warp"],
+        ["--weight", "0.5"],
+        ["--max-memory", "lots"],
+        ["--queue", "stack"],
+    ] {
+        solver(home.path())
+            .args(["solve"])
+            .args(bad)
+            .arg(P8)
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains("error"));
+    }
+}
+
+#[test]
+fn solve_a_file_with_another_algorithm() {
+    let home = tempfile::tempdir().unwrap();
+    let f = home.path().join("p.txt");
+    std::fs::write(&f, format!("{P8} 27\n1 2 3 4 5 6 7 0 8\n1 2 3\n")).unwrap();
+    solver(home.path())
+        .args([
+            "solve",
+            "--algorithm",
+            "astar",
+            "--heuristic",
+            "manhattan",
+            "--board",
+            "3x3",
+            "--input",
+        ])
+        .arg(&f)
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("#1    length   27"))
+        .stdout(predicate::str::contains("solved 2 of 3"))
+        .stderr(predicate::str::contains("line 3"));
+}
+
+#[test]
+fn compare_one_puzzle_with_the_default_pairs() {
+    let home = tempfile::tempdir().unwrap();
+    let out = solver(home.path())
+        .args(["compare", "--goal", "blank-last", P8])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let text = String::from_utf8(out).unwrap();
+    for pair in [
+        "bfs ",
+        "ida:manhattan",
+        "ida:linear-conflict",
+        "astar:manhattan",
+        "hybrid:manhattan",
+        "parallel-ida:manhattan",
+        "dfs:manhattan",
+        "weighted:manhattan:w=inf",
+        "strategic",
+    ] {
+        let row = text
+            .lines()
+            .find(|l| l.starts_with(pair))
+            .unwrap_or_else(|| panic!("no row {pair} in\n{text}"));
+        let cells: Vec<&str> = row.split_whitespace().collect();
+        let optimal = ["bfs ", "ida:", "astar:", "hybrid:", "parallel-ida:"]
+            .iter()
+            .any(|p| pair.starts_with(p));
+        if optimal {
+            assert_eq!(cells[1], "31", "{row}");
+            assert_eq!(cells[2], "proven", "{row}");
+        } else {
+            assert!(cells[2] == "yes" || cells[2].starts_with('+'), "{row}");
+        }
+    }
+    assert!(text.contains("load average"));
+}
+
+#[test]
+fn compare_a_file_as_json_and_as_totals() {
+    let home = tempfile::tempdir().unwrap();
+    let f = home.path().join("p.txt");
+    let goal = Goal::blank_first(Board::new(3, 4).unwrap());
+    let mut rng = Rng(7);
+    let mut text = String::new();
+    for _ in 0..3 {
+        text.push_str(&format!("{:#}\n", random_solvable(&goal, &mut rng)));
+    }
+    std::fs::write(&f, &text).unwrap();
+    let pairs = "ida:lc,astar:md,hybrid:lc:budget=500,parallel-ida:md:threads=2,weighted:md:w=inf,strategic";
+    let out = solver(home.path())
+        .args([
+            "compare", "--board", "3x4", "--json", "--pairs", pairs, "--input",
+        ])
+        .arg(&f)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let v: Vec<serde_json::Value> = String::from_utf8(out)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(v.len(), 3 * 6 + 6);
+    for r in v.iter().filter(|r| r["summary"].is_null()) {
+        let len = replays(
+            r["puzzle"].as_str().unwrap(),
+            Some(Board::new(3, 4).unwrap()),
+            &goal,
+            r["moves"].as_str().unwrap(),
+        );
+        if r["optimal"] == true {
+            assert_eq!(len as u64, r["optimum"].as_u64().unwrap());
+        }
+    }
+    let sums: Vec<&serde_json::Value> = v.iter().filter(|r| r["summary"] == true).collect();
+    assert!(sums.iter().all(|s| s["solved"] == 3));
+    // The totals table.
+    solver(home.path())
+        .args(["compare", "--board", "3x4", "--pairs", pairs, "--input"])
+        .arg(&f)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("total s"))
+        .stdout(predicate::str::is_match(r"ida:lc\s+3/3").unwrap())
+        .stdout(predicate::str::is_match(r"strategic\s+3/3").unwrap());
+}
+
+#[test]
+fn compare_flags_disagreement_limits_and_bad_pairs() {
+    let home = tempfile::tempdir().unwrap();
+    let f = home.path().join("wrong.txt");
+    std::fs::write(&f, format!("{P8} 25\n")).unwrap();
+    solver(home.path())
+        .args(["compare", "--pairs", "ida:md,bfs", "--input"])
+        .arg(&f)
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains(
+            "optimal algorithms disagree (the line says 25)",
+        ));
+    solver(home.path())
+        .args([
+            "compare",
+            "--max-nodes",
+            "1000",
+            "--pairs",
+            "ida:md,astar:md,strategic",
+            KORF1,
+        ])
+        .assert()
+        .code(3)
+        .stdout(predicate::str::contains("stopped: node limit"))
+        .stdout(predicate::str::is_match(r"strategic\s+\d+\s+\?").unwrap());
+    for bad in [
+        "astar",
+        "bfs:md",
+        "ida:magic",
+        "warp:md",
+        "ida:md:colour=red",
+    ] {
+        solver(home.path())
+            .args(["compare", "--pairs", bad, P8])
+            .assert()
+            .code(2);
+    }
+    solver(home.path())
+        .args(["compare", "--pairs", "ida:pdb", "--no-build", KORF1])
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("no pattern database"));
+}
