@@ -230,8 +230,12 @@ fn default_pairs(board: Board, pdb: bool) -> Vec<Pair> {
         ]);
     } else if n <= 16 {
         let h = if pdb { "pdb" } else { "linear-conflict" };
-        for a in ["ida", "astar", "hybrid", "parallel-ida", "dfs", "weighted"] {
-            add(&[&format!("{a}:{h}")]);
+        // A budget small enough that hybrid's IDA* phase runs on most 15-puzzles.
+        for a in ["ida", "astar", "hybrid:", "parallel-ida", "dfs", "weighted"] {
+            match a.strip_suffix(':') {
+                Some(a) => add(&[&format!("{a}:{h}:budget=10000")]),
+                None => add(&[&format!("{a}:{h}")]),
+            }
         }
         add(&["ida:manhattan", "weighted:manhattan:w=inf", "strategic"]);
     } else if n <= 64 {
