@@ -45,6 +45,11 @@
 //! # Node counts
 //! Nodes are counted as *generated* (every child produced by a move, including those pruned at
 //! once by the bound), summed over all IDA* iterations; see [`ida`].
+//!
+//! # Other algorithms
+//! [`search::run`] runs breadth-first search, A* (with bucket queues where the heuristic
+//! allows), A*+IDA*, parallel IDA*, depth-limited DFS, weighted A* and greedy search, and a
+//! human row-by-row strategy for boards of any size, with the same heuristics; see [`search`].
 
 pub mod db;
 pub mod heuristic;
