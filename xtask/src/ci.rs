@@ -7,18 +7,19 @@ use anyhow::{Context, Result};
 use std::path::Path;
 use std::process::Command;
 
-/// The cargo invocations of CI, in order.
+/// The cargo invocations of CI, in order (those of `.ci/run`).
 pub const STEPS: &[&[&str]] = &[
     &["fmt", "--all", "--", "--check"],
     &[
         "clippy",
         "--workspace",
         "--all-targets",
+        "--locked",
         "--",
         "-D",
         "warnings",
     ],
-    &["test", "--workspace"],
+    &["test", "--workspace", "--locked"],
 ];
 
 /// The cargo that runs this task (`$CARGO`, set by `cargo run`), or `cargo` from the path.
@@ -44,4 +45,22 @@ pub fn run(root: &Path) -> Result<bool> {
     }
     println!("ci: all {} steps passed", STEPS.len());
     Ok(true)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_steps_are_those_of_the_ci_script() {
+        let script = std::fs::read_to_string(crate::project_root().join(".ci/run"))
+            .expect(".ci/run is there");
+        for step in STEPS {
+            let line = format!("cargo {}", step.join(" "));
+            assert!(
+                script.lines().any(|l| l.trim() == line),
+                "`{line}` is not a line of .ci/run: keep xtask/src/ci.rs and .ci/run in step"
+            );
+        }
+    }
 }

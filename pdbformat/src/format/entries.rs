@@ -114,6 +114,18 @@ impl Table {
         }
     }
 
+    /// The table as the writer takes it: same shape, same encoded entries (for rewriting a
+    /// file with another compression).
+    pub fn source(&self) -> super::writer::TableSource<'_> {
+        super::writer::TableSource {
+            kind: self.header.kind,
+            pattern: &self.header.pattern,
+            encoding: self.header.encoding,
+            max_value: self.header.max_value,
+            entries: &self.bytes,
+        }
+    }
+
     /// Whether the entries are memory-mapped rather than owned.
     pub fn is_mapped(&self) -> bool {
         matches!(self.bytes, EntryBytes::Mapped { .. })

@@ -183,6 +183,13 @@ impl PdbFile {
         Ok(())
     }
 
+    /// Loads every table of the file, in order (see [`LoadOptions`]).
+    pub fn load_all(&self, opts: LoadOptions) -> Result<Vec<Table>, FormatError> {
+        (0..self.header.tables.len())
+            .map(|i| self.load(i, opts))
+            .collect()
+    }
+
     /// Loads table `table` into memory (see [`LoadOptions`]).
     pub fn load(&self, table: usize, opts: LoadOptions) -> Result<Table, FormatError> {
         self.load_with(table, opts, &mut |_| {})

@@ -49,17 +49,11 @@ pub fn run(a: CompressArgs) -> Result<ExitCode> {
         None => h.tables[0].compression,
     };
     let target = a.encoding.as_deref().map(parse_encoding).transpose()?;
-    let tables = (0..h.tables.len())
-        .map(|i| {
-            file.load(
-                i,
-                LoadOptions {
-                    verify: true,
-                    mmap: true,
-                },
-            )
+    let tables = file
+        .load_all(LoadOptions {
+            verify: true,
+            mmap: true,
         })
-        .collect::<Result<Vec<_>, _>>()
         .with_context(|| format!("reading {}", a.file.display()))?;
     let mut converted: Vec<Option<Vec<u8>>> = Vec::new();
     for (i, t) in tables.iter().enumerate() {
@@ -89,12 +83,13 @@ pub fn run(a: CompressArgs) -> Result<ExitCode> {
     let sources: Vec<TableSource> = tables
         .iter()
         .zip(&converted)
-        .map(|(t, c)| TableSource {
-            kind: t.header.kind,
-            pattern: &t.header.pattern,
-            encoding: target.unwrap_or(t.header.encoding),
-            max_value: t.header.max_value,
-            entries: c.as_deref().unwrap_or(&t.bytes),
+        .map(|(t, c)| match (c, target) {
+            (Some(entries), Some(encoding)) => TableSource {
+                encoding,
+                entries,
+                ..t.source()
+            },
+            _ => t.source(),
         })
         .collect();
     let opts = WriteOptions {
