@@ -454,3 +454,149 @@ impl<R: Read> Read for HashingReader<'_, R> {
         Ok(n)
     }
 }
+
+impl PdbFile {
+    /// Loads table `table`'s entries into `dst`, which must be exactly `raw_len` bytes long:
+    /// raw payloads are read into it and compressed ones decoded straight into it, so that the
+    /// entries are held once, wherever the caller wants them (huge pages, a shared mapping).
+    /// A zstd frame is decoded with `dst` as its window (no window buffer is allocated, whatever
+    /// the frame's window size), a gzip member through a 32 KiB window.
+    ///
+    /// With `verify` the entries' SHA-256 is computed as they arrive and compared with the
+    /// header's `raw_digest` (`ChecksumMismatch { what: "entries" }`). `progress` receives the
+    /// number of bytes of `dst` filled so far. Errors: `InvalidField` for a table number out of
+    /// range or a `dst` of the wrong length, `Io` and `Truncated` for reads, `Decompress` for a
+    /// payload that does not decode to exactly `raw_len` bytes.
+    pub fn load_into(
+        &self,
+        table: usize,
+        dst: &mut [u8],
+        verify: bool,
+        progress: &mut dyn FnMut(u64),
+    ) -> Result<(), FormatError> {
+        let t = self.table(table)?;
+        if dst.len() as u64 != t.raw_len {
+            return Err(FormatError::invalid(
+                "destination length",
+                format!(
+                    "table {table} holds {} bytes of entries, the destination {}",
+                    t.raw_len,
+                    dst.len()
+                ),
+            ));
+        }
+        let mut hasher = verify.then(Sha256::new);
+        let mut stored = self.section(t.payload_offset, t.stored_len)?;
+        let bad = |why: String| FormatError::Decompress {
+            table,
+            compression: t.compression.name(),
+            why,
+        };
+        let mut done = 0usize;
+        // Called after each fill of dst[done..end].
+        let mut advance = |done: &mut usize, end: usize, dst: &[u8]| {
+            if let Some(h) = hasher.as_mut() {
+                h.update(&dst[*done..end]);
+            }
+            *done = end;
+            progress(end as u64);
+        };
+        match t.compression {
+            Compression::None => {
+                while done < dst.len() {
+                    let end = (done + CHUNK).min(dst.len());
+                    let got =
+                        read_up_to(&mut stored, &mut dst[done..end]).map_err(|e| self.io_err(e))?;
+                    if got == 0 {
+                        return Err(FormatError::Truncated {
+                            what: format!("payload of table {table}"),
+                            expected: t.payload_offset + t.stored_len,
+                            found: t.payload_offset + done as u64,
+                        });
+                    }
+                    let end = done + got;
+                    advance(&mut done, end, dst);
+                }
+            }
+            Compression::Gzip => {
+                let mut decoder = flate2::read::GzDecoder::new(&mut stored);
+                while done < dst.len() {
+                    let end = (done + CHUNK).min(dst.len());
+                    let got = read_up_to(&mut decoder, &mut dst[done..end])
+                        .map_err(|e| bad(e.to_string()))?;
+                    if got == 0 {
+                        return Err(bad(format!(
+                            "it decodes to {done} bytes, fewer than the declared {}",
+                            t.raw_len
+                        )));
+                    }
+                    let end = done + got;
+                    advance(&mut done, end, dst);
+                }
+                let mut extra = [0u8; 1];
+                if read_up_to(&mut decoder, &mut extra).map_err(|e| bad(e.to_string()))? != 0 {
+                    return Err(bad(format!(
+                        "it decodes to more than the declared {} bytes",
+                        t.raw_len
+                    )));
+                }
+            }
+            Compression::Zstd => {
+                use zstd::zstd_safe::{get_error_name, DCtx, DParameter, InBuffer, OutBuffer};
+                let zerr = |code: usize| bad(get_error_name(code).to_string());
+                let mut dctx =
+                    DCtx::try_create().ok_or_else(|| bad("cannot create a zstd decoder".into()))?;
+                // The whole destination is the output buffer of every call: zstd then decodes
+                // in place and uses it as the window instead of allocating one.
+                dctx.set_parameter(DParameter::StableOutBuffer(true))
+                    .map_err(zerr)?;
+                dctx.set_parameter(DParameter::WindowLogMax(27))
+                    .map_err(zerr)?;
+                let mut input = vec![0u8; CHUNK];
+                let mut finished = false;
+                while !finished {
+                    let n = read_up_to(&mut stored, &mut input).map_err(|e| self.io_err(e))?;
+                    if n == 0 {
+                        return Err(bad(format!(
+                            "the frame ends early, after {done} of {} bytes",
+                            t.raw_len
+                        )));
+                    }
+                    let mut inb = InBuffer::around(&input[..n]);
+                    while inb.pos() < n && !finished {
+                        let before = (inb.pos(), done);
+                        let mut out = OutBuffer::around_pos(&mut *dst, done);
+                        let hint = dctx.decompress_stream(&mut out, &mut inb).map_err(zerr)?;
+                        let end = out.pos();
+                        advance(&mut done, end, dst);
+                        finished = hint == 0;
+                        if !finished && (inb.pos(), done) == before {
+                            return Err(bad(format!(
+                                "it decodes to more than the declared {} bytes",
+                                t.raw_len
+                            )));
+                        }
+                    }
+                }
+                if done != dst.len() {
+                    return Err(bad(format!(
+                        "it decodes to {done} bytes, fewer than the declared {}",
+                        t.raw_len
+                    )));
+                }
+            }
+        }
+        if let Some(h) = hasher {
+            let found = Digest::from_hasher(h);
+            if found != t.raw_digest {
+                return Err(FormatError::ChecksumMismatch {
+                    table,
+                    what: "entries",
+                    expected: t.raw_digest,
+                    found,
+                });
+            }
+        }
+        Ok(())
+    }
+}
