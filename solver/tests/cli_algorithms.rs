@@ -267,6 +267,20 @@ fn solve_a_file_with_another_algorithm() {
         .stdout(predicate::str::contains("#1    length   27"))
         .stdout(predicate::str::contains("solved 2 of 3"))
         .stderr(predicate::str::contains("line 3"));
+    // Non-optimal algorithms say how far they are from the optimum given on the line.
+    solver(home.path())
+        .args([
+            "solve",
+            "--algorithm",
+            "strategic",
+            "--board",
+            "3x3",
+            "--input",
+        ])
+        .arg(&f)
+        .assert()
+        .code(1)
+        .stdout(predicate::str::is_match(r"#1    length +\d+ \(\+\d+ *\)").unwrap());
 }
 
 #[test]

@@ -298,17 +298,26 @@ pub fn solve(
                     Ok(r) => {
                         solved += 1;
                         let mismatch = l.expected.filter(|&e| r.optimal && e as usize != r.len());
+                        // How far a non-optimal solution is from the optimum on the line.
+                        let excess = l
+                            .expected
+                            .filter(|_| !r.optimal)
+                            .map(|e| r.len() as i64 - e as i64);
                         if json_out {
                             let mut v = run_json(p, &desc, &r);
                             if let Some(e) = l.expected {
                                 v["expected"] = e.into();
                             }
+                            if let Some(x) = excess {
+                                v["excess"] = x.into();
+                            }
                             println!("{v}");
                         } else {
                             println!(
-                                "#{:<4} length {:>4}  nodes {:>15}  memory {:>10}  {:>9.3} s  {}",
+                                "#{:<4} length {:>4}{}  nodes {:>15}  memory {:>10}  {:>9.3} s  {}",
                                 i + 1,
                                 r.len(),
+                                excess.map_or(String::new(), |x| format!(" (+{x:<3})")),
                                 thousands(r.stats.nodes),
                                 human_bytes(r.stats.peak_memory as f64),
                                 r.stats.seconds,
