@@ -127,8 +127,15 @@ fn vm_hwm(status: &Path) -> Option<u64> {
     line.split_whitespace().nth(1)?.parse().ok()
 }
 
-/// What the figures were measured on, as one line of Markdown.
-pub fn machine_line(root: &Path) -> String {
+/// The 1-minute load average (`/proc/loadavg`), when known.
+pub fn load_average() -> Option<String> {
+    let text = std::fs::read_to_string("/proc/loadavg").ok()?;
+    text.split_whitespace().next().map(str::to_string)
+}
+
+/// What the figures were measured on, as one line of Markdown; `load` is the load average
+/// when the section started (the machine may be shared).
+pub fn machine_line(root: &Path, load: Option<&str>) -> String {
     let cpuinfo = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
     let cpu = cpuinfo
         .lines()
@@ -157,9 +164,11 @@ pub fn machine_line(root: &Path) -> String {
     )
     .is_some_and(|s| !s.is_empty());
     format!(
-        "Measured {} at commit `{commit}`{} on {cpu}, {threads} hardware threads{mem}; {rustc}.",
+        "Measured {} at commit `{commit}`{} on {cpu}, {threads} hardware threads{mem}, load \
+         average {} at the start; {rustc}.",
         utc_date(),
-        if dirty { " (with local changes)" } else { "" }
+        if dirty { " (with local changes)" } else { "" },
+        load.unwrap_or("unknown")
     )
 }
 
@@ -336,6 +345,7 @@ fn generator_section(
     work: &Path,
     threads: Option<usize>,
 ) -> Result<(String, bool)> {
+    let load = load_average();
     let mut rows = Vec::new();
     let mut ok = true;
     for &s in dbs {
@@ -392,7 +402,7 @@ fn generator_section(
     let mut t = format!(
         "{}\n\n`pdbgen build` of each standard database, {threads} worker threads; seconds are \
          wall-clock for the whole command (tables, encoding, writing), peak RSS of the process.\n\n",
-        machine_line(root)
+        machine_line(root, load.as_deref())
     );
     t += "| database | board | partition | kind | entries | file | seconds | peak RSS | same digests as manifest |\n";
     t += "|---|---|---|---|---:|---:|---:|---:|---|\n";
@@ -424,6 +434,7 @@ fn solver_section(
     instances: &Path,
     first: Option<usize>,
 ) -> Result<(String, bool)> {
+    let load = load_average();
     let mut ok = true;
     let mut rows = String::new();
     for (s, path) in dbs {
@@ -473,7 +484,7 @@ fn solver_section(
     let mut t = format!(
         "{}\n\n`solver bench {}` with each 4×4 database (reflection on, single thread, database \
          digests checked while loading){}; search seconds exclude the database load.\n\n",
-        machine_line(root),
+        machine_line(root, load.as_deref()),
         instances.strip_prefix(root).unwrap_or(instances).display(),
         first.map_or_else(String::new, |n| format!(", first {n} instances"))
     );
