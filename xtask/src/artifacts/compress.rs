@@ -162,28 +162,13 @@ fn compress_one(
         }
     }
     if !todo.is_empty() {
-        let tables = (0..h.tables.len())
-            .map(|i| {
-                file.load(
-                    i,
-                    LoadOptions {
-                        verify: true,
-                        mmap: true,
-                    },
-                )
+        let tables = file
+            .load_all(LoadOptions {
+                verify: true,
+                mmap: true,
             })
-            .collect::<Result<Vec<_>, _>>()
             .with_context(|| format!("reading {}", raw.display()))?;
-        let sources: Vec<TableSource> = tables
-            .iter()
-            .map(|t| TableSource {
-                kind: t.header.kind,
-                pattern: &t.header.pattern,
-                encoding: t.header.encoding,
-                max_value: t.header.max_value,
-                entries: &t.bytes,
-            })
-            .collect();
+        let sources: Vec<TableSource> = tables.iter().map(|t| t.source()).collect();
         let long =
             opts.long == Long::Auto && h.tables.iter().any(|t| t.raw_len > LONG_MATCHING_ABOVE);
         let results: Vec<Result<Variant>> = std::thread::scope(|scope| {
