@@ -2,19 +2,24 @@
 //! board and goal they will serve.
 //!
 //! A [`Database`] is one PDB file: one goal and one or more tables (usually a whole partition).
-//! Each table's entries are read into anonymous memory that asks the kernel for huge pages
-//! (`madvise(MADV_HUGEPAGE)` on Linux) and their digest is checked: lookups are random
-//! accesses over tens of megabytes to gigabytes, and 2 MiB pages spare most of their TLB
-//! misses. Raw payloads are read straight into place; compressed ones are decoded first. `u8` and `u4` entries are read
-//! directly; `bit1` tables (which need differential lookups) are refused for now.
+//! Each table's entries are held once, in anonymous memory that asks the kernel for huge pages
+//! (`madvise(MADV_HUGEPAGE)` on Linux): lookups are random accesses over tens of megabytes to
+//! gigabytes, and 2 MiB pages spare most of their TLB misses. Raw payloads are read straight
+//! into place, compressed ones decoded straight into place (zstd uses the table itself as its
+//! window), and their digest is checked on the way.
+//!
+//! `u8` and `u4` entries hold values. `bit1` entries hold bit 1 of each value of a zero-aware
+//! table and are read with *differential lookups*: a pattern move changes such a value by
+//! exactly ±1, so the child's value is the one of `v - 1`, `v + 1` whose bit 1 is the stored bit
+//! ([`LoadedTable::child_value`]). The value of a first position comes from a walk down to the
+//! goal ([`LoadedTable::exact_value`]).
 
 use crate::rank::FastIndex;
-use pdbformat::format::{
-    Compression, Digest, Encoding, FormatError, LoadOptions, PdbFile, TableHeader,
-};
+use crate::state::MAX_CELLS;
+use pdbformat::format::{Encoding, FormatError, PdbFile, TableHeader};
+use pdbformat::rank::{flood, BoardBits};
 use pdbformat::rank::{TableIndex, TableKind};
 use pdbformat::{Board, Goal, Pattern, Symmetry};
-use std::io::{Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Instant;
@@ -32,15 +37,16 @@ pub enum DbError {
         #[source]
         source: FormatError,
     },
-    /// An entry encoding the solver cannot read yet.
-    #[error("cannot use database {path}: table {table} uses {encoding} entries, which this solver does not read yet (rebuild it with --encoding u8 or u4)")]
-    UnsupportedEncoding {
+    /// A `bit1` table whose bits do not describe distances: no walk from a position reaches
+    /// the goal (only possible when its digest was not checked).
+    #[error("cannot use database {path}: table {table} is corrupt: {why}; check the file with `pdbgen verify` (loading without --no-verify checks its digest)")]
+    Corrupt {
         /// The file.
         path: PathBuf,
         /// Table number.
         table: usize,
-        /// The encoding.
-        encoding: Encoding,
+        /// What the walk found.
+        why: String,
     },
     /// The table's shape disagrees with what its pattern and kind imply.
     #[error("cannot use database {path}: table {table} is malformed: {why}")]
@@ -86,6 +92,32 @@ pub enum DbError {
     },
 }
 
+/// How a table's entries are stored in memory.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Repr {
+    /// One byte per entry.
+    U8,
+    /// Two entries per byte, low nibble first.
+    U4,
+    /// Bit 1 of the value, eight entries per byte, lowest bit first.
+    Bit1,
+}
+
+/// What the walk to the goal of a `bit1` table needs: the goal in the table's frame and the
+/// board's flood-fill masks.
+#[derive(Clone, Debug)]
+struct Walk {
+    /// The goal cell of each pattern tile (tile order), in the table's frame.
+    goal_cells: [u8; MAX_CELLS],
+    /// The entry of the goal state (value 0).
+    goal_index: u64,
+    /// For each cell, the mask of its neighbours.
+    neighbours: [u64; MAX_CELLS],
+    bits: BoardBits,
+    /// Manhattan distance between any two cells.
+    board: Board,
+}
+
 /// One table ready for lookups: its pattern, kind, index and entries.
 pub struct LoadedTable {
     /// The pattern (in the database goal's tile numbers).
@@ -100,8 +132,12 @@ pub struct LoadedTable {
     pub header: TableHeader,
     /// The encoded entries, in anonymous memory.
     entries: memmap2::Mmap,
-    /// Whether entries are 4-bit (two per byte, low nibble first) rather than bytes.
-    u4: bool,
+    repr: Repr,
+    /// For `bit1` tables: the walk to the goal.
+    walk: Option<Walk>,
+    /// The file and the table's number in it, for messages.
+    path: PathBuf,
+    number: usize,
 }
 
 impl LoadedTable {
@@ -112,23 +148,64 @@ impl LoadedTable {
         self.fast.index(cells, occ, blank)
     }
 
-    /// The value of entry `i`.
+    /// Whether the entries hold only bit 1 of each value (`bit1`): values then come from
+    /// [`LoadedTable::exact_value`] and [`LoadedTable::child_value`], not from
+    /// [`LoadedTable::value`].
+    pub fn is_differential(&self) -> bool {
+        self.repr == Repr::Bit1
+    }
+
+    /// The stored entry `i`: the value for `u8` and `u4` tables, bit 1 of the value for `bit1`
+    /// tables.
     ///
     /// # Panics
     /// If `i` is out of range.
     #[inline(always)]
     pub fn value(&self, i: u64) -> u8 {
-        if self.u4 {
-            (self.entries[(i / 2) as usize] >> ((i & 1) * 4)) & 15
-        } else {
-            self.entries[i as usize]
+        match self.repr {
+            Repr::U8 => self.entries[i as usize],
+            Repr::U4 => (self.entries[(i / 2) as usize] >> ((i & 1) * 4)) & 15,
+            Repr::Bit1 => self.stored_bit(i),
+        }
+    }
+
+    #[inline(always)]
+    fn stored_bit(&self, i: u64) -> u8 {
+        (self.entries[(i / 8) as usize] >> (i % 8)) & 1
+    }
+
+    /// The value of entry `i`, a state one move of a pattern tile away from a state of value
+    /// `parent`. For `u8` and `u4` tables this is [`LoadedTable::value`]. For `bit1` tables it
+    /// is `parent + 1` or `parent - 1`, whichever has the stored bit as its bit 1 (they always
+    /// differ there): zero-aware values change by exactly 1 on such a move.
+    ///
+    /// # Panics
+    /// If `i` is out of range.
+    #[inline(always)]
+    pub fn child_value(&self, i: u64, parent: u8) -> u8 {
+        match self.repr {
+            Repr::U8 => self.entries[i as usize],
+            Repr::U4 => (self.entries[(i / 2) as usize] >> ((i & 1) * 4)) & 15,
+            Repr::Bit1 => {
+                let up = parent.wrapping_add(1);
+                // Saturating: a corrupt table must give wrong values, never an overflow.
+                if self.stored_bit(i) == (up >> 1) & 1 {
+                    up.max(parent)
+                } else {
+                    parent.saturating_sub(1)
+                }
+            }
         }
     }
 
     /// Asks the processor to bring entry `i` into the cache (a hint; no effect elsewhere).
     #[inline(always)]
     pub fn prefetch(&self, i: u64) {
-        let offset = if self.u4 { i / 2 } else { i } as usize;
+        let offset = match self.repr {
+            Repr::U8 => i,
+            Repr::U4 => i / 2,
+            Repr::Bit1 => i / 8,
+        } as usize;
         if offset < self.entries.len() {
             prefetch_read(self.entries.as_ptr().wrapping_add(offset));
         }
@@ -139,10 +216,94 @@ impl LoadedTable {
         self.entries.len()
     }
 
-    /// The value of the state with the pattern tiles on `cells` and the blank on `blank`.
+    /// The stored entry of the state with the pattern tiles on `cells` and the blank on
+    /// `blank` (see [`LoadedTable::value`]).
     #[inline(always)]
     pub fn lookup(&self, cells: &[u8], occ: u64, blank: u8) -> u8 {
         self.value(self.index(cells, occ, blank))
+    }
+
+    /// The exact value of the state with the pattern tiles on `cells` (tile order, occupying
+    /// `occ`) and the blank on `blank`, in the table's frame.
+    ///
+    /// For `u8` and `u4` tables this is a lookup. For `bit1` tables it is a walk to the goal:
+    /// the value modulo 4 is known from the stored bit and the parity (every pattern move
+    /// changes both the value and the tiles' Manhattan distance by 1, so they have the same
+    /// parity); from a state of value `v > 0` one pattern move leads to a state of value
+    /// `v - 1`, the neighbour whose stored bit is bit 1 of `v - 1`; the walk ends at the goal
+    /// after exactly `v` moves. It costs a few lookups per move and allocates nothing.
+    ///
+    /// Errors when the bits lead nowhere (no neighbour one lower, or no goal within the
+    /// table's largest value): the table is corrupt.
+    pub fn exact_value(&self, cells: &[u8], occ: u64, blank: u8) -> Result<u8, DbError> {
+        let Some(w) = &self.walk else {
+            return Ok(self.lookup(cells, occ, blank));
+        };
+        let corrupt = |why: String| DbError::Corrupt {
+            path: self.path.clone(),
+            table: self.number,
+            why,
+        };
+        let k = cells.len();
+        let mut cur = [0u8; MAX_CELLS];
+        cur[..k].copy_from_slice(cells);
+        let (mut occ, mut blank) = (occ, blank);
+        let parity = cells
+            .iter()
+            .zip(&w.goal_cells)
+            .map(|(&c, &g)| w.board.manhattan(c as usize, g as usize))
+            .sum::<usize>()
+            & 1;
+        let mut i = self.index(&cur[..k], occ, blank);
+        // The value modulo 4, as the walk goes down.
+        let mut v4 = (2 * self.stored_bit(i) as usize + parity) as u8;
+        let mut steps = 0u32;
+        let bound = self.header.max_value as u32;
+        while i != w.goal_index {
+            if steps >= bound {
+                return Err(corrupt(format!(
+                    "a walk down its bits did not reach the goal within {bound} moves (its largest value)"
+                )));
+            }
+            let want = ((v4 + 3) & 3) >> 1;
+            let region = flood(&w.bits, 1u64 << blank, w.bits.all() & !occ);
+            let mut next = None;
+            'moves: for slot in 0..k {
+                let c = cur[slot];
+                let mut targets = w.neighbours[c as usize] & region;
+                while targets != 0 {
+                    let d = targets.trailing_zeros() as u8;
+                    targets &= targets - 1;
+                    cur[slot] = d;
+                    let o = occ ^ (1u64 << c) ^ (1u64 << d);
+                    let j = self.index(&cur[..k], o, c);
+                    if self.stored_bit(j) == want {
+                        next = Some((j, o, c));
+                        break 'moves;
+                    }
+                    cur[slot] = c;
+                }
+            }
+            let Some((j, o, c)) = next else {
+                return Err(corrupt(format!(
+                    "a state {steps} moves down a walk has no neighbour one lower"
+                )));
+            };
+            (i, occ, blank) = (j, o, c);
+            v4 = (v4 + 3) & 3;
+            steps += 1;
+        }
+        if v4 != 0 {
+            return Err(corrupt(format!(
+                "a walk reached the goal after {steps} moves, a number its bits contradict"
+            )));
+        }
+        Ok(steps as u8)
+    }
+
+    /// The file the table comes from and its number there.
+    pub fn origin(&self) -> (&Path, usize) {
+        (&self.path, self.number)
     }
 }
 
@@ -164,57 +325,23 @@ fn anonymous(len: u64, table: usize) -> Result<memmap2::MmapMut, FormatError> {
 }
 
 /// Reads table `table`'s encoded entries into huge-page anonymous memory, checking their
-/// digest when `verify` is set. Raw payloads are read straight from the file into place (so
-/// the file's pages are never mapped and count once in memory); compressed ones are decoded
-/// by `pdbformat` and copied.
+/// digest when `verify` is set. Raw payloads are read and compressed ones decoded straight
+/// into place by [`PdbFile::load_into`], so the entries count once in memory and nothing else
+/// of their size is allocated. `progress` receives the bytes loaded so far.
 fn load_entries(
     file: &PdbFile,
-    path: &Path,
     table: usize,
     th: &TableHeader,
     verify: bool,
+    progress: &mut dyn FnMut(u64),
 ) -> Result<memmap2::Mmap, FormatError> {
-    let io = |e: std::io::Error| FormatError::Io {
-        context: format!("cannot read {}", path.display()),
-        source: e,
-    };
     let mut map = anonymous(th.raw_len, table)?;
     let len = th.raw_len as usize;
-    if th.compression == Compression::None {
-        let mut f = std::fs::File::open(path).map_err(io)?;
-        f.seek(SeekFrom::Start(th.payload_offset)).map_err(io)?;
-        for chunk in map[..len].chunks_mut(8 << 20) {
-            f.read_exact(chunk).map_err(io)?;
-        }
-        if verify {
-            let found = Digest::of(&map[..len]);
-            if found != th.raw_digest {
-                return Err(FormatError::ChecksumMismatch {
-                    table,
-                    what: "entries",
-                    expected: th.raw_digest,
-                    found,
-                });
-            }
-        }
-    } else {
-        let t = file.load(
-            table,
-            LoadOptions {
-                verify,
-                mmap: false,
-            },
-        )?;
-        if t.bytes.len() != len {
-            return Err(FormatError::Truncated {
-                what: format!("entries of table {table}"),
-                expected: th.raw_len,
-                found: t.bytes.len() as u64,
-            });
-        }
-        map[..len].copy_from_slice(&t.bytes);
-    }
-    map.make_read_only().map_err(io)
+    file.load_into(table, &mut map[..len], verify, progress)?;
+    map.make_read_only().map_err(|e| FormatError::Io {
+        context: format!("cannot protect the entries of table {table}"),
+        source: e,
+    })
 }
 
 /// A read prefetch of the cache line holding `p`.
@@ -270,6 +397,17 @@ impl Database {
     /// With `opts.verify` (the default) every table's digest is checked, so that a corrupted
     /// payload is refused instead of giving wrong answers.
     pub fn open(path: impl AsRef<Path>, opts: OpenOptions) -> Result<Database, DbError> {
+        Database::open_with(path, opts, &mut |_, _| {})
+    }
+
+    /// Like [`Database::open`]; `progress(done, total)` is called as entries arrive, with the
+    /// bytes of entries loaded so far and in all (over every table of the file), for a
+    /// progress bar. Compressed payloads are decoded as they are read, straight into place.
+    pub fn open_with(
+        path: impl AsRef<Path>,
+        opts: OpenOptions,
+        progress: &mut dyn FnMut(u64, u64),
+    ) -> Result<Database, DbError> {
         let start = Instant::now();
         let path = path.as_ref().to_path_buf();
         let format = |source| DbError::Format {
@@ -279,20 +417,20 @@ impl Database {
         let file = PdbFile::open(&path).map_err(format)?;
         let header = file.header().clone();
         let board = header.board();
+        let total: u64 = header.tables.iter().map(|t| t.raw_len).sum();
+        let mut before = 0u64;
         let mut tables = Vec::with_capacity(header.tables.len());
         for (i, th) in header.tables.iter().enumerate() {
-            if th.encoding == Encoding::Bit1 {
-                return Err(DbError::UnsupportedEncoding {
-                    path,
-                    table: i,
-                    encoding: th.encoding,
-                });
-            }
             let malformed = |why: String| DbError::Malformed {
                 path: path.clone(),
                 table: i,
                 why,
             };
+            if th.encoding == Encoding::Bit1 && th.kind != TableKind::ZeroAware {
+                return Err(malformed(
+                    "bit1 entries need a zero-aware table (values that change by exactly 1)".into(),
+                ));
+            }
             let index = TableIndex::new(board, th.pattern.len(), th.kind)
                 .map_err(|e| malformed(e.to_string()))?;
             if index.len() != th.entry_count {
@@ -311,16 +449,63 @@ impl Database {
                     th.raw_len, th.entry_count, th.encoding
                 )));
             }
-            let entries = load_entries(&file, &path, i, th, opts.verify).map_err(format)?;
-            tables.push(Arc::new(LoadedTable {
+            let entries = load_entries(&file, i, th, opts.verify, &mut |n| {
+                progress(before + n, total)
+            })
+            .map_err(format)?;
+            before += th.raw_len;
+            let fast = FastIndex::new(board, &index);
+            let repr = match th.encoding {
+                Encoding::U8 => Repr::U8,
+                Encoding::U4 => Repr::U4,
+                Encoding::Bit1 => Repr::Bit1,
+            };
+            let walk = (repr == Repr::Bit1).then(|| {
+                let mut goal_cells = [0u8; MAX_CELLS];
+                for (g, c) in goal_cells
+                    .iter_mut()
+                    .zip(th.pattern.goal_cells(&header.goal))
+                {
+                    *g = c as u8;
+                }
+                let k = th.pattern.len();
+                let occ = goal_cells[..k].iter().fold(0u64, |m, &c| m | 1u64 << c);
+                let mut neighbours = [0u64; MAX_CELLS];
+                for (c, m) in neighbours.iter_mut().enumerate().take(board.cells()) {
+                    *m = board.neighbours(c).fold(0u64, |m, (_, n)| m | 1u64 << n);
+                }
+                Walk {
+                    goal_index: fast.index(&goal_cells[..k], occ, header.goal.blank_cell() as u8),
+                    goal_cells,
+                    neighbours,
+                    bits: BoardBits::new(board),
+                    board,
+                }
+            });
+            let table = LoadedTable {
                 pattern: th.pattern.clone(),
                 kind: th.kind,
-                fast: FastIndex::new(board, &index),
+                fast,
                 index,
                 header: th.clone(),
                 entries,
-                u4: th.encoding == Encoding::U4,
-            }));
+                repr,
+                walk,
+                path: path.clone(),
+                number: i,
+            };
+            if let Some(w) = &table.walk {
+                // Cheap and catches a table of the wrong goal or a flipped first byte even
+                // without the digest check.
+                if table.stored_bit(w.goal_index) != 0 {
+                    return Err(DbError::Corrupt {
+                        path,
+                        table: i,
+                        why: "the goal's stored bit is 1, but its value is 0".into(),
+                    });
+                }
+            }
+            tables.push(Arc::new(table));
         }
         Ok(Database {
             bytes: file.len(),

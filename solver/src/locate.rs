@@ -113,9 +113,6 @@ pub fn check_fits(path: &Path, goal: &Goal) -> Fit {
     if Symmetry::taking(board, goal.blank_cell(), h.goal.blank_cell()).is_none() {
         return Fit::Unusable(format!("built for goal {}, which does not fit", h.goal));
     }
-    if h.tables.iter().any(|t| t.encoding == Encoding::Bit1) {
-        return Fit::Unusable("bit1 entries are not read by this solver yet".into());
-    }
     let mut covered = vec![false; board.cells()];
     for t in &h.tables {
         for &x in t.pattern.tiles() {

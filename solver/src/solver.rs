@@ -191,6 +191,7 @@ impl Solver {
             }
             HeuristicChoice::Pdb { databases, reflect } => {
                 let h = PdbHeuristic::new(databases, goal, *reflect)?;
+                h.check_position(&start.tiles)?;
                 ida_star(&h, goal, &start, limits)
             }
         };

@@ -40,22 +40,44 @@ fn heuristic_name(spec: &str) -> Result<Option<HeuristicName>> {
     })
 }
 
-/// Opens a database and says so on standard error.
+/// Opens a database and says so on standard error, with a progress bar (bytes of entries
+/// read or decoded) while it loads, when standard error is a terminal.
 fn open_db(path: &Path, args: &HeuristicArgs) -> Result<Arc<Database>> {
-    let db = Database::open(
+    let pb = indicatif::ProgressBar::new(0);
+    pb.set_style(
+        indicatif::ProgressStyle::with_template(
+            "loading {msg} [{elapsed_precise}] {wide_bar} {bytes}/{total_bytes} ({eta})",
+        )
+        .expect("valid template"),
+    );
+    pb.set_message(path.display().to_string());
+    let opened = Database::open_with(
         path,
         OpenOptions {
             verify: !args.no_verify,
         },
-    )?;
+        &mut |done, total| {
+            pb.set_length(total);
+            pb.set_position(done);
+        },
+    );
+    pb.finish_and_clear();
+    let db = opened?;
+    let mut encodings: Vec<&str> = db
+        .tables()
+        .iter()
+        .map(|t| t.header.encoding.name())
+        .collect();
+    encodings.dedup();
     eprintln!(
-        "database: {} ({}, {} tables: {}, {:.1} MB) loaded in {:.3} s",
+        "database: {} ({} {}, {} tables: {}, {:.1} MB) loaded in {:.3} s",
         path.display(),
         if db.is_zero_aware() {
             "zero-aware"
         } else {
             "zero-unaware"
         },
+        encodings.join("/"),
         db.tables().len(),
         db.describe_patterns(),
         db.file_bytes() as f64 / 1e6,

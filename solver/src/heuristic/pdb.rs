@@ -27,6 +27,14 @@
 //! table per component: the moved tile's. A move of any other tile leaves the other tables'
 //! values unchanged — zero-unaware values do not depend on the blank, and for zero-aware ones
 //! the blank stays in the same free region.
+//!
+//! # Differential lookups
+//! Every (table, view) pair carries its exact value along the search path, so `bit1` tables
+//! (bit 1 of each value) serve as well as byte tables: a move of the pattern's tile changes the
+//! value by exactly ±1 and the stored bit of the child says which
+//! ([`LoadedTable::child_value`]). Only [`Heuristic::init`] needs more: a walk down to the goal
+//! per table and view ([`LoadedTable::exact_value`]). The choice is per table, so one
+//! heuristic may mix encodings.
 
 use super::{Heuristic, StepChange};
 use crate::db::{Database, DbError, LoadedTable};
@@ -209,6 +217,30 @@ impl PdbHeuristic {
     pub fn is_reflected(&self, i: usize) -> bool {
         self.comps[i].reflected
     }
+
+    /// Checks that every table can give the exact value of the position `tiles` (as
+    /// [`Heuristic::init`] needs): always true for `u8` and `u4` tables; for `bit1` tables
+    /// the walk down to the goal must succeed, which fails only for a corrupt table (one
+    /// loaded without its digest check). `init` itself counts such a table as 0.
+    pub fn check_position(&self, tiles: &[u8; MAX_CELLS]) -> Result<(), DbError> {
+        let mut cell_of = [0u8; MAX_CELLS];
+        for (c, &t) in tiles.iter().enumerate().take(self.cells) {
+            cell_of[t as usize] = c as u8;
+        }
+        for entry in self.entries.iter().filter(|e| e.table.is_differential()) {
+            let mut cells = [0u8; MAX_CELLS];
+            let mut occ = 0u64;
+            for (slot, &t) in entry.slot_tile.iter().enumerate() {
+                cells[slot] = entry.cellmap[cell_of[t as usize] as usize];
+                occ |= 1u64 << cells[slot];
+            }
+            let blank = entry.cellmap[cell_of[0] as usize];
+            entry
+                .table
+                .exact_value(&cells[..entry.slot_tile.len()], occ, blank)?;
+        }
+        Ok(())
+    }
 }
 
 /// The entry for `table` of a database with goal `db_goal` in `frame`, under `view`.
@@ -269,9 +301,12 @@ impl Heuristic for PdbHeuristic {
             }
             s.occ[e] = occ;
             let k = entry.slot_tile.len();
+            // A corrupt bit1 table (see `check_position`) counts 0, which keeps the estimate
+            // admissible at the start.
             s.values[e] = entry
                 .table
-                .lookup(&s.cells[e][..k], occ, entry.cellmap[blank as usize]);
+                .exact_value(&s.cells[e][..k], occ, entry.cellmap[blank as usize])
+                .unwrap_or(0);
         }
         for (ci, comp) in self.comps.iter().enumerate() {
             let mut seen = [false; MAX_CELLS];
@@ -351,8 +386,8 @@ impl Heuristic for PdbHeuristic {
                 } else {
                     entry.table.index(&cells[..entry.slot_tile.len()], occ, nf)
                 };
-                let v = entry.table.value(i);
                 let old = s.values[e];
+                let v = entry.table.child_value(i, old);
                 undo.old[ci] = old;
                 s.values[e] = v;
                 s.sums[ci] = s.sums[ci] + v as u32 - old as u32;
