@@ -113,8 +113,9 @@ struct Walk {
     goal_index: u64,
     /// For each cell, the mask of its neighbours.
     neighbours: [u64; MAX_CELLS],
+    /// Flood-fill masks of the board (the blank's free region).
     bits: BoardBits,
-    /// Manhattan distance between any two cells.
+    /// The board, for Manhattan distances.
     board: Board,
 }
 
