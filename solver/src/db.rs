@@ -134,8 +134,8 @@ pub struct LoadedTable {
     /// The encoded entries, in anonymous memory.
     entries: memmap2::Mmap,
     repr: Repr,
-    /// For `bit1` tables: the walk to the goal.
-    walk: Option<Walk>,
+    /// For `bit1` tables: the walk to the goal (boxed: it is large and not needed by lookups).
+    walk: Option<Box<Walk>>,
     /// The file and the table's number in it, for messages.
     path: PathBuf,
     number: usize,
@@ -475,13 +475,13 @@ impl Database {
                 for (c, m) in neighbours.iter_mut().enumerate().take(board.cells()) {
                     *m = board.neighbours(c).fold(0u64, |m, (_, n)| m | 1u64 << n);
                 }
-                Walk {
+                Box::new(Walk {
                     goal_index: fast.index(&goal_cells[..k], occ, header.goal.blank_cell() as u8),
                     goal_cells,
                     neighbours,
                     bits: BoardBits::new(board),
                     board,
-                }
+                })
             });
             let table = LoadedTable {
                 pattern: th.pattern.clone(),
