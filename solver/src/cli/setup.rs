@@ -43,7 +43,9 @@ fn heuristic_name(spec: &str) -> Result<Option<HeuristicName>> {
 /// Opens a database and says so on standard error, with a progress bar (bytes of entries
 /// read or decoded) while it loads, when standard error is a terminal.
 fn open_db(path: &Path, args: &HeuristicArgs) -> Result<Arc<Database>> {
-    let pb = indicatif::ProgressBar::new(0);
+    // Hidden until the first bytes arrive, when the total is known.
+    let pb =
+        indicatif::ProgressBar::with_draw_target(None, indicatif::ProgressDrawTarget::hidden());
     pb.set_style(
         indicatif::ProgressStyle::with_template(
             "loading {msg} [{elapsed_precise}] {wide_bar} {bytes}/{total_bytes} ({eta})",
@@ -57,7 +59,10 @@ fn open_db(path: &Path, args: &HeuristicArgs) -> Result<Arc<Database>> {
             verify: !args.no_verify,
         },
         &mut |done, total| {
-            pb.set_length(total);
+            if pb.length() != Some(total) {
+                pb.set_length(total);
+                pb.set_draw_target(indicatif::ProgressDrawTarget::stderr());
+            }
             pb.set_position(done);
         },
     );
