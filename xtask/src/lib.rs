@@ -1,7 +1,7 @@
 //! Maintainers' tasks for the PDB toolchain, run as `cargo xtask …` (see `cargo xtask --help`).
 //!
 //! One module per task: [`artifacts`] (build, verify, record, compress and publish the
-//! [`standard`] databases against the committed [`manifest`]), [`bench`] (the figures of
+//! [`standard`] databases against the committed [`manifest`]), [`bench`](mod@bench) (the figures of
 //! `BENCHMARKS.md`) and [`ci`] (what CI runs). Every task takes its folders as arguments, so
 //! the tests run them on temporary folders instead of the real `artifacts/`.
 
