@@ -5,14 +5,9 @@ use crate::bfs::guided_distances;
 use crate::observer::BuildObserver;
 use crate::words::Entries;
 use anyhow::{ensure, Result};
+use pdbformat::format::{Encoding, EntryView};
 use pdbformat::rank::ZeroAwareIndex;
 use pdbformat::{Goal, Pattern};
-
-/// Bit 1 of entry `i` of a `bit1` payload.
-#[inline]
-pub fn stored_bit(bits: &[u8], i: usize) -> u8 {
-    (bits[i / 8] >> (i % 8)) & 1
-}
 
 /// Restores one byte per entry from the `bit1` payload `bits` of a zero-aware table of
 /// `pattern` towards `goal`. The result holds exact distances only if the bits were right;
@@ -33,10 +28,11 @@ pub fn restore_from_bit1(
         idx.len().div_ceil(8),
         bits.len()
     );
+    let view = EntryView::new(bits, Encoding::Bit1);
     let goal_cells: Vec<u8> = pattern.goal_cells(goal).iter().map(|&c| c as u8).collect();
     let g = idx.index(&goal_cells, goal.blank_cell()) as usize;
     ensure!(
-        stored_bit(bits, g) == 0,
+        view.bit1(g as u64) == 0,
         "the goal entry's stored bit is 1, but its value is 0"
     );
     Ok(guided_distances(
@@ -45,7 +41,7 @@ pub fn restore_from_bit1(
         &idx,
         table,
         obs,
-        &|i, v| stored_bit(bits, i) == (v >> 1) & 1,
+        &|i, v| view.bit1(i as u64) == (v >> 1) & 1,
     ))
 }
 
@@ -78,7 +74,6 @@ pub fn values_of<'a>(
     table_no: usize,
     obs: &dyn BuildObserver,
 ) -> Result<Values<'a>> {
-    use pdbformat::format::Encoding;
     Ok(match table.header.encoding {
         Encoding::U8 => Values::Borrowed(&table.bytes),
         Encoding::U4 => Values::Unpacked(table.values().expect("u4 values")),

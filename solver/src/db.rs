@@ -14,10 +14,9 @@
 //! ([`LoadedTable::child_value`]). The value of a first position comes from a walk down to the
 //! goal ([`LoadedTable::exact_value`]).
 
-use crate::rank::FastIndex;
 use crate::state::MAX_CELLS;
-use pdbformat::format::{Encoding, FormatError, PdbFile, TableHeader};
-use pdbformat::rank::{flood, BoardBits};
+use pdbformat::format::{Encoding, EntryView, FormatError, PdbFile, TableHeader};
+use pdbformat::rank::{flood, BoardBits, FastIndex};
 use pdbformat::rank::{TableIndex, TableKind};
 use pdbformat::{Board, Goal, Pattern, Symmetry};
 use std::path::{Path, PathBuf};
@@ -46,16 +45,6 @@ pub enum DbError {
         /// Table number.
         table: usize,
         /// What the walk found.
-        why: String,
-    },
-    /// The table's shape disagrees with what its pattern and kind imply.
-    #[error("cannot use database {path}: table {table} is malformed: {why}")]
-    Malformed {
-        /// The file.
-        path: PathBuf,
-        /// Table number.
-        table: usize,
-        /// What is wrong.
         why: String,
     },
     /// The database is for another board.
@@ -92,17 +81,6 @@ pub enum DbError {
     },
 }
 
-/// How a table's entries are stored in memory.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Repr {
-    /// One byte per entry.
-    U8,
-    /// Two entries per byte, low nibble first.
-    U4,
-    /// Bit 1 of the value, eight entries per byte, lowest bit first.
-    Bit1,
-}
-
 /// What the walk to the goal of a `bit1` table needs: the goal in the table's frame and the
 /// board's flood-fill masks.
 #[derive(Clone, Debug)]
@@ -133,7 +111,6 @@ pub struct LoadedTable {
     pub header: TableHeader,
     /// The encoded entries, in anonymous memory.
     entries: memmap2::Mmap,
-    repr: Repr,
     /// For `bit1` tables: the walk to the goal (boxed: it is large and not needed by lookups).
     walk: Option<Box<Walk>>,
     /// The file and the table's number in it, for messages.
@@ -149,66 +126,45 @@ impl LoadedTable {
         self.fast.index(cells, occ, blank)
     }
 
+    /// The entries seen through their encoding (`pdbformat` decodes every encoding).
+    #[inline(always)]
+    fn view(&self) -> EntryView<'_> {
+        EntryView::new(&self.entries, self.header.encoding)
+    }
+
     /// Whether the entries hold only bit 1 of each value (`bit1`): values then come from
     /// [`LoadedTable::exact_value`] and [`LoadedTable::child_value`], not from
     /// [`LoadedTable::value`].
     pub fn is_differential(&self) -> bool {
-        self.repr == Repr::Bit1
+        self.view().is_differential()
     }
 
     /// The stored entry `i`: the value for `u8` and `u4` tables, bit 1 of the value for `bit1`
-    /// tables.
+    /// tables ([`EntryView::stored`]).
     ///
     /// # Panics
     /// If `i` is out of range.
     #[inline(always)]
     pub fn value(&self, i: u64) -> u8 {
-        match self.repr {
-            Repr::U8 => self.entries[i as usize],
-            Repr::U4 => (self.entries[(i / 2) as usize] >> ((i & 1) * 4)) & 15,
-            Repr::Bit1 => self.stored_bit(i),
-        }
-    }
-
-    #[inline(always)]
-    fn stored_bit(&self, i: u64) -> u8 {
-        (self.entries[(i / 8) as usize] >> (i % 8)) & 1
+        self.view().stored(i)
     }
 
     /// The value of entry `i`, a state one move of a pattern tile away from a state of value
-    /// `parent`. For `u8` and `u4` tables this is [`LoadedTable::value`]. For `bit1` tables it
-    /// is `parent + 1` or `parent - 1`, whichever has the stored bit as its bit 1 (they always
-    /// differ there): zero-aware values change by exactly 1 on such a move.
+    /// `parent` ([`EntryView::child_value`]): the stored value for `u8` and `u4` tables, the
+    /// one of `parent ± 1` that the stored bit names for `bit1` tables.
     ///
     /// # Panics
     /// If `i` is out of range.
     #[inline(always)]
     pub fn child_value(&self, i: u64, parent: u8) -> u8 {
-        match self.repr {
-            Repr::U8 => self.entries[i as usize],
-            Repr::U4 => (self.entries[(i / 2) as usize] >> ((i & 1) * 4)) & 15,
-            Repr::Bit1 => {
-                let up = parent.wrapping_add(1);
-                // Saturating: a corrupt table must give wrong values, never an overflow.
-                if self.stored_bit(i) == (up >> 1) & 1 {
-                    up.max(parent)
-                } else {
-                    parent.saturating_sub(1)
-                }
-            }
-        }
+        self.view().child_value(i, parent)
     }
 
     /// Asks the processor to bring entry `i` into the cache (a hint; no effect elsewhere).
     #[inline(always)]
     pub fn prefetch(&self, i: u64) {
-        let offset = match self.repr {
-            Repr::U8 => i,
-            Repr::U4 => i / 2,
-            Repr::Bit1 => i / 8,
-        } as usize;
-        if offset < self.entries.len() {
-            prefetch_read(self.entries.as_ptr().wrapping_add(offset));
+        if let Some(p) = self.view().address_of(i) {
+            prefetch_read(p);
         }
     }
 
@@ -257,7 +213,7 @@ impl LoadedTable {
             & 1;
         let mut i = self.index(&cur[..k], occ, blank);
         // The value modulo 4, as the walk goes down.
-        let mut v4 = (2 * self.stored_bit(i) as usize + parity) as u8;
+        let mut v4 = (2 * self.view().bit1(i) as usize + parity) as u8;
         let mut steps = 0u32;
         let bound = self.header.max_value as u32;
         while i != w.goal_index {
@@ -278,7 +234,7 @@ impl LoadedTable {
                     cur[slot] = d;
                     let o = occ ^ (1u64 << c) ^ (1u64 << d);
                     let j = self.index(&cur[..k], o, c);
-                    if self.stored_bit(j) == want {
+                    if self.view().bit1(j) == want {
                         next = Some((j, o, c));
                         break 'moves;
                     }
@@ -422,46 +378,22 @@ impl Database {
         let mut before = 0u64;
         let mut tables = Vec::with_capacity(header.tables.len());
         for (i, th) in header.tables.iter().enumerate() {
-            let malformed = |why: String| DbError::Malformed {
-                path: path.clone(),
-                table: i,
-                why,
-            };
-            if th.encoding == Encoding::Bit1 && th.kind != TableKind::ZeroAware {
-                return Err(malformed(
-                    "bit1 entries need a zero-aware table (values that change by exactly 1)".into(),
-                ));
-            }
-            let index = TableIndex::new(board, th.pattern.len(), th.kind)
-                .map_err(|e| malformed(e.to_string()))?;
-            if index.len() != th.entry_count {
-                return Err(malformed(format!(
-                    "{} entries declared, a {} table of {} tiles on {board} has {}",
-                    th.entry_count,
-                    th.kind,
-                    th.pattern.len(),
-                    index.len()
-                )));
-            }
-            let expected = th.encoding.encoded_len(th.entry_count);
-            if th.raw_len != expected {
-                return Err(malformed(format!(
-                    "{} bytes of entries declared, {} {} entries take {expected}",
-                    th.raw_len, th.entry_count, th.encoding
-                )));
-            }
+            // `PdbFile::open` has checked the table's shape: its entry count against its
+            // pattern and kind, its byte length against its encoding, and that `bit1` entries
+            // belong to a zero-aware table.
+            let index = TableIndex::new(board, th.pattern.len(), th.kind).map_err(|e| {
+                format(FormatError::InvalidField {
+                    field: format!("table {i} pattern size"),
+                    why: e.to_string(),
+                })
+            })?;
             let entries = load_entries(&file, i, th, opts.verify, &mut |n| {
                 progress(before + n, total)
             })
             .map_err(format)?;
             before += th.raw_len;
             let fast = FastIndex::new(board, &index);
-            let repr = match th.encoding {
-                Encoding::U8 => Repr::U8,
-                Encoding::U4 => Repr::U4,
-                Encoding::Bit1 => Repr::Bit1,
-            };
-            let walk = (repr == Repr::Bit1).then(|| {
+            let walk = (th.encoding == Encoding::Bit1).then(|| {
                 let mut goal_cells = [0u8; MAX_CELLS];
                 for (g, c) in goal_cells
                     .iter_mut()
@@ -490,7 +422,6 @@ impl Database {
                 index,
                 header: th.clone(),
                 entries,
-                repr,
                 walk,
                 path: path.clone(),
                 number: i,
@@ -498,7 +429,7 @@ impl Database {
             if let Some(w) = &table.walk {
                 // Cheap and catches a table of the wrong goal or a flipped first byte even
                 // without the digest check.
-                if table.stored_bit(w.goal_index) != 0 {
+                if table.view().bit1(w.goal_index) != 0 {
                     return Err(DbError::Corrupt {
                         path,
                         table: i,

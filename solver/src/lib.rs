@@ -56,7 +56,6 @@ pub mod heuristic;
 pub mod ida;
 pub mod input;
 pub mod locate;
-pub mod rank;
 pub mod report;
 pub mod search;
 pub mod solver;

@@ -103,3 +103,44 @@ fn verification_can_be_skipped_but_is_on_by_default() {
     assert!(e.contains("checksum mismatch"), "{e}");
     assert!(Database::open(&path, OpenOptions { verify: false }).is_ok());
 }
+
+/// A header whose table shape contradicts itself (format v1 layout, docs/FORMAT.md: the first
+/// table descriptor follows the goal, its entry count 8 bytes in), resealed so that only the
+/// shape is wrong, is refused by the reader's checks with the field named: the solver adds no
+/// checks of its own.
+#[test]
+fn malformed_table_shape_is_refused_with_the_field_named() {
+    use pdbformat::format::{Digest, FormatError};
+    use solver::DbError;
+    const HEADER_LEN_AT: usize = 12;
+    const GOAL_AT: usize = 24;
+    const ENTRY_COUNT: usize = 8;
+    let dir = tempfile::tempdir().unwrap();
+    let goal = Goal::blank_first(Board::new(3, 3).unwrap());
+    let path = dir.path().join("m.pdb");
+    write_db_with(
+        &path,
+        &goal,
+        &PATTERNS,
+        TableKind::ZeroUnaware,
+        Encoding::U8,
+        &WriteOptions::default(),
+    );
+    let mut bytes = std::fs::read(&path).unwrap();
+    let d = (GOAL_AT + 9).div_ceil(8) * 8;
+    let at = d + ENTRY_COUNT;
+    let count = u64::from_le_bytes(bytes[at..at + 8].try_into().unwrap());
+    assert_eq!(count, 9 * 8 * 7, "the first descriptor's entry count");
+    bytes[at..at + 8].copy_from_slice(&(count + 1).to_le_bytes());
+    let hl =
+        u32::from_le_bytes(bytes[HEADER_LEN_AT..HEADER_LEN_AT + 4].try_into().unwrap()) as usize;
+    let sum = Digest::of(&bytes[..hl - 32]);
+    bytes[hl - 32..hl].copy_from_slice(&sum.0);
+    std::fs::write(&path, &bytes).unwrap();
+    let e = Database::open(&path, OpenOptions::default()).unwrap_err();
+    assert!(
+        matches!(&e, DbError::Format { source: FormatError::InvalidField { field, .. }, .. } if field == "table 0 entry count"),
+        "{e:?}"
+    );
+    assert!(e.to_string().contains("invalid table 0 entry count"), "{e}");
+}

@@ -79,26 +79,25 @@ pub struct Table {
 }
 
 impl Table {
+    /// The entries seen through their encoding, for lookups.
+    #[inline]
+    pub fn view(&self) -> super::view::EntryView<'_> {
+        super::view::EntryView::new(&self.bytes, self.header.encoding)
+    }
+
     /// The value of entry `i` for `u8` and `u4` tables.
     ///
     /// # Panics
     /// For `bit1` tables (their values need differential lookups) and out-of-range `i`.
     #[inline]
     pub fn value(&self, i: u64) -> u8 {
-        match self.header.encoding {
-            Encoding::U8 => self.bytes[i as usize],
-            Encoding::U4 => (self.bytes[(i / 2) as usize] >> ((i & 1) * 4)) & 15,
-            Encoding::Bit1 => panic!("bit1 tables hold only bit 1 of each value"),
-        }
+        self.view().value(i)
     }
 
     /// Bit 1 of entry `i` (any encoding).
     #[inline]
     pub fn bit1(&self, i: u64) -> u8 {
-        match self.header.encoding {
-            Encoding::Bit1 => (self.bytes[(i / 8) as usize] >> (i % 8)) & 1,
-            _ => (self.value(i) >> 1) & 1,
-        }
+        self.view().bit1(i)
     }
 
     /// All values as bytes (`u8` and `u4` tables; `None` for `bit1`).

@@ -12,6 +12,7 @@ mod entries;
 mod error;
 mod header;
 mod reader;
+mod view;
 mod writer;
 
 pub use codes::{Compression, Encoding};
@@ -22,4 +23,5 @@ pub use header::{
     Header, TableHeader, FORMAT_VERSION, MAGIC, MAX_HEADER_LEN, MAX_TABLES, PAYLOAD_ALIGN,
 };
 pub use reader::{LoadOptions, PdbFile};
+pub use view::EntryView;
 pub use writer::{write_pdb, TableSource, WriteOptions};

@@ -1,14 +1,14 @@
-//! Table indexes for lookups: the same numbering as `pdbformat::rank`, computed with fewer
-//! dependent memory accesses.
+//! Table indexes for lookups: the same numbering as the reference indexes of this module,
+//! computed with fewer dependent memory accesses (what a search calls for every node).
 //!
 //! The zero-aware index is `(region_start[set] + region_of[set][blank]) · k! + order`
-//! ([`pdbformat::rank::ZeroAwareIndex`]). Here the colex rank of the occupied set comes from
+//! ([`ZeroAwareIndex`]). Here the colex rank of the occupied set comes from
 //! one small table per byte of the cell mask (indexed by the byte and the number of occupied
 //! cells below it) instead of one binomial per tile; region starts are 32-bit; and the tile
 //! order's Lehmer rank is computed with bit masks, without a scratch array.
 
-use pdbformat::rank::{PermutationIndex, TableIndex, ZeroAwareIndex};
-use pdbformat::Board;
+use super::{binomial, PermutationIndex, TableIndex, ZeroAwareIndex};
+use crate::board::Board;
 
 /// A zero-aware index prepared for fast lookups.
 #[derive(Clone, Debug)]
@@ -38,7 +38,7 @@ impl FastZeroAware {
                     let mut j = below;
                     for b in 0..8 {
                         if byte >> b & 1 == 1 {
-                            r = r.wrapping_add(pdbformat::rank::binomial(8 * chunk + b, j + 1));
+                            r = r.wrapping_add(binomial(8 * chunk + b, j + 1));
                             j += 1;
                         }
                     }
@@ -111,7 +111,7 @@ impl FastZeroAware {
 pub enum FastIndex {
     /// Zero-aware tables.
     ZeroAware(FastZeroAware),
-    /// Zero-unaware tables (`pdbformat`'s permutation rank is already branch-free).
+    /// Zero-unaware tables (the permutation rank is already branch-free).
     Permutation(PermutationIndex),
 }
 
@@ -138,10 +138,10 @@ impl FastIndex {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use pdbformat::rank::TableKind;
+    use crate::rank::TableKind;
 
     #[test]
-    fn same_numbering_as_pdbformat() {
+    fn same_numbering_as_the_reference_ranking() {
         for (w, h, k) in [(3, 3, 4), (3, 3, 8), (4, 3, 3), (2, 5, 5), (4, 4, 2)] {
             let b = Board::new(w, h).unwrap();
             let idx = TableIndex::new(b, k, TableKind::ZeroAware).unwrap();
@@ -153,7 +153,7 @@ mod tests {
                 assert_eq!(fast.index(&cells, occ, blank as u8), i, "{w}x{h} k={k}");
             }
         }
-        // Larger boards: random states against pdbformat's ranking.
+        // Larger boards: random states against the reference ranking.
         let mut s = 0x2545_f491_4f6c_dd1du64;
         for (w, h, k) in [(4, 4, 6), (4, 4, 8), (5, 5, 5), (8, 8, 3), (5, 4, 7)] {
             let b = Board::new(w, h).unwrap();
