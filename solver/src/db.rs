@@ -14,7 +14,7 @@
 //! ([`LoadedTable::child_value`]). The value of a first position comes from a walk down to the
 //! goal ([`LoadedTable::exact_value`]).
 
-use crate::state::MAX_CELLS;
+use crate::position::MAX_CELLS;
 use pdbformat::format::{Encoding, EntryView, FormatError, PdbFile, TableHeader};
 use pdbformat::rank::{flood, BoardBits, FastIndex};
 use pdbformat::rank::{TableIndex, TableKind};
@@ -111,6 +111,8 @@ pub struct LoadedTable {
     pub header: TableHeader,
     /// The encoded entries, in anonymous memory.
     entries: memmap2::Mmap,
+    /// Their encoding (a copy of the header's, kept beside the entries for lookups).
+    encoding: Encoding,
     /// For `bit1` tables: the walk to the goal (boxed: it is large and not needed by lookups).
     walk: Option<Box<Walk>>,
     /// The file and the table's number in it, for messages.
@@ -129,7 +131,7 @@ impl LoadedTable {
     /// The entries seen through their encoding (`pdbformat` decodes every encoding).
     #[inline(always)]
     fn view(&self) -> EntryView<'_> {
-        EntryView::new(&self.entries, self.header.encoding)
+        EntryView::new(&self.entries, self.encoding)
     }
 
     /// Whether the entries hold only bit 1 of each value (`bit1`): values then come from
@@ -422,6 +424,7 @@ impl Database {
                 index,
                 header: th.clone(),
                 entries,
+                encoding: th.encoding,
                 walk,
                 path: path.clone(),
                 number: i,

@@ -4,17 +4,25 @@
 //! # Library use
 //! ```
 //! use pdbformat::{Board, Goal, Puzzle};
-//! use solver::{HeuristicChoice, Limits, Solver};
+//! use solver::{solve, Algorithm, HeuristicChoice, Options};
 //!
 //! let goal = Goal::blank_first(Board::new(3, 3).unwrap());
 //! let puzzle = Puzzle::parse_for_goal("3 1 2 0 4 5 6 7 8", &goal).unwrap();
-//! let solution = Solver::new(HeuristicChoice::Manhattan)
-//!     .solve(&puzzle, &goal, &Limits::default())
-//!     .unwrap();
+//! let solution = solve(
+//!     Algorithm::Ida,
+//!     &HeuristicChoice::Manhattan,
+//!     &puzzle,
+//!     &goal,
+//!     &Options::default(),
+//! )
+//! .unwrap();
 //! assert_eq!(solution.len(), 1);
 //! assert_eq!(solution.blank_notation(), "U");
 //! assert_eq!(solution.tiles_moved, vec![3]);
+//! assert!(solution.optimal);
 //! ```
+//! [`solve`] is the one entry point of every algorithm ([`Algorithm`]); [`Options`] holds the
+//! limits ([`Limits`]) and each algorithm's settings.
 //! For pattern databases, open files with [`Database::open`] and pass them in
 //! [`HeuristicChoice::Pdb`]; [`locate`] finds (and for 4×4 builds) the default one.
 //!
@@ -44,24 +52,22 @@
 //!
 //! # Node counts
 //! Nodes are counted as *generated* (every child produced by a move, including those pruned at
-//! once by the bound), summed over all IDA* iterations; see [`ida`].
+//! once by the bound), summed over all IDA* iterations; see [`search::ida`].
 //!
-//! # Other algorithms
-//! [`search::run`] runs breadth-first search, A* (with bucket queues where the heuristic
-//! allows), A*+IDA*, parallel IDA*, depth-limited DFS, weighted A* and greedy search, and a
-//! human row-by-row strategy for boards of any size, with the same heuristics; see [`search`].
+//! # Algorithms
+//! Besides IDA* (the default), [`solve`] runs breadth-first search, A* (with bucket queues
+//! where the heuristic allows), A*+IDA*, parallel IDA*, depth-limited DFS, weighted A* and
+//! greedy search, and a human row-by-row strategy for boards of any size, with the same
+//! heuristics; see [`search`].
 
 pub mod db;
 pub mod heuristic;
-pub mod ida;
 pub mod input;
 pub mod locate;
+pub mod position;
 pub mod report;
 pub mod search;
-pub mod solver;
-pub mod state;
 
 pub use db::{Database, DbError, OpenOptions};
-pub use heuristic::{Heuristic, HeuristicName};
-pub use ida::{Limits, StopReason};
-pub use solver::{replay, HeuristicChoice, Solution, SolveError, Solver};
+pub use heuristic::{Heuristic, HeuristicChoice, HeuristicName};
+pub use search::{replay, solve, Algorithm, Limits, Options, Solution, SolveError, Stats, Stop};

@@ -1,6 +1,6 @@
 //! Output: a solution as text or as one JSON object, and the summary of a batch.
 
-use crate::solver::Solution;
+use crate::search::Solution;
 use pdbformat::Puzzle;
 use serde_json::{json, Value};
 
@@ -41,14 +41,14 @@ pub fn solution_text(puzzle: &Puzzle, goal_name: &str, heuristic: &str, s: &Solu
     out.push_str(&format!("tiles:      {}\n", s.tile_notation()));
     out.push_str(&format!(
         "nodes:      {} generated, {} expanded, {} iterations, initial h {}\n",
-        thousands(s.nodes),
-        thousands(s.expanded),
-        s.iterations,
-        s.initial_h
+        thousands(s.stats.nodes),
+        thousands(s.stats.expanded),
+        s.stats.iterations,
+        s.stats.initial_h
     ));
     out.push_str(&format!(
         "time:       {:.3} s ({}nodes/s)\n",
-        s.seconds,
+        s.stats.seconds,
         rate(s.nodes_per_second())
     ));
     out
@@ -59,8 +59,8 @@ pub fn solution_line(number: usize, s: &Solution) -> String {
     format!(
         "#{number:<4} length {:>3}  nodes {:>15}  {:>9.3} s  {}",
         s.len(),
-        thousands(s.nodes),
-        s.seconds,
+        thousands(s.stats.nodes),
+        s.stats.seconds,
         s.blank_notation()
     )
 }
@@ -72,11 +72,11 @@ pub fn solution_json(puzzle: &Puzzle, s: &Solution) -> Value {
         "length": s.len(),
         "moves": s.blank_notation(),
         "tiles": s.tiles_moved,
-        "nodes": s.nodes,
-        "expanded": s.expanded,
-        "iterations": s.iterations,
-        "initial_h": s.initial_h,
-        "seconds": s.seconds,
+        "nodes": s.stats.nodes,
+        "expanded": s.stats.expanded,
+        "iterations": s.stats.iterations,
+        "initial_h": s.stats.initial_h,
+        "seconds": s.stats.seconds,
     })
 }
 
@@ -114,8 +114,8 @@ impl Summary {
     /// Records a solution.
     pub fn add(&mut self, s: &Solution) {
         self.solved += 1;
-        self.seconds.push(s.seconds);
-        self.nodes.push(s.nodes);
+        self.seconds.push(s.stats.seconds);
+        self.nodes.push(s.stats.nodes);
     }
 
     /// Total search seconds.

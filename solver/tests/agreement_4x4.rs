@@ -4,12 +4,12 @@
 
 mod common;
 
-use common::{assert_replays, random_walk, write_db, Rng};
+use common::{assert_replays, random_walk, write_db, Ida, Rng};
 use pdbformat::rank::TableKind;
 use pdbformat::{Board, Goal, Puzzle, Symmetry};
 use solver::heuristic::{Heuristic, PdbHeuristic};
-use solver::state::State;
-use solver::{Database, HeuristicChoice, Limits, OpenOptions, Solver};
+use solver::position::Position;
+use solver::{Database, HeuristicChoice, Limits, OpenOptions};
 use std::path::Path;
 use std::sync::Arc;
 
@@ -34,16 +34,16 @@ fn open(path: &Path) -> Arc<Database> {
     Arc::new(Database::open(path, OpenOptions::default()).unwrap())
 }
 
-fn pdb(dbs: &[Arc<Database>], reflect: bool) -> Solver {
-    Solver::new(HeuristicChoice::Pdb {
+fn pdb(dbs: &[Arc<Database>], reflect: bool) -> HeuristicChoice {
+    HeuristicChoice::Pdb {
         databases: dbs.to_vec(),
         reflect,
-    })
+    }
 }
 
 fn h_of(dbs: &[Arc<Database>], goal: &Goal, reflect: bool, p: &Puzzle) -> (u32, Vec<u32>) {
     let h = PdbHeuristic::new(dbs, goal, reflect).unwrap();
-    let st = h.init(&State::from_tiles(p.tiles()).unwrap().tiles);
+    let st = h.init(&Position::from_tiles(p.tiles()).unwrap().tiles);
     (h.value(&st), h.component_values(&st))
 }
 
@@ -69,8 +69,8 @@ fn heuristics_agree_on_easy_instances() {
     write_db(&zu, &first, &ROWS, TableKind::ZeroUnaware);
     let (za, zu) = (open(&za), open(&zu));
     let solvers = [
-        Solver::new(HeuristicChoice::Manhattan),
-        Solver::new(HeuristicChoice::LinearConflict),
+        HeuristicChoice::Manhattan,
+        HeuristicChoice::LinearConflict,
         pdb(std::slice::from_ref(&za), true),
         pdb(std::slice::from_ref(&za), false),
         pdb(std::slice::from_ref(&zu), true),
@@ -84,7 +84,7 @@ fn heuristics_agree_on_easy_instances() {
             let lengths: Vec<usize> = solvers
                 .iter()
                 .map(|s| {
-                    let sol = s.solve(&p, &goal, &Limits::default()).unwrap();
+                    let sol = s.ida(&p, &goal, &Limits::default()).unwrap();
                     assert_replays(&p, &goal, &sol);
                     sol.len()
                 })
@@ -122,10 +122,10 @@ fn one_table_serves_both_goal_conventions_and_other_corners() {
         // A blank-last puzzle solved with the blank-first table and with the blank-last one.
         let p = random_walk(&last, 40, &mut rng);
         let a = pdb(std::slice::from_ref(&dbf), true)
-            .solve(&p, &last, &Limits::default())
+            .ida(&p, &last, &Limits::default())
             .unwrap();
         let b = pdb(std::slice::from_ref(&dbl), true)
-            .solve(&p, &last, &Limits::default())
+            .ida(&p, &last, &Limits::default())
             .unwrap();
         assert_eq!(a.len(), b.len());
         assert_replays(&p, &last, &a);
@@ -142,20 +142,20 @@ fn one_table_serves_both_goal_conventions_and_other_corners() {
         // And the other way round.
         let p = random_walk(&first, 40, &mut rng);
         let a = pdb(std::slice::from_ref(&dbl), true)
-            .solve(&p, &first, &Limits::default())
+            .ida(&p, &first, &Limits::default())
             .unwrap();
-        let b = Solver::new(HeuristicChoice::LinearConflict)
-            .solve(&p, &first, &Limits::default())
+        let b = HeuristicChoice::LinearConflict
+            .ida(&p, &first, &Limits::default())
             .unwrap();
         assert_eq!(a.len(), b.len());
         assert_replays(&p, &first, &a);
         // A goal with the blank top-right (a flip of blank-first), reflected on the anti-diagonal.
         let p = random_walk(&top_right, 40, &mut rng);
         let a = pdb(std::slice::from_ref(&dbf), true)
-            .solve(&p, &top_right, &Limits::default())
+            .ida(&p, &top_right, &Limits::default())
             .unwrap();
-        let b = Solver::new(HeuristicChoice::LinearConflict)
-            .solve(&p, &top_right, &Limits::default())
+        let b = HeuristicChoice::LinearConflict
+            .ida(&p, &top_right, &Limits::default())
             .unwrap();
         assert_eq!(a.len(), b.len());
         assert_replays(&p, &top_right, &a);
@@ -210,10 +210,10 @@ fn files_add_when_disjoint_and_take_the_maximum_otherwise() {
     }
     let p = random_walk(&first, 50, &mut rng);
     let x = pdb(&[rows, cols], true)
-        .solve(&p, &first, &Limits::default())
+        .ida(&p, &first, &Limits::default())
         .unwrap();
-    let y = Solver::new(HeuristicChoice::LinearConflict)
-        .solve(&p, &first, &Limits::default())
+    let y = HeuristicChoice::LinearConflict
+        .ida(&p, &first, &Limits::default())
         .unwrap();
     assert_eq!(x.len(), y.len());
 }
@@ -233,7 +233,7 @@ fn wrong_board_and_goal_are_refused() {
     let e = s.check(&centre).unwrap_err().to_string();
     assert!(e.contains("no symmetry"), "{e}");
     let p = Puzzle::parse_for_goal("1 2 3 4 0 5 6 7 8 9 10 11 12 13 14 15", &centre).unwrap();
-    assert!(s.solve(&p, &centre, &Limits::default()).is_err());
+    assert!(s.ida(&p, &centre, &Limits::default()).is_err());
 }
 
 #[test]
@@ -251,7 +251,7 @@ fn incremental_updates_match_fresh_lookups() {
         let h = PdbHeuristic::new(&dbs, goal, true).unwrap();
         assert_eq!(h.groups(), 2);
         let mut p = Puzzle::solved(goal);
-        let mut s = State::from_tiles(p.tiles()).unwrap();
+        let mut s = Position::from_tiles(p.tiles()).unwrap();
         let mut hs = h.init(&s.tiles);
         for step in 0..3000 {
             let d = Direction::ALL[rng.below(4)];

@@ -9,8 +9,8 @@ use common::{all_distances, distance_key, random_solvable, random_walk, write_db
 use pdbformat::rank::TableKind;
 use pdbformat::{Board, Goal, Puzzle};
 use solver::heuristic::{Hamming, Heuristic, LinearConflict, Manhattan, PdbHeuristic, StepChange};
-use solver::search::{run, Algorithm, Options, QueueChoice, Run, RunError, Stop};
-use solver::state::{MoveTable, State};
+use solver::position::{MoveTable, Position};
+use solver::search::{solve as run, Algorithm, Options, QueueChoice, Solution, SolveError, Stop};
 use solver::{Database, HeuristicChoice, OpenOptions};
 use std::path::Path;
 use std::sync::Arc;
@@ -41,7 +41,7 @@ fn opts() -> Options {
 }
 
 /// Plays the moves independently of the library and checks that they reach the goal.
-fn check_replay(p: &Puzzle, goal: &Goal, r: &Run) {
+fn check_replay(p: &Puzzle, goal: &Goal, r: &Solution) {
     let mut q = p.clone();
     for (&d, &t) in r.moves.iter().zip(&r.tiles_moved) {
         assert_eq!(
@@ -55,7 +55,7 @@ fn check_replay(p: &Puzzle, goal: &Goal, r: &Run) {
     assert_eq!(r.moves.len(), r.tiles_moved.len());
 }
 
-fn solve(alg: Algorithm, h: &HeuristicChoice, p: &Puzzle, g: &Goal, o: &Options) -> Run {
+fn solve(alg: Algorithm, h: &HeuristicChoice, p: &Puzzle, g: &Goal, o: &Options) -> Solution {
     let r = run(alg, h, p, g, o).unwrap_or_else(|e| panic!("{alg} on {p:#}: {e}"));
     check_replay(p, g, &r);
     r
@@ -270,7 +270,7 @@ fn every_open_list_gives_the_same_length() {
     ] {
         let o = Options { queue: q, ..opts() };
         let e = run(Algorithm::AStar, &h, &p, &Goal::blank_first(b), &o).unwrap_err();
-        assert!(matches!(e, RunError::Refused(_)), "{e}");
+        assert!(matches!(e, SolveError::Refused(_)), "{e}");
     }
 }
 
@@ -278,7 +278,7 @@ fn every_open_list_gives_the_same_length() {
 fn check_promise<H: Heuristic>(h: &H, goal: &Goal, seed: u64) -> StepChange {
     let b = goal.board();
     let moves = MoveTable::new(b);
-    let mut s = State::from_tiles(goal.tiles()).unwrap();
+    let mut s = Position::from_tiles(goal.tiles()).unwrap();
     let mut rng = Rng(seed);
     let mut prev = h.value(&h.init(&s.tiles));
     let mut seen = StepChange::ExactlyOne;
@@ -430,7 +430,7 @@ fn bfs_refuses_the_15_puzzle() {
         &goal,
         &opts(),
     ) {
-        Err(RunError::Refused(m)) => assert!(m.contains("trillion positions"), "{m}"),
+        Err(SolveError::Refused(m)) => assert!(m.contains("trillion positions"), "{m}"),
         other => panic!("{other:?}"),
     }
     // And a 3x3 board with too little memory.
@@ -442,7 +442,7 @@ fn bfs_refuses_the_15_puzzle() {
     };
     assert!(matches!(
         run(Algorithm::Bfs, &HeuristicChoice::Manhattan, &p3, &g3, &o),
-        Err(RunError::Refused(_))
+        Err(SolveError::Refused(_))
     ));
 }
 
@@ -459,7 +459,7 @@ fn memory_limit_stops_astar_cleanly() {
             ..opts()
         };
         match run(alg, &HeuristicChoice::Manhattan, &p, &goal, &o) {
-            Err(RunError::Stopped {
+            Err(SolveError::Stopped {
                 stop: Stop::Memory,
                 stats,
             }) => {
@@ -504,7 +504,7 @@ fn node_and_time_limits_stop_every_search() {
             ..opts()
         };
         match run(alg, &HeuristicChoice::Manhattan, &p, &goal, &o) {
-            Err(RunError::Stopped {
+            Err(SolveError::Stopped {
                 stop: Stop::Nodes,
                 stats,
             }) => {
@@ -527,7 +527,7 @@ fn node_and_time_limits_stop_every_search() {
         };
         let t0 = std::time::Instant::now();
         match run(alg, &HeuristicChoice::Hamming, &p, &goal, &o) {
-            Err(RunError::Stopped { stop, .. }) => {
+            Err(SolveError::Stopped { stop, .. }) => {
                 assert!(matches!(stop, Stop::Time | Stop::Memory))
             }
             Ok(r) => assert!(!r.optimal || alg == Algorithm::Ida, "{alg} finished early?"),
@@ -549,7 +549,7 @@ fn dfs_with_a_fixed_limit_can_find_nothing() {
         ..opts()
     };
     match run(Algorithm::Dfs, &HeuristicChoice::Manhattan, &p, &goal, &o) {
-        Err(RunError::NotFound { limit: 29, stats }) => assert!(stats.nodes > 0),
+        Err(SolveError::NotFound { limit: 29, stats }) => assert!(stats.nodes > 0),
         other => panic!("{other:?}"),
     }
     let o = Options {
@@ -642,7 +642,7 @@ fn strategy_solves_large_and_odd_boards() {
             &goal,
             &opts()
         ),
-        Err(RunError::BoardTooLarge { .. })
+        Err(SolveError::BoardTooLarge { .. })
     ));
 }
 
@@ -660,7 +660,7 @@ fn bad_input_is_an_error() {
                 &goal,
                 &opts()
             ),
-            Err(RunError::Puzzle(_))
+            Err(SolveError::Puzzle(_))
         ));
     }
     let p = Puzzle::parse("1 2 3 4 5 6 7 0 8", None).unwrap();
@@ -676,7 +676,7 @@ fn bad_input_is_an_error() {
             &goal,
             &o
         ),
-        Err(RunError::Refused(_))
+        Err(SolveError::Refused(_))
     ));
     // Already solved: every algorithm returns no moves.
     let solved = Puzzle::solved(&goal);

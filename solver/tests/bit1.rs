@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::{random_solvable, random_walk, write_db_with, Rng};
+use common::{random_solvable, random_walk, write_db_with, Ida, Rng};
 use pdbformat::format::{
     encode_entries, write_pdb, Compression, Encoding, LoadOptions, PdbFile, TableSource,
     WriteOptions,
@@ -14,8 +14,8 @@ use pdbformat::format::{
 use pdbformat::rank::TableKind;
 use pdbformat::{Board, Goal, Puzzle};
 use solver::heuristic::{Heuristic, PdbHeuristic};
-use solver::state::{MoveTable, State};
-use solver::{Database, DbError, HeuristicChoice, Limits, OpenOptions, SolveError, Solver};
+use solver::position::{MoveTable, Position};
+use solver::{Database, DbError, HeuristicChoice, Limits, OpenOptions, SolveError};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 
@@ -75,23 +75,35 @@ fn dbs663() -> (Arc<Database>, Arc<Database>) {
     .clone()
 }
 
-fn solver_of(db: &Arc<Database>, reflect: bool) -> Solver {
-    Solver::new(HeuristicChoice::Pdb {
+fn solver_of(db: &Arc<Database>, reflect: bool) -> HeuristicChoice {
+    HeuristicChoice::Pdb {
         databases: vec![db.clone()],
         reflect,
-    })
+    }
 }
 
 /// Solves `p` with both solvers: same length, same nodes, same iterations, same start value.
-fn same_search(p: &Puzzle, goal: &Goal, a: &Solver, b: &Solver, what: &str) -> u64 {
-    let x = a.solve(p, goal, &Limits::default()).unwrap();
-    let y = b.solve(p, goal, &Limits::default()).unwrap();
+fn same_search(
+    p: &Puzzle,
+    goal: &Goal,
+    a: &HeuristicChoice,
+    b: &HeuristicChoice,
+    what: &str,
+) -> u64 {
+    let x = a.ida(p, goal, &Limits::default()).unwrap();
+    let y = b.ida(p, goal, &Limits::default()).unwrap();
     assert_eq!(x.len(), y.len(), "{what}: lengths of {p:#}");
-    assert_eq!(x.initial_h, y.initial_h, "{what}: start values of {p:#}");
-    assert_eq!(x.nodes, y.nodes, "{what}: nodes of {p:#}");
-    assert_eq!(x.iterations, y.iterations, "{what}: iterations of {p:#}");
+    assert_eq!(
+        x.stats.initial_h, y.stats.initial_h,
+        "{what}: start values of {p:#}"
+    );
+    assert_eq!(x.stats.nodes, y.stats.nodes, "{what}: nodes of {p:#}");
+    assert_eq!(
+        x.stats.iterations, y.stats.iterations,
+        "{what}: iterations of {p:#}"
+    );
     assert_eq!(x.moves, y.moves, "{what}: the same first solution of {p:#}");
-    x.nodes
+    x.stats.nodes
 }
 
 #[test]
@@ -108,7 +120,7 @@ fn korf_first_ten_same_lengths_and_nodes_as_u8() {
             let p = l.puzzle.as_ref().unwrap();
             let what = format!("instance {} reflect {reflect}", i + 1);
             same_search(p, &goal, &a, &b, &what);
-            let s = b.solve(p, &goal, &Limits::default()).unwrap();
+            let s = b.ida(p, &goal, &Limits::default()).unwrap();
             assert_eq!(Some(s.len() as u32), l.expected, "{what}");
         }
     }
@@ -203,7 +215,7 @@ fn walk_to_the_goal_gives_the_exact_value_of_random_positions() {
             } else {
                 random_walk(goal, i % 23, &mut rng)
             };
-            let s = State::from_tiles(p.tiles()).unwrap();
+            let s = Position::from_tiles(p.tiles()).unwrap();
             assert_eq!(
                 components(&a, &s.tiles),
                 components(&b, &s.tiles),
@@ -240,7 +252,7 @@ fn incremental_values_follow_the_u8_table_along_random_walks() {
     let a = PdbHeuristic::new(std::slice::from_ref(&u8db), &goal, true).unwrap();
     let b = PdbHeuristic::new(std::slice::from_ref(&bit1db), &goal, true).unwrap();
     let moves = MoveTable::new(board);
-    let mut s = State::from_tiles(goal.tiles()).unwrap();
+    let mut s = Position::from_tiles(goal.tiles()).unwrap();
     let (mut ha, mut hb) = (a.init(&s.tiles), b.init(&s.tiles));
     let mut rng = Rng(17);
     for step in 0..3000 {
@@ -330,7 +342,7 @@ fn corrupt_bit1_files_give_clear_errors() {
     let db = Arc::new(Database::open(&path, no_verify).unwrap());
     let s = solver_of(&db, true);
     let p = Puzzle::parse("8 7 6 5 4 3 2 1 0", None).unwrap();
-    let e = s.solve(&p, &goal, &Limits::default()).unwrap_err();
+    let e = s.ida(&p, &goal, &Limits::default()).unwrap_err();
     assert!(
         matches!(&e, SolveError::Database(DbError::Corrupt { .. })),
         "{e:?}"
@@ -340,7 +352,7 @@ fn corrupt_bit1_files_give_clear_errors() {
     let h = PdbHeuristic::new(&[db], &goal, true).unwrap();
     let mut rng = Rng(5);
     let moves = MoveTable::new(goal.board());
-    let mut st = State::from_tiles(p.tiles()).unwrap();
+    let mut st = Position::from_tiles(p.tiles()).unwrap();
     let mut hs = h.init(&st.tiles);
     for _ in 0..500 {
         let t = moves.targets(st.blank);
@@ -412,7 +424,7 @@ fn compressed_bit1_files_load_the_same_entries() {
         .collect();
     let mut rng = Rng(3);
     for _ in 0..50 {
-        let s = State::from_tiles(random_solvable(&goal, &mut rng).tiles()).unwrap();
+        let s = Position::from_tiles(random_solvable(&goal, &mut rng).tiles()).unwrap();
         let v0 = components(&hs[0], &s.tiles);
         for h in &hs[1..] {
             assert_eq!(components(h, &s.tiles), v0);

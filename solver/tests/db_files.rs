@@ -3,11 +3,11 @@
 
 mod common;
 
-use common::{all_distances, distance_key, random_solvable, write_db_with, Rng};
+use common::{all_distances, distance_key, random_solvable, write_db_with, Ida, Rng};
 use pdbformat::format::{Compression, Encoding, WriteOptions};
 use pdbformat::rank::TableKind;
 use pdbformat::{Board, Goal};
-use solver::{Database, HeuristicChoice, Limits, OpenOptions, Solver};
+use solver::{Database, HeuristicChoice, Limits, OpenOptions};
 use std::sync::Arc;
 
 const PATTERNS: [&[usize]; 3] = [&[1, 2, 3], &[4, 5, 6], &[7, 8]];
@@ -40,13 +40,13 @@ fn u4_and_compressed_files_give_exact_lengths() {
         let db = Database::open(&path, OpenOptions::default()).unwrap();
         assert_eq!(db.tables().len(), 3);
         assert!(db.is_complete() && db.is_zero_aware());
-        let s = Solver::new(HeuristicChoice::Pdb {
+        let s = HeuristicChoice::Pdb {
             databases: vec![Arc::new(db)],
             reflect: true,
-        });
+        };
         for _ in 0..100 {
             let p = random_solvable(&goal, &mut rng);
-            let sol = s.solve(&p, &goal, &Limits::default()).unwrap();
+            let sol = s.ida(&p, &goal, &Limits::default()).unwrap();
             assert_eq!(sol.len(), dist[distance_key(&p)] as usize, "{p:#}");
         }
     }
@@ -68,14 +68,14 @@ fn bit1_files_give_exact_lengths() {
     );
     let db = Database::open(&path, OpenOptions::default()).unwrap();
     assert!(db.tables().iter().all(|t| t.is_differential()));
-    let s = Solver::new(HeuristicChoice::Pdb {
+    let s = HeuristicChoice::Pdb {
         databases: vec![Arc::new(db)],
         reflect: true,
-    });
+    };
     let mut rng = Rng(9);
     for _ in 0..100 {
         let p = random_solvable(&goal, &mut rng);
-        let sol = s.solve(&p, &goal, &Limits::default()).unwrap();
+        let sol = s.ida(&p, &goal, &Limits::default()).unwrap();
         assert_eq!(sol.len(), dist[distance_key(&p)] as usize, "{p:#}");
     }
 }

@@ -4,10 +4,10 @@
 
 mod common;
 
-use common::{all_distances, assert_replays, distance_key, random_solvable, write_db, Rng};
+use common::{all_distances, assert_replays, distance_key, random_solvable, write_db, Ida, Rng};
 use pdbformat::rank::TableKind;
 use pdbformat::{Board, Goal, Puzzle};
-use solver::{Database, HeuristicChoice, Limits, OpenOptions, Solver};
+use solver::{Database, HeuristicChoice, Limits, OpenOptions};
 use std::sync::Arc;
 
 fn b33() -> Board {
@@ -45,14 +45,19 @@ fn bfs_counts_and_diameter() {
     }
 }
 
-fn pdb_solver(goal: &Goal, dir: &tempfile::TempDir, kind: TableKind, reflect: bool) -> Solver {
+fn pdb_solver(
+    goal: &Goal,
+    dir: &tempfile::TempDir,
+    kind: TableKind,
+    reflect: bool,
+) -> HeuristicChoice {
     let path = dir.path().join(format!("{kind}-{goal}.pdb"));
     write_db(&path, goal, &[&[1, 2, 3, 4], &[5, 6, 7, 8]], kind);
     let db = Database::open(&path, OpenOptions::default()).unwrap();
-    Solver::new(HeuristicChoice::Pdb {
+    HeuristicChoice::Pdb {
         databases: vec![Arc::new(db)],
         reflect,
-    })
+    }
 }
 
 #[test]
@@ -63,16 +68,16 @@ fn every_position_with_pdb_and_a_sample_with_linear_conflict() {
         let all = positions(&goal, &dist);
         let za = pdb_solver(&goal, &dir, TableKind::ZeroAware, true);
         for (p, d) in &all {
-            let s = za.solve(p, &goal, &Limits::default()).unwrap();
+            let s = za.ida(p, &goal, &Limits::default()).unwrap();
             assert_eq!(s.len(), *d as usize, "{p:#}");
         }
-        let lc = Solver::new(HeuristicChoice::LinearConflict);
+        let lc = HeuristicChoice::LinearConflict;
         let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
         // The deepest positions, then a random sample.
         let deepest = all.iter().filter(|(_, d)| *d >= 30);
         let sample: Vec<&(Puzzle, u8)> = (0..4000).map(|_| &all[rng.below(all.len())]).collect();
         for (p, d) in deepest.chain(sample) {
-            let s = lc.solve(p, &goal, &Limits::default()).unwrap();
+            let s = lc.ida(p, &goal, &Limits::default()).unwrap();
             assert_eq!(s.len(), *d as usize, "{p:#}");
             assert_replays(p, &goal, &s);
         }
@@ -86,9 +91,9 @@ fn all_heuristics_and_table_kinds_on_a_sample() {
     for goal in [Goal::blank_first(b33()), Goal::blank_last(b33())] {
         let dist = all_distances(&goal);
         let solvers = [
-            Solver::new(HeuristicChoice::Hamming),
-            Solver::new(HeuristicChoice::Manhattan),
-            Solver::new(HeuristicChoice::LinearConflict),
+            HeuristicChoice::Hamming,
+            HeuristicChoice::Manhattan,
+            HeuristicChoice::LinearConflict,
             pdb_solver(&goal, &dir, TableKind::ZeroAware, false),
             pdb_solver(&goal, &dir, TableKind::ZeroUnaware, true),
             pdb_solver(&goal, &dir, TableKind::ZeroUnaware, false),
@@ -97,8 +102,8 @@ fn all_heuristics_and_table_kinds_on_a_sample() {
             let p = random_solvable(&goal, &mut rng);
             let d = dist[distance_key(&p)] as usize;
             for s in &solvers {
-                let sol = s.solve(&p, &goal, &Limits::default()).unwrap();
-                assert_eq!(sol.len(), d, "{:?} on {p:#}", s.heuristic().name());
+                let sol = s.ida(&p, &goal, &Limits::default()).unwrap();
+                assert_eq!(sol.len(), d, "{:?} on {p:#}", s.name());
                 assert_replays(&p, &goal, &sol);
             }
         }
@@ -116,14 +121,14 @@ fn a_partial_partition_is_still_exact() {
     write_db(&path, &goal, &[&[1, 2], &[7]], TableKind::ZeroAware);
     let db = Database::open(&path, OpenOptions::default()).unwrap();
     assert!(!db.is_complete());
-    let s = Solver::new(HeuristicChoice::Pdb {
+    let s = HeuristicChoice::Pdb {
         databases: vec![Arc::new(db)],
         reflect: true,
-    });
+    };
     let mut rng = Rng(424242);
     for _ in 0..40 {
         let p = random_solvable(&goal, &mut rng);
-        let sol = s.solve(&p, &goal, &Limits::default()).unwrap();
+        let sol = s.ida(&p, &goal, &Limits::default()).unwrap();
         assert_eq!(sol.len(), dist[distance_key(&p)] as usize, "{p:#}");
         assert_replays(&p, &goal, &sol);
     }

@@ -5,9 +5,9 @@
 
 mod common;
 
-use common::assert_replays;
+use common::{assert_replays, Ida};
 use pdbformat::{Board, Goal, Puzzle, Symmetry};
-use solver::{Database, HeuristicChoice, Limits, OpenOptions, Solver};
+use solver::{Database, HeuristicChoice, Limits, OpenOptions};
 use std::path::PathBuf;
 use std::sync::{Arc, OnceLock};
 
@@ -36,11 +36,11 @@ fn korf() -> Vec<(Puzzle, usize)> {
         .collect()
 }
 
-fn pdb(reflect: bool) -> Solver {
-    Solver::new(HeuristicChoice::Pdb {
+fn pdb(reflect: bool) -> HeuristicChoice {
+    HeuristicChoice::Pdb {
         databases: vec![db663()],
         reflect,
-    })
+    }
 }
 
 /// The same problem written for the blank-last goal: rotate by 180 degrees, tile t -> 16 - t.
@@ -60,22 +60,22 @@ fn first_ten_instances_have_their_known_lengths() {
     let last = Goal::blank_last(Board::new(4, 4).unwrap());
     let (with, without) = (pdb(true), pdb(false));
     for (i, (p, len)) in korf().into_iter().take(10).enumerate() {
-        let a = with.solve(&p, &first, &Limits::default()).unwrap();
+        let a = with.ida(&p, &first, &Limits::default()).unwrap();
         assert_eq!(a.len(), len, "instance {}", i + 1);
         assert_replays(&p, &first, &a);
-        let b = without.solve(&p, &first, &Limits::default()).unwrap();
+        let b = without.ida(&p, &first, &Limits::default()).unwrap();
         assert_eq!(b.len(), len, "instance {} without reflection", i + 1);
         // The reflected maximum dominates, so IDA* never generates more nodes with it.
         assert!(
-            a.nodes <= b.nodes,
+            a.stats.nodes <= b.stats.nodes,
             "instance {}: {} > {}",
             i + 1,
-            a.nodes,
-            b.nodes
+            a.stats.nodes,
+            b.stats.nodes
         );
         // The blank-last form, solved through the blank-first table, moves in its own frame.
         let q = as_blank_last(&p);
-        let c = with.solve(&q, &last, &Limits::default()).unwrap();
+        let c = with.ida(&q, &last, &Limits::default()).unwrap();
         assert_eq!(c.len(), len, "instance {} as blank-last", i + 1);
         assert_replays(&q, &last, &c);
     }
@@ -84,15 +84,15 @@ fn first_ten_instances_have_their_known_lengths() {
 #[test]
 fn easy_instances_agree_with_linear_conflict() {
     let first = Goal::blank_first(Board::new(4, 4).unwrap());
-    let lc = Solver::new(HeuristicChoice::LinearConflict);
+    let lc = HeuristicChoice::LinearConflict;
     let all = korf();
     for n in [9, 12, 16] {
         let (p, len) = &all[n - 1];
-        let a = lc.solve(p, &first, &Limits::default()).unwrap();
+        let a = lc.ida(p, &first, &Limits::default()).unwrap();
         assert_eq!(a.len(), *len, "instance {n}");
         assert_replays(p, &first, &a);
-        let b = pdb(true).solve(p, &first, &Limits::default()).unwrap();
+        let b = pdb(true).ida(p, &first, &Limits::default()).unwrap();
         assert_eq!(b.len(), *len);
-        assert!(b.nodes < a.nodes);
+        assert!(b.stats.nodes < a.stats.nodes);
     }
 }

@@ -4,21 +4,26 @@
 mod common;
 
 use common::{
-    all_distances, assert_replays, distance_key, random_solvable, random_walk, write_db, Rng,
+    all_distances, assert_replays, distance_key, random_solvable, random_walk, write_db, Ida, Rng,
 };
 use pdbformat::rank::TableKind;
 use pdbformat::{Board, Goal};
-use solver::{Database, HeuristicChoice, Limits, OpenOptions, Solver};
+use solver::{Database, HeuristicChoice, Limits, OpenOptions};
 use std::sync::Arc;
 
-fn pdb_solver(goal: &Goal, patterns: &[&[usize]], dir: &tempfile::TempDir, name: &str) -> Solver {
+fn pdb_solver(
+    goal: &Goal,
+    patterns: &[&[usize]],
+    dir: &tempfile::TempDir,
+    name: &str,
+) -> HeuristicChoice {
     let path = dir.path().join(name);
     write_db(&path, goal, patterns, TableKind::ZeroAware);
     let db = Database::open(&path, OpenOptions::default()).unwrap();
-    Solver::new(HeuristicChoice::Pdb {
+    HeuristicChoice::Pdb {
         databases: vec![Arc::new(db)],
         reflect: true,
-    })
+    }
 }
 
 #[test]
@@ -33,7 +38,7 @@ fn two_by_five_against_exhaustive_bfs() {
         assert_eq!(dist.iter().filter(|&&d| d != u8::MAX).count(), 1_814_400);
         let pats: [&[usize]; 2] = [&[1, 2, 3, 4], &[5, 6, 7, 8, 9]];
         let solvers = [
-            Solver::new(HeuristicChoice::LinearConflict),
+            HeuristicChoice::LinearConflict,
             pdb_solver(&goal, &pats, &dir, &format!("g{i}.pdb")),
         ];
         let mut rng = Rng(31337 + i as u64);
@@ -41,7 +46,7 @@ fn two_by_five_against_exhaustive_bfs() {
             let p = random_solvable(&goal, &mut rng);
             let d = dist[distance_key(&p)] as usize;
             for s in &solvers {
-                let sol = s.solve(&p, &goal, &Limits::default()).unwrap();
+                let sol = s.ida(&p, &goal, &Limits::default()).unwrap();
                 assert_eq!(sol.len(), d, "{p:#} for {goal}");
                 assert_replays(&p, &goal, &sol);
             }
@@ -60,12 +65,12 @@ fn three_by_four_and_four_by_three_agree() {
         {
             let pats: [&[usize]; 3] = [&[1, 2, 3, 4], &[5, 6, 7, 8], &[9, 10, 11]];
             let pdb = pdb_solver(&goal, &pats, &dir, &format!("{w}x{h}-{i}.pdb"));
-            let lc = Solver::new(HeuristicChoice::LinearConflict);
+            let lc = HeuristicChoice::LinearConflict;
             let mut rng = Rng(1 + i as u64 * 7 + w as u64);
             for _ in 0..8 {
                 let p = random_walk(&goal, 60, &mut rng);
-                let a = pdb.solve(&p, &goal, &Limits::default()).unwrap();
-                let c = lc.solve(&p, &goal, &Limits::default()).unwrap();
+                let a = pdb.ida(&p, &goal, &Limits::default()).unwrap();
+                let c = lc.ida(&p, &goal, &Limits::default()).unwrap();
                 assert_eq!(a.len(), c.len(), "{p:#} on {b} for {goal}");
                 assert_replays(&p, &goal, &a);
                 assert_replays(&p, &goal, &c);
@@ -74,8 +79,8 @@ fn three_by_four_and_four_by_three_agree() {
             if i == 0 {
                 let last = Goal::blank_last(b);
                 let p = random_walk(&last, 60, &mut rng);
-                let a = pdb.solve(&p, &last, &Limits::default()).unwrap();
-                let c = lc.solve(&p, &last, &Limits::default()).unwrap();
+                let a = pdb.ida(&p, &last, &Limits::default()).unwrap();
+                let c = lc.ida(&p, &last, &Limits::default()).unwrap();
                 assert_eq!(a.len(), c.len());
                 assert_replays(&p, &last, &a);
             }

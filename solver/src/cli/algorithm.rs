@@ -1,7 +1,7 @@
 //! `--algorithm` and its settings, and `solver solve` with an algorithm other than IDA*: one
 //! puzzle with a full report, or a file of puzzles one line each.
 
-use super::setup::{make_goal, make_solver, parse_board};
+use super::setup::{make_goal, make_heuristic, parse_board};
 use super::solve::{list_board, puzzle_error, read_input};
 use super::{HeuristicArgs, EXIT_ERROR, EXIT_STOPPED};
 use anyhow::{anyhow, bail, Result};
@@ -11,8 +11,8 @@ use serde_json::{json, Value};
 use solver::report::{solution_json, solution_text, thousands};
 use solver::search::bfs::human_bytes;
 use solver::search::weighted::describe_weight;
-use solver::search::{self, Algorithm, Options, QueueChoice, Run, RunError};
-use solver::{HeuristicChoice, Limits, Solution, SolveError};
+use solver::search::{Algorithm, Options, QueueChoice};
+use solver::{solve as solve_one, HeuristicChoice, Limits, Solution, SolveError};
 use std::path::PathBuf;
 
 /// The algorithm options shared by `solve` and `compare`.
@@ -139,33 +139,20 @@ pub fn heuristic_for(
     if !algorithm.uses_heuristic() {
         return Ok((HeuristicChoice::Manhattan, "none".into()));
     }
-    let setup = make_solver(args, goal)?;
-    Ok((setup.solver.heuristic().clone(), setup.description))
+    let setup = make_heuristic(args, goal)?;
+    Ok((setup.heuristic, setup.description))
 }
 
 /// The exit code of a failed run.
-pub fn exit_code(e: &RunError) -> i32 {
+pub fn exit_code(e: &SolveError) -> i32 {
     match e {
-        RunError::Stopped { .. } => EXIT_STOPPED,
+        SolveError::Stopped { .. } => EXIT_STOPPED,
         _ => EXIT_ERROR,
     }
 }
 
-/// A run as the solver's [`Solution`], for the shared report formats.
-fn as_solution(r: &Run) -> Solution {
-    Solution {
-        moves: r.moves.clone(),
-        tiles_moved: r.tiles_moved.clone(),
-        nodes: r.stats.nodes,
-        expanded: r.stats.expanded,
-        iterations: r.stats.iterations,
-        initial_h: r.stats.initial_h,
-        seconds: r.stats.seconds,
-    }
-}
-
 /// What the algorithm promises, in words.
-fn promise(r: &Run, opts: &Options) -> String {
+fn promise(r: &Solution, opts: &Options) -> String {
     match r.algorithm {
         a if a.is_optimal() => format!("{a} (optimal)"),
         Algorithm::Weighted => format!("weighted, {} (not optimal)", describe_weight(opts.weight)),
@@ -174,8 +161,8 @@ fn promise(r: &Run, opts: &Options) -> String {
 }
 
 /// The full text report of a run.
-fn run_text(p: &Puzzle, goal: &Goal, heuristic: &str, r: &Run, opts: &Options) -> String {
-    let mut out = solution_text(p, &goal.to_string(), heuristic, &as_solution(r));
+fn run_text(p: &Puzzle, goal: &Goal, heuristic: &str, r: &Solution, opts: &Options) -> String {
+    let mut out = solution_text(p, &goal.to_string(), heuristic, r);
     out.push_str(&format!("algorithm:  {}\n", promise(r, opts)));
     out.push_str(&format!(
         "memory:     {} estimated peak{}\n",
@@ -197,8 +184,8 @@ fn run_text(p: &Puzzle, goal: &Goal, heuristic: &str, r: &Run, opts: &Options) -
 }
 
 /// The JSON object of a run.
-pub fn run_json(p: &Puzzle, heuristic: &str, r: &Run) -> Value {
-    let mut v = solution_json(p, &as_solution(r));
+pub fn run_json(p: &Puzzle, heuristic: &str, r: &Solution) -> Value {
+    let mut v = solution_json(p, r);
     v["algorithm"] = json!(r.algorithm.name());
     v["heuristic"] = json!(heuristic);
     v["optimal"] = json!(r.optimal);
@@ -209,14 +196,6 @@ pub fn run_json(p: &Puzzle, heuristic: &str, r: &Run) -> Value {
         v["per_thread"] = json!(r.stats.per_thread);
     }
     v
-}
-
-/// A run error as a solver error where one fits, for the shared hint on unsolvable puzzles.
-fn message(e: &RunError, puzzle: Option<&Puzzle>, goal: &Goal) -> String {
-    match e {
-        RunError::Puzzle(pe) => puzzle_error(&SolveError::Puzzle(pe.clone()), puzzle, goal),
-        e => e.to_string(),
-    }
 }
 
 /// `solver solve` with an algorithm other than `ida`.
@@ -240,10 +219,10 @@ pub fn solve(
             let p = Puzzle::parse(&text, board).map_err(|e| anyhow!("{e}"))?;
             let goal = make_goal(p.board(), &heuristic.goal)?;
             if let Err(e) = p.check_solvable(&goal) {
-                bail!("{}", message(&e.into(), Some(&p), &goal));
+                bail!("{}", puzzle_error(&e.into(), Some(&p), &goal));
             }
             let (choice, desc) = heuristic_for(algo.algorithm, heuristic, &goal)?;
-            match search::run(algo.algorithm, &choice, &p, &goal, &opts) {
+            match solve_one(algo.algorithm, &choice, &p, &goal, &opts) {
                 Ok(r) => {
                     if json_out {
                         println!("{}", run_json(&p, &desc, &r));
@@ -253,7 +232,7 @@ pub fn solve(
                     Ok(0)
                 }
                 Err(e) => {
-                    let msg = message(&e, Some(&p), &goal);
+                    let msg = puzzle_error(&e, Some(&p), &goal);
                     if json_out {
                         println!("{}", json!({ "puzzle": format!("{p:#}"), "error": msg }));
                     }
@@ -276,8 +255,8 @@ pub fn solve(
             }
             let (mut solved, mut failed, mut stopped, mut mismatched) = (0, 0, false, 0);
             for (i, l) in lines.iter().enumerate() {
-                let fail = |e: &RunError, p: Option<&Puzzle>| {
-                    let msg = message(e, p, &goal);
+                let fail = |e: &SolveError, p: Option<&Puzzle>| {
+                    let msg = puzzle_error(e, p, &goal);
                     if json_out {
                         println!(
                             "{}",
@@ -290,11 +269,11 @@ pub fn solve(
                     Ok(p) => p,
                     Err(e) => {
                         failed += 1;
-                        fail(&RunError::Puzzle(e.clone()), None);
+                        fail(&SolveError::Puzzle(e.clone()), None);
                         continue;
                     }
                 };
-                match search::run(algo.algorithm, &choice, p, &goal, &opts) {
+                match solve_one(algo.algorithm, &choice, p, &goal, &opts) {
                     Ok(r) => {
                         solved += 1;
                         let mismatch = l.expected.filter(|&e| r.optimal && e as usize != r.len());
@@ -335,7 +314,7 @@ pub fn solve(
                     }
                     Err(e) => {
                         failed += 1;
-                        stopped |= matches!(e, RunError::Stopped { .. });
+                        stopped |= matches!(e, SolveError::Stopped { .. });
                         fail(&e, Some(p));
                     }
                 }

@@ -1,14 +1,14 @@
 //! `solver bench`: every instance of a benchmark file, single-threaded, with a table of nodes and
 //! seconds per instance and in total, the database load time reported separately.
 
-use super::setup::{make_goal, make_solver, parse_board};
-use super::solve::{limits, list_board, puzzle_error, read_input};
+use super::setup::{make_goal, make_heuristic, parse_board};
+use super::solve::{ida_options, limits, list_board, puzzle_error, read_input};
 use super::{HeuristicArgs, EXIT_ERROR, EXIT_STOPPED};
 use anyhow::Result;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use solver::report::{rate, thousands, Summary};
-use solver::SolveError;
+use solver::{solve, Algorithm, SolveError};
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -33,14 +33,14 @@ pub struct BenchArgs {
 
 /// Runs `solver bench`.
 pub fn run(a: BenchArgs) -> Result<i32> {
-    let limits = limits(a.max_nodes, a.timeout)?;
+    let opts = ida_options(&limits(a.max_nodes, a.timeout)?);
     let text = read_input(&a.file)?;
     let (board, mut lines) = list_board(&text, parse_board(a.heuristic.board.as_deref())?)?;
     if let Some(n) = a.first {
         lines.truncate(n);
     }
     let goal = make_goal(board, &a.heuristic.goal)?;
-    let setup = make_solver(&a.heuristic, &goal)?;
+    let setup = make_heuristic(&a.heuristic, &goal)?;
     println!(
         "{}: {} instances, {board} board, goal {goal}, single thread",
         a.file.display(),
@@ -66,7 +66,7 @@ pub fn run(a: BenchArgs) -> Result<i32> {
             .puzzle
             .as_ref()
             .map_err(|e| SolveError::Puzzle(e.clone()))
-            .and_then(|p| setup.solver.solve(p, &goal, &limits));
+            .and_then(|p| solve(Algorithm::Ida, &setup.heuristic, p, &goal, &opts));
         match result {
             Ok(s) => {
                 summary.add(&s);
@@ -82,9 +82,9 @@ pub fn run(a: BenchArgs) -> Result<i32> {
                         "{:>4} {:>4} {:>4} {:>16} {:>10.4} {:>12}{flag}",
                         i + 1,
                         s.len(),
-                        s.initial_h,
-                        thousands(s.nodes),
-                        s.seconds,
+                        s.stats.initial_h,
+                        thousands(s.stats.nodes),
+                        s.stats.seconds,
                         rate(s.nodes_per_second())
                     )
                 });

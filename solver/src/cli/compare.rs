@@ -13,8 +13,9 @@ use serde_json::json;
 use solver::input::PuzzleLine;
 use solver::report::thousands;
 use solver::search::bfs::human_bytes;
-use solver::search::{self, Algorithm, QueueChoice, Run, RunError};
+use solver::search::{self, Algorithm, QueueChoice};
 use solver::{locate, HeuristicChoice, HeuristicName};
+use solver::{Solution, SolveError};
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -275,7 +276,7 @@ struct Totals {
 struct Row {
     puzzle: usize,
     pair: usize,
-    result: Result<Run, RunError>,
+    result: Result<Solution, SolveError>,
 }
 
 /// `1/2/3` load averages, for the header.
@@ -421,7 +422,7 @@ pub fn run(a: CompareArgs) -> Result<i32> {
             pb.set_message(format!("#{} {}", pi + 1, p.label));
             let opts = options(p, &a, base_limits);
             let (choice, _) = &heuristics[&p.heuristic];
-            let result = search::run(p.algorithm, choice, puzzle, &goal, &opts);
+            let result = solver::solve(p.algorithm, choice, puzzle, &goal, &opts);
             rows.push(Row {
                 puzzle: pi,
                 pair: k,
@@ -432,7 +433,13 @@ pub fn run(a: CompareArgs) -> Result<i32> {
         // The optimum: the line's, or what an optimal algorithm found.
         let proven: Vec<usize> = rows
             .iter()
-            .filter_map(|r| r.result.as_ref().ok().filter(|r| r.optimal).map(Run::len))
+            .filter_map(|r| {
+                r.result
+                    .as_ref()
+                    .ok()
+                    .filter(|r| r.optimal)
+                    .map(Solution::len)
+            })
             .collect();
         let optimum = l.expected.map(|e| e as usize).or(proven.first().copied());
         let disagree = optimum.is_some_and(|o| proven.iter().any(|&x| x != o));
@@ -478,7 +485,7 @@ pub fn run(a: CompareArgs) -> Result<i32> {
                         t.all_seconds += s.seconds;
                         t.memory = t.memory.max(s.peak_memory);
                     }
-                    if matches!(e, RunError::Stopped { .. }) {
+                    if matches!(e, SolveError::Stopped { .. }) {
                         t.stopped += 1;
                         stopped += 1;
                     } else {
@@ -603,7 +610,7 @@ fn options(p: &Pair, a: &CompareArgs, base: solver::Limits) -> search::Options {
 }
 
 /// The optimality cell of one run.
-fn optimality(run: &Run, optimum: Option<usize>) -> String {
+fn optimality(run: &Solution, optimum: Option<usize>) -> String {
     if run.optimal {
         "proven".into()
     } else {
@@ -636,7 +643,7 @@ fn puzzle_row(r: &Row, p: &Pair, optimum: Option<usize>, numbered: bool) -> Vec<
                 s.map_or("-".into(), |s| human_bytes(s.peak_memory as f64)),
                 s.map_or("-".into(), |s| format!("{:.3}", s.seconds)),
                 match e {
-                    RunError::Stopped { stop, stats } => format!(
+                    SolveError::Stopped { stop, stats } => format!(
                         "stopped: {}{}",
                         stop.describe(),
                         if stats.lower_bound > 0 {
@@ -657,7 +664,7 @@ fn puzzle_row(r: &Row, p: &Pair, optimum: Option<usize>, numbered: bool) -> Vec<
 }
 
 /// Notes on a run: the open list or split, and the threads' shares.
-fn note(run: &Run) -> String {
+fn note(run: &Solution) -> String {
     let mut s = run.stats.detail.clone();
     if !run.stats.per_thread.is_empty() {
         let v: Vec<String> = run.stats.per_thread.iter().map(|&n| thousands(n)).collect();

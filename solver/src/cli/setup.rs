@@ -1,18 +1,18 @@
-//! Turning the shared options into a board, a goal and a ready [`Solver`]: opening the given
+//! Turning the shared options into a board, a goal and a ready [`HeuristicChoice`]: opening the given
 //! databases, or finding (and for 4×4 building) the default one, or falling back.
 
 use super::HeuristicArgs;
 use anyhow::{anyhow, bail, Context, Result};
 use pdbformat::{Board, Goal};
 use solver::heuristic::pdb::reflection_for;
-use solver::{locate, Database, HeuristicChoice, HeuristicName, OpenOptions, Solver};
+use solver::{locate, Algorithm, Database, HeuristicChoice, HeuristicName, OpenOptions};
 use std::path::Path;
 use std::sync::Arc;
 
-/// A solver ready for one goal, with what to print about it.
+/// A heuristic ready for one goal, with what to print about it.
 pub struct Setup {
-    /// The solver.
-    pub solver: Solver,
+    /// The heuristic (databases loaded).
+    pub heuristic: HeuristicChoice,
     /// The heuristic in words.
     pub description: String,
     /// Seconds spent loading databases (0 for classic heuristics).
@@ -108,12 +108,13 @@ fn buildable(goal: &Goal) -> bool {
         && pdbformat::Symmetry::taking(board, 0, goal.blank_cell()).is_some()
 }
 
-/// Builds the solver for `goal` from the options.
-pub fn make_solver(args: &HeuristicArgs, goal: &Goal) -> Result<Setup> {
+/// Chooses (and loads) the heuristic for `goal` from the options.
+pub fn make_heuristic(args: &HeuristicArgs, goal: &Goal) -> Result<Setup> {
     let name = heuristic_name(&args.heuristic)?;
     let board = goal.board();
-    if board.cells() > solver::state::MAX_CELLS {
+    if board.cells() > solver::position::MAX_CELLS {
         return Err(solver::SolveError::BoardTooLarge {
+            algorithm: Algorithm::Ida,
             board,
             cells: board.cells(),
         }
@@ -121,7 +122,7 @@ pub fn make_solver(args: &HeuristicArgs, goal: &Goal) -> Result<Setup> {
     }
     let reflect = !args.no_reflect;
     let classic = |c: HeuristicChoice, what: &str| Setup {
-        solver: Solver::new(c),
+        heuristic: c,
         description: what.to_string(),
         load_seconds: 0.0,
     };
@@ -188,11 +189,11 @@ pub fn make_solver(args: &HeuristicArgs, goal: &Goal) -> Result<Setup> {
         vec![open_db(&path, args)?]
     };
     let load_seconds = dbs.iter().map(|d| d.load_seconds()).sum();
-    let solver = Solver::new(HeuristicChoice::Pdb {
+    let heuristic = HeuristicChoice::Pdb {
         databases: dbs.clone(),
         reflect,
-    });
-    solver.check(goal)?;
+    };
+    heuristic.check(goal)?;
     let files: Vec<String> = dbs
         .iter()
         .map(|d| {
@@ -213,7 +214,7 @@ pub fn make_solver(args: &HeuristicArgs, goal: &Goal) -> Result<Setup> {
         (true, None) => "no reflection (goal blank off the diagonals)",
     };
     Ok(Setup {
-        solver,
+        heuristic,
         description: format!("pdb {}, {refl}", files.join(" + ")),
         load_seconds,
     })

@@ -1,7 +1,7 @@
 //! `solver solve`: one puzzle from the arguments, or a file of puzzles with a progress bar and a
 //! closing summary; text or one JSON object per puzzle.
 
-use super::setup::{make_goal, make_solver, parse_board};
+use super::setup::{make_goal, make_heuristic, parse_board};
 use super::{HeuristicArgs, EXIT_ERROR, EXIT_STOPPED};
 use anyhow::{anyhow, bail, Context, Result};
 use clap::Args;
@@ -9,7 +9,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use pdbformat::{Board, Goal, Puzzle, PuzzleError};
 use solver::input::{read_puzzles, PuzzleLine};
 use solver::report::{error_json, solution_json, solution_line, solution_text, Summary};
-use solver::{Limits, SolveError, Solver};
+use solver::{solve, Algorithm, HeuristicChoice, Limits, Options, SolveError};
 use std::io::Read;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -52,6 +52,14 @@ pub fn limits(max_nodes: Option<u64>, timeout: Option<f64>) -> Result<Limits> {
     Ok(Limits { max_nodes, timeout })
 }
 
+/// The options of an IDA* search under `limits`.
+pub fn ida_options(limits: &Limits) -> Options {
+    Options {
+        limits: *limits,
+        ..Options::default()
+    }
+}
+
 /// An error message for a puzzle that cannot reach `goal`, with a hint when the other named
 /// goal fits.
 pub fn puzzle_error(e: &SolveError, puzzle: Option<&Puzzle>, goal: &Goal) -> String {
@@ -71,7 +79,7 @@ pub fn puzzle_error(e: &SolveError, puzzle: Option<&Puzzle>, goal: &Goal) -> Str
 /// Runs `solver solve`.
 pub fn run(a: SolveArgs) -> Result<i32> {
     let limits = limits(a.max_nodes, a.timeout)?;
-    if a.algorithm.algorithm != solver::search::Algorithm::Ida {
+    if a.algorithm.algorithm != Algorithm::Ida {
         return super::algorithm::solve(
             &a.algorithm,
             &a.puzzle,
@@ -104,8 +112,14 @@ fn run_one(a: &SolveArgs, board: Option<Board>, limits: &Limits) -> Result<i32> 
     if let Err(e) = puzzle.check_solvable(&goal) {
         bail!("{}", puzzle_error(&e.into(), Some(&puzzle), &goal));
     }
-    let setup = make_solver(&a.heuristic, &goal)?;
-    match setup.solver.solve(&puzzle, &goal, limits) {
+    let setup = make_heuristic(&a.heuristic, &goal)?;
+    match solve(
+        Algorithm::Ida,
+        &setup.heuristic,
+        &puzzle,
+        &goal,
+        &ida_options(limits),
+    ) {
         Ok(s) => {
             if a.json {
                 println!("{}", solution_json(&puzzle, &s));
@@ -177,7 +191,7 @@ fn run_file(a: &SolveArgs, path: PathBuf, board: Option<Board>, limits: &Limits)
     let text = read_input(&path)?;
     let (board, lines) = list_board(&text, board)?;
     let goal = make_goal(board, &a.heuristic.goal)?;
-    let setup = make_solver(&a.heuristic, &goal)?;
+    let setup = make_heuristic(&a.heuristic, &goal)?;
     if !a.json {
         println!(
             "{} puzzles, {board} board, goal {goal}, heuristic {}",
@@ -194,7 +208,7 @@ fn run_file(a: &SolveArgs, path: PathBuf, board: Option<Board>, limits: &Limits)
     );
     // Keep the clock moving while a hard instance is being searched.
     pb.enable_steady_tick(Duration::from_millis(250));
-    let (summary, stopped) = solve_lines(&setup.solver, &goal, &lines, limits, a.json, &pb);
+    let (summary, stopped) = solve_lines(&setup.heuristic, &goal, &lines, limits, a.json, &pb);
     pb.finish_and_clear();
     if a.json {
         eprintln!("{}", summary.text());
@@ -213,7 +227,7 @@ fn run_file(a: &SolveArgs, path: PathBuf, board: Option<Board>, limits: &Limits)
 /// Solves each line, printing one result per puzzle above the bar. Returns the summary and
 /// whether a limit stopped any search.
 pub fn solve_lines(
-    solver: &Solver,
+    heuristic: &HeuristicChoice,
     goal: &Goal,
     lines: &[PuzzleLine],
     limits: &Limits,
@@ -228,7 +242,9 @@ pub fn solve_lines(
             .puzzle
             .as_ref()
             .map_err(|e| SolveError::Puzzle(e.clone()))
-            .and_then(|p| solver.solve(p, goal, limits).map(|s| (p, s)));
+            .and_then(|p| {
+                solve(Algorithm::Ida, heuristic, p, goal, &ida_options(limits)).map(|s| (p, s))
+            });
         match result {
             Ok((p, s)) => {
                 let mismatch = l.expected.filter(|&e| e as usize != s.len());

@@ -1,7 +1,7 @@
 //! Misplaced tiles (Hamming distance): the number of tiles, blank excluded, off their goal cell.
 
 use super::{Heuristic, StepChange};
-use crate::state::MAX_CELLS;
+use crate::position::MAX_CELLS;
 use pdbformat::Goal;
 
 /// The misplaced-tiles heuristic for one goal.
@@ -24,7 +24,7 @@ impl Hamming {
 }
 
 impl Heuristic for Hamming {
-    type State = u32;
+    type Parts = u32;
     type Undo = u32;
     type Pending = ();
 
@@ -40,7 +40,7 @@ impl Heuristic for Hamming {
     }
 
     #[inline(always)]
-    fn prepare(&self, _state: &Self::State, _tile: u8, _from: u8, _to: u8) {}
+    fn prepare(&self, _state: &Self::Parts, _tile: u8, _from: u8, _to: u8) {}
 
     #[inline(always)]
     fn apply(

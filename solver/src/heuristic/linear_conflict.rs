@@ -14,7 +14,7 @@
 
 use super::manhattan::Manhattan;
 use super::Heuristic;
-use crate::state::MAX_CELLS;
+use crate::position::MAX_CELLS;
 use pdbformat::Goal;
 
 /// Lines per direction: a board of at most 64 cells has at most 32 rows or columns.
@@ -46,14 +46,14 @@ pub struct LinearConflict {
 /// Manhattan sum, conflict sum, and the conflicts and keys of every row (`0..32`) and column
 /// (`32..64`).
 #[derive(Clone, Debug)]
-pub struct LcState {
+pub struct LcParts {
     md: u32,
     lc: u32,
     lines: [u8; 2 * MAX_LINE],
     keys: [u32; 2 * MAX_LINE],
 }
 
-/// Restores an [`LcState`]: the previous sums, the previous conflicts of the two lines that
+/// Restores an [`LcParts`]: the previous sums, the previous conflicts of the two lines that
 /// changed and the previous keys of the three lines the move touched.
 #[derive(Clone, Copy, Debug)]
 pub struct LcUndo {
@@ -241,12 +241,12 @@ fn lis(seq: &[u8]) -> usize {
 }
 
 impl Heuristic for LinearConflict {
-    type State = LcState;
+    type Parts = LcParts;
     type Undo = LcUndo;
     type Pending = ();
 
-    fn init(&self, tiles: &[u8; MAX_CELLS]) -> LcState {
-        let mut s = LcState {
+    fn init(&self, tiles: &[u8; MAX_CELLS]) -> LcParts {
+        let mut s = LcParts {
             md: self.manhattan.total(tiles),
             lc: 0,
             lines: [0; 2 * MAX_LINE],
@@ -273,17 +273,17 @@ impl Heuristic for LinearConflict {
     }
 
     #[inline(always)]
-    fn value(&self, s: &LcState) -> u32 {
+    fn value(&self, s: &LcParts) -> u32 {
         s.md + 2 * s.lc
     }
 
     #[inline(always)]
-    fn prepare(&self, _state: &Self::State, _tile: u8, _from: u8, _to: u8) {}
+    fn prepare(&self, _state: &Self::Parts, _tile: u8, _from: u8, _to: u8) {}
 
     #[inline(always)]
     fn apply(
         &self,
-        s: &mut LcState,
+        s: &mut LcParts,
         tiles: &[u8; MAX_CELLS],
         tile: u8,
         from: u8,
@@ -344,7 +344,7 @@ impl Heuristic for LinearConflict {
     }
 
     #[inline(always)]
-    fn undo(&self, s: &mut LcState, _tile: u8, from: u8, to: u8, undo: LcUndo) {
+    fn undo(&self, s: &mut LcParts, _tile: u8, from: u8, to: u8, undo: LcUndo) {
         let t = self.touched(from, to);
         s.keys[t.along] = undo.keys[2];
         s.keys[t.b] = undo.keys[1];
@@ -360,7 +360,7 @@ impl Heuristic for LinearConflict {
 mod tests {
     use super::*;
     use crate::heuristic::testutil::check_incremental;
-    use crate::state::State;
+    use crate::position::Position;
     use pdbformat::{Board, Puzzle};
 
     #[test]
@@ -378,7 +378,7 @@ mod tests {
         let b = Board::new(3, 3).unwrap();
         let g = Goal::blank_last(b);
         let p = Puzzle::parse("2 1 3 4 5 6 7 8 0", None).unwrap();
-        let s = State::from_tiles(p.tiles()).unwrap();
+        let s = Position::from_tiles(p.tiles()).unwrap();
         let h = LinearConflict::new(&g);
         assert_eq!(h.value(&h.init(&s.tiles)), 2 + 2);
     }

@@ -1,7 +1,7 @@
 //! Manhattan distance: the sum over tiles of the rows plus columns to their goal cells.
 
 use super::{Heuristic, StepChange};
-use crate::state::MAX_CELLS;
+use crate::position::MAX_CELLS;
 use pdbformat::Goal;
 
 /// The Manhattan-distance heuristic for one goal: a precomputed distance per (tile, cell).
@@ -40,7 +40,7 @@ impl Manhattan {
 }
 
 impl Heuristic for Manhattan {
-    type State = u32;
+    type Parts = u32;
     type Undo = u32;
     type Pending = ();
 
@@ -54,7 +54,7 @@ impl Heuristic for Manhattan {
     }
 
     #[inline(always)]
-    fn prepare(&self, _state: &Self::State, _tile: u8, _from: u8, _to: u8) {}
+    fn prepare(&self, _state: &Self::Parts, _tile: u8, _from: u8, _to: u8) {}
 
     #[inline(always)]
     fn apply(
@@ -95,7 +95,7 @@ mod tests {
         let g = Goal::blank_first(b);
         // Korf instance 1 has Manhattan distance 41.
         let p = Puzzle::parse("14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3", None).unwrap();
-        let s = crate::state::State::from_tiles(p.tiles()).unwrap();
+        let s = crate::position::Position::from_tiles(p.tiles()).unwrap();
         assert_eq!(Manhattan::new(&g).init(&s.tiles), 41);
         for (w, h) in [(3, 3), (4, 4), (2, 5), (5, 3)] {
             let b = Board::new(w, h).unwrap();

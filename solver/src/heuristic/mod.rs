@@ -16,42 +16,46 @@ pub use linear_conflict::LinearConflict;
 pub use manhattan::Manhattan;
 pub use pdb::PdbHeuristic;
 
-use crate::state::MAX_CELLS;
+use crate::db::{Database, DbError};
+use crate::position::MAX_CELLS;
+use pdbformat::Goal;
+use std::sync::Arc;
 
 /// An admissible estimate of the distance to the goal, updated move by move.
 ///
 /// `tile` moves from cell `from` to cell `to` (the blank goes from `to` to `from`).
 pub trait Heuristic {
-    /// What the heuristic keeps about the current position (sums, per-line values, …).
-    type State: Clone;
-    /// What [`Heuristic::undo`] needs to restore the state before a move.
+    /// The parts the estimate of the current position is made of (sums, per-line values, …),
+    /// kept so that a move updates them instead of recomputing the estimate.
+    type Parts: Clone;
+    /// What [`Heuristic::undo`] needs to restore the parts before a move.
     type Undo: Copy;
     /// What [`Heuristic::prepare`] computes for one child ahead of [`Heuristic::apply`].
     type Pending: Copy + Default;
 
-    /// The state for the position `tiles` (`tiles[cell]`, 0 for the blank; cells past the board
+    /// The parts of the position `tiles` (`tiles[cell]`, 0 for the blank; cells past the board
     /// are ignored).
-    fn init(&self, tiles: &[u8; MAX_CELLS]) -> Self::State;
+    fn init(&self, tiles: &[u8; MAX_CELLS]) -> Self::Parts;
 
     /// The current estimate.
-    fn value(&self, state: &Self::State) -> u32;
+    fn value(&self, parts: &Self::Parts) -> u32;
 
-    /// Called for every child of a node, with the node's state, before the first child is
+    /// Called for every child of a node, with the node's parts, before the first child is
     /// applied: computes what `apply` will need (table indexes) and may prefetch memory, so
     /// that the children's lookups overlap instead of waiting for each other. Changes nothing.
-    fn prepare(&self, state: &Self::State, tile: u8, from: u8, to: u8) -> Self::Pending;
+    fn prepare(&self, parts: &Self::Parts, tile: u8, from: u8, to: u8) -> Self::Pending;
 
-    /// Updates `state` for the move of `tile` from `from` to `to`; `tiles` is the board after
+    /// Updates `parts` for the move of `tile` from `from` to `to`; `tiles` is the board after
     /// the move. Returns the new estimate and the token that undoes the update.
     ///
     /// `limit` lets a heuristic stop early: when it can tell that the estimate exceeds `limit`
     /// it may return any admissible value above `limit` without finishing the update. The
-    /// state is then fit only for [`Heuristic::undo`] (the search prunes such a child).
-    /// `pending` is what [`Heuristic::prepare`] returned for this move from this state.
+    /// parts are then fit only for [`Heuristic::undo`] (the search prunes such a child).
+    /// `pending` is what [`Heuristic::prepare`] returned for this move from these parts.
     #[allow(clippy::too_many_arguments)]
     fn apply(
         &self,
-        state: &mut Self::State,
+        parts: &mut Self::Parts,
         tiles: &[u8; MAX_CELLS],
         tile: u8,
         from: u8,
@@ -60,8 +64,8 @@ pub trait Heuristic {
         pending: &Self::Pending,
     ) -> (u32, Self::Undo);
 
-    /// Restores `state` as it was before the `apply` that returned `undo`.
-    fn undo(&self, state: &mut Self::State, tile: u8, from: u8, to: u8, undo: Self::Undo);
+    /// Restores `parts` as they were before the `apply` that returned `undo`.
+    fn undo(&self, parts: &mut Self::Parts, tile: u8, from: u8, to: u8, undo: Self::Undo);
 
     /// What one move can do to the estimate (see [`StepChange`]); searches that order nodes
     /// in buckets rely on it. The default promises nothing.
@@ -89,6 +93,53 @@ pub enum StepChange {
     /// tables that cover every tile, without a maximum): `f` changes by 0 or 2, so at most two
     /// values of `f` are open at once and a two-bucket queue suffices.
     ExactlyOne,
+}
+
+/// Which heuristic a search uses, with what it needs (the databases for `Pdb`); prepared for a
+/// goal by [`crate::search::solve`].
+#[derive(Clone, Debug)]
+pub enum HeuristicChoice {
+    /// Misplaced tiles.
+    Hamming,
+    /// Manhattan distance.
+    Manhattan,
+    /// Manhattan distance plus linear conflicts.
+    LinearConflict,
+    /// Additive pattern databases from these files: tables grouped into additive sums, the
+    /// maximum over groups, and with `reflect` the reflected lookup too (see [`pdb`]).
+    Pdb {
+        /// The loaded files, in the order given.
+        databases: Vec<Arc<Database>>,
+        /// Also look up the reflected position where the board and goal allow it.
+        reflect: bool,
+    },
+}
+
+impl HeuristicChoice {
+    /// The heuristic's family.
+    pub fn name(&self) -> HeuristicName {
+        match self {
+            HeuristicChoice::Hamming => HeuristicName::Hamming,
+            HeuristicChoice::Manhattan => HeuristicName::Manhattan,
+            HeuristicChoice::LinearConflict => HeuristicName::LinearConflict,
+            HeuristicChoice::Pdb { .. } => HeuristicName::Pdb,
+        }
+    }
+
+    /// Checks that the heuristic can serve `goal` (its databases fit the board and goal), so
+    /// that a batch can fail before its first puzzle.
+    pub fn check(&self, goal: &Goal) -> Result<(), DbError> {
+        if let HeuristicChoice::Pdb { databases, reflect } = self {
+            PdbHeuristic::new(databases, goal, *reflect)?;
+        }
+        Ok(())
+    }
+
+    /// Whether the reflected lookup applies to `goal` with this heuristic.
+    pub fn reflects(&self, goal: &Goal) -> bool {
+        matches!(self, HeuristicChoice::Pdb { reflect: true, .. })
+            && pdb::reflection_for(goal).is_some()
+    }
 }
 
 /// The heuristics the command line offers, by name.
@@ -140,18 +191,18 @@ pub(crate) mod testutil {
     //! Checks shared by the heuristics' unit tests: incremental values equal fresh ones.
 
     use super::Heuristic;
-    use crate::state::{MoveTable, State};
+    use crate::position::{MoveTable, Position};
     use pdbformat::{Board, Goal};
 
     /// Walks `steps` random moves from `goal`, checking after each move that the incremental
     /// value equals a fresh `init`, and that undo restores the previous value.
     pub fn check_incremental<H: Heuristic>(h: &H, goal: &Goal, steps: usize, seed: u64)
     where
-        H::State: std::fmt::Debug,
+        H::Parts: std::fmt::Debug,
     {
         let board: Board = goal.board();
         let moves = MoveTable::new(board);
-        let mut s = State::from_tiles(goal.tiles()).unwrap();
+        let mut s = Position::from_tiles(goal.tiles()).unwrap();
         let mut hs = h.init(&s.tiles);
         assert_eq!(h.value(&hs), 0, "zero at the goal");
         let mut rng = seed | 1;

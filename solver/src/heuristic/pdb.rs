@@ -38,7 +38,7 @@
 
 use super::{Heuristic, StepChange};
 use crate::db::{Database, DbError, LoadedTable};
-use crate::state::{MAX_CELLS, NO_CELL};
+use crate::position::{MAX_CELLS, NO_CELL};
 use pdbformat::{Board, Goal, Symmetry, TableKind};
 use std::sync::Arc;
 
@@ -66,8 +66,6 @@ struct Component {
     tile_entry: [u8; MAX_CELLS],
     /// For each user tile, its slot in that entry.
     tile_slot: [u8; MAX_CELLS],
-    /// Whether this component looks up the reflected position.
-    reflected: bool,
 }
 
 /// An additive pattern-database heuristic prepared for one goal.
@@ -82,7 +80,7 @@ pub struct PdbHeuristic {
 
 /// The per-position state: each entry's tile cells, occupied set and value, each component's sum.
 #[derive(Clone, Debug)]
-pub struct PdbState {
+pub struct PdbParts {
     cells: Vec<[u8; MAX_CELLS]>,
     occ: Vec<u64>,
     values: Vec<u8>,
@@ -97,7 +95,7 @@ pub struct PdbPending {
     index: [u64; PREFETCHED],
 }
 
-/// Restores a [`PdbState`]: the previous value of the entry each component re-looked-up, and
+/// Restores a [`PdbParts`]: the previous value of the entry each component re-looked-up, and
 /// how many components were updated (fewer than all when `apply` stopped early).
 #[derive(Clone, Copy, Debug)]
 pub struct PdbUndo {
@@ -173,7 +171,6 @@ impl PdbHeuristic {
                 let mut comp = Component {
                     tile_entry: [NO_CELL; MAX_CELLS],
                     tile_slot: [NO_CELL; MAX_CELLS],
-                    reflected: view.is_some(),
                 };
                 for &i in group {
                     let (table, db, frame, _) = &tables[i];
@@ -209,13 +206,8 @@ impl PdbHeuristic {
     }
 
     /// Each component's current sum, normal views first, then reflected ones.
-    pub fn component_values(&self, state: &PdbState) -> Vec<u32> {
+    pub fn component_values(&self, state: &PdbParts) -> Vec<u32> {
         state.sums[..self.comps.len()].to_vec()
-    }
-
-    /// Whether component `i` is a reflected view.
-    pub fn is_reflected(&self, i: usize) -> bool {
-        self.comps[i].reflected
     }
 
     /// Checks that every table can give the exact value of the position `tiles` (as
@@ -275,17 +267,17 @@ fn make_entry(
 }
 
 impl Heuristic for PdbHeuristic {
-    type State = PdbState;
+    type Parts = PdbParts;
     type Undo = PdbUndo;
     type Pending = PdbPending;
 
-    fn init(&self, tiles: &[u8; MAX_CELLS]) -> PdbState {
+    fn init(&self, tiles: &[u8; MAX_CELLS]) -> PdbParts {
         let mut cell_of = [0u8; MAX_CELLS];
         for (c, &t) in tiles.iter().enumerate().take(self.cells) {
             cell_of[t as usize] = c as u8;
         }
         let blank = cell_of[0];
-        let mut s = PdbState {
+        let mut s = PdbParts {
             cells: vec![[0u8; MAX_CELLS]; self.entries.len()],
             occ: vec![0; self.entries.len()],
             values: vec![0; self.entries.len()],
@@ -326,12 +318,12 @@ impl Heuristic for PdbHeuristic {
     }
 
     #[inline(always)]
-    fn value(&self, s: &PdbState) -> u32 {
+    fn value(&self, s: &PdbParts) -> u32 {
         s.h
     }
 
     #[inline(always)]
-    fn prepare(&self, s: &PdbState, tile: u8, from: u8, to: u8) -> PdbPending {
+    fn prepare(&self, s: &PdbParts, tile: u8, from: u8, to: u8) -> PdbPending {
         let mut p = PdbPending::default();
         for (ci, comp) in self.comps.iter().take(PREFETCHED).enumerate() {
             let e = comp.tile_entry[tile as usize];
@@ -356,7 +348,7 @@ impl Heuristic for PdbHeuristic {
     #[inline(always)]
     fn apply(
         &self,
-        s: &mut PdbState,
+        s: &mut PdbParts,
         _tiles: &[u8; MAX_CELLS],
         tile: u8,
         from: u8,
@@ -404,7 +396,7 @@ impl Heuristic for PdbHeuristic {
     }
 
     #[inline(always)]
-    fn undo(&self, s: &mut PdbState, tile: u8, from: u8, to: u8, undo: PdbUndo) {
+    fn undo(&self, s: &mut PdbParts, tile: u8, from: u8, to: u8, undo: PdbUndo) {
         for (ci, comp) in self.comps[..undo.done as usize].iter().enumerate() {
             let e = comp.tile_entry[tile as usize];
             if e != NO_CELL {

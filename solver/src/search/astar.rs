@@ -21,7 +21,7 @@ use super::bucket_queue::{BucketQueue, HeapQueue, OpenList, TwoBucketQueue};
 use super::key::{map_bytes_next, Layout, Packed, PosMap};
 use super::{Clock, Options, Outcome, QueueChoice, Stats, Stop};
 use crate::heuristic::{Heuristic, StepChange};
-use crate::state::{MoveTable, State, MAX_CELLS, NO_CELL};
+use crate::position::{MoveTable, Position, MAX_CELLS, NO_CELL};
 use pdbformat::Goal;
 use std::collections::hash_map::Entry;
 
@@ -94,7 +94,7 @@ impl<'a, H: Heuristic, K: Packed, Q: OpenList<K>> Engine<'a, H, K, Q> {
     pub(crate) fn new(
         h: &'a H,
         goal: &Goal,
-        start: &State,
+        start: &Position,
         opts: &Options,
         open: Q,
         priority: Priority,
@@ -308,7 +308,7 @@ pub(crate) use with_key;
 ///
 /// # Panics
 /// If the board has more than 64 cells.
-pub fn search<H: Heuristic>(h: &H, goal: &Goal, start: &State, opts: &Options) -> Outcome {
+pub fn search<H: Heuristic>(h: &H, goal: &Goal, start: &Position, opts: &Options) -> Outcome {
     let queue = queue_for(h, opts.queue).unwrap_or(QueueChoice::Heap);
     with_key!(goal.board().cells(), K => match queue {
         QueueChoice::TwoBuckets => run_to_end(Engine::<H, K, _>::new(

@@ -12,7 +12,7 @@
 use super::astar::with_key;
 use super::key::{map_bytes, map_bytes_next, Layout, Packed, PosMap};
 use super::{goal_array, Clock, Options, Outcome, Stats, Stop};
-use crate::state::{MoveTable, State, NO_CELL};
+use crate::position::{MoveTable, Position, NO_CELL};
 use pdbformat::{Board, Goal};
 
 /// Positions of `board` that can reach a given goal: `n!/2` (as a float: it overflows).
@@ -79,11 +79,11 @@ pub fn human_bytes(x: f64) -> String {
 ///
 /// # Panics
 /// If the board has more than 64 cells.
-pub fn search(goal: &Goal, start: &State, opts: &Options) -> Outcome {
+pub fn search(goal: &Goal, start: &Position, opts: &Options) -> Outcome {
     with_key!(goal.board().cells(), K => run::<K>(goal, start, opts))
 }
 
-fn run<K: Packed>(goal: &Goal, start: &State, opts: &Options) -> Outcome {
+fn run<K: Packed>(goal: &Goal, start: &Position, opts: &Options) -> Outcome {
     let clock = Clock::new(&opts.limits);
     let max_memory = opts.memory_limit();
     let board = goal.board();
@@ -99,7 +99,7 @@ fn run<K: Packed>(goal: &Goal, start: &State, opts: &Options) -> Outcome {
         detail: "level by level, goal tested when generated".into(),
         ..Stats::default()
     };
-    let mut tiles = [0u8; crate::state::MAX_CELLS];
+    let mut tiles = [0u8; crate::position::MAX_CELLS];
     let queue_bytes =
         |a: &Vec<K>, b: &Vec<K>| ((a.capacity() + b.capacity()) * std::mem::size_of::<K>()) as u64;
     let mut depth = 0u32;

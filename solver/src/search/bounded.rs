@@ -1,14 +1,16 @@
-//! The cost-bounded depth-first search inside IDA*, as a reusable probe: run from any
-//! position at any depth, with limits shared between threads. `hybrid` runs it from A*'s
-//! frontier, `parallel-ida` from the roots of its split, one probe per task.
+//! The cost-bounded depth-first search of IDA*, as a reusable probe: run from any position at
+//! any depth, under a node budget that is the probe's own or shared between threads. `ida`
+//! runs it from the start once per bound, `hybrid` from A*'s frontier, `parallel-ida` from the
+//! roots of its split, one probe per task.
 //!
-//! It is the loop of [`crate::ida`]: moves in place, no move back to the parent, children's
-//! lookups prepared (and prefetched) before any child is visited, incremental heuristic with
-//! early stop above the bound, nothing allocated.
+//! Moves are made in place, the move back to the parent is never generated, the children's
+//! lookups are prepared (and prefetched) before any child is visited, the heuristic is updated
+//! incrementally with an early stop above the bound, and nothing is allocated (the path's
+//! capacity is reserved before each search).
 
 use super::{Clock, Stop};
 use crate::heuristic::Heuristic;
-use crate::state::{MoveTable, State, MAX_CELLS};
+use crate::position::{MoveTable, Position, MAX_CELLS};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::sync::Mutex;
 
@@ -51,14 +53,119 @@ impl Shared {
     }
 }
 
+/// What a probe asks before generating each node: the node and time limits, and (between
+/// threads) whether another probe has already ended the search.
+pub(crate) trait Budget {
+    /// Whether one more node may be generated; counts it when so. False ends the search.
+    fn spend(&mut self) -> bool;
+    /// Reports what was spent to whoever shares the budget.
+    fn flush(&mut self) {}
+    /// The limit that ended the search, if one did.
+    fn stop(&self) -> Option<Stop>;
+}
+
+/// A budget of one probe alone: the limits, checked on a plain counter.
+#[derive(Debug)]
+pub(crate) struct Local {
+    clock: Clock,
+    used: u64,
+    stop: Option<Stop>,
+}
+
+impl Local {
+    /// The limits of `clock`, `used` nodes already spent (by earlier phases).
+    pub(crate) fn new(clock: Clock, used: u64) -> Local {
+        Local {
+            clock,
+            used,
+            stop: None,
+        }
+    }
+
+    /// The clock.
+    pub(crate) fn clock(&self) -> &Clock {
+        &self.clock
+    }
+}
+
+impl Budget for Local {
+    #[inline(always)]
+    fn spend(&mut self) -> bool {
+        if let Some(s) = self.clock.check(self.used) {
+            self.stop = Some(s);
+            return false;
+        }
+        self.used += 1;
+        true
+    }
+
+    fn stop(&self) -> Option<Stop> {
+        self.stop
+    }
+}
+
+/// A probe's view of a [`Shared`] budget: nodes are counted locally and added to the shared
+/// counter every [`FLUSH`] nodes, when the abort flag and the time are read too.
+#[derive(Debug)]
+pub(crate) struct SharedBudget<'a> {
+    shared: &'a Shared,
+    unflushed: u64,
+    seen_total: u64,
+}
+
+impl Shared {
+    /// A budget drawing on these counters, for one probe.
+    pub(crate) fn budget(&self) -> SharedBudget<'_> {
+        SharedBudget {
+            shared: self,
+            unflushed: 0,
+            seen_total: self.nodes.load(Relaxed),
+        }
+    }
+}
+
+impl Budget for SharedBudget<'_> {
+    #[inline(always)]
+    fn spend(&mut self) -> bool {
+        if self.unflushed >= FLUSH {
+            self.flush();
+            if self.shared.abort.load(Relaxed) {
+                return false;
+            }
+            if let Some(s) = self.shared.clock.time_up() {
+                self.shared.set_stop(s);
+                return false;
+            }
+        }
+        if self.seen_total + self.unflushed >= self.shared.clock.max_nodes {
+            self.shared.set_stop(Stop::Nodes);
+            return false;
+        }
+        self.unflushed += 1;
+        true
+    }
+
+    fn flush(&mut self) {
+        if self.unflushed > 0 {
+            self.seen_total = self.shared.nodes.fetch_add(self.unflushed, Relaxed) + self.unflushed;
+            self.unflushed = 0;
+        }
+    }
+
+    fn stop(&self) -> Option<Stop> {
+        self.shared.stop()
+    }
+}
+
 /// One depth-first searcher; reusable from position to position.
-pub(crate) struct Probe<'a, H: Heuristic> {
+pub(crate) struct Probe<'a, H: Heuristic, B: Budget> {
     h: &'a H,
     moves: &'a MoveTable,
     goal: &'a [u8; MAX_CELLS],
-    shared: &'a Shared,
-    state: State,
-    hs: Option<H::State>,
+    /// The limits it searches under.
+    pub(crate) budget: B,
+    position: Position,
+    parts: H::Parts,
     bound: u32,
     /// The blank's cells after each move below the probe's start, once a solution is found.
     pub(crate) path: Vec<u8>,
@@ -66,38 +173,35 @@ pub(crate) struct Probe<'a, H: Heuristic> {
     pub(crate) nodes: u64,
     /// Nodes expanded by this probe over all its searches.
     pub(crate) expanded: u64,
-    unflushed: u64,
-    seen_total: u64,
     /// The smallest `f` above the bound met since [`Probe::reset_bound`].
     pub(crate) next_bound: u32,
-    /// Set when the shared abort flag or a limit ended the last search.
+    /// Set when the budget ended the last search.
     pub(crate) interrupted: bool,
 }
 
-impl<'a, H: Heuristic> Probe<'a, H> {
-    /// A probe for `goal` (tiles per cell) using `moves`, `h` and the shared limits.
+impl<'a, H: Heuristic, B: Budget> Probe<'a, H, B> {
+    /// A probe for `goal` (tiles per cell) using `moves`, `h` and `budget`.
     pub(crate) fn new(
         h: &'a H,
         moves: &'a MoveTable,
         goal: &'a [u8; MAX_CELLS],
-        shared: &'a Shared,
+        budget: B,
     ) -> Self {
+        let position = Position {
+            tiles: *goal,
+            blank: goal.iter().position(|&t| t == 0).unwrap_or(0) as u8,
+        };
         Probe {
             h,
             moves,
             goal,
-            shared,
-            state: State {
-                tiles: [0; MAX_CELLS],
-                blank: 0,
-            },
-            hs: None,
+            budget,
+            parts: h.init(&position.tiles),
+            position,
             bound: 0,
             path: Vec::with_capacity(256),
             nodes: 0,
             expanded: 0,
-            unflushed: 0,
-            seen_total: shared.nodes.load(Relaxed),
             next_bound: u32::MAX,
             interrupted: false,
         }
@@ -111,84 +215,69 @@ impl<'a, H: Heuristic> Probe<'a, H> {
     /// Searches below `start`, reached at cost `g0` with the blank's previous cell `prev`
     /// (`NO_CELL`: none), for a goal within `bound`. True when found: [`Probe::path`] holds
     /// the moves after `start`. `h0` is the start's estimate.
-    pub(crate) fn search(&mut self, start: &State, g0: u32, h0: u32, prev: u8, bound: u32) -> bool {
+    pub(crate) fn search(
+        &mut self,
+        start: &Position,
+        g0: u32,
+        h0: u32,
+        prev: u8,
+        bound: u32,
+    ) -> bool {
         self.path.clear();
         self.interrupted = false;
         if g0 + h0 > bound {
             self.next_bound = self.next_bound.min(g0 + h0);
             return false;
         }
-        self.state = start.clone();
-        self.hs = Some(self.h.init(&start.tiles));
+        self.path.reserve((bound - g0) as usize + 1);
+        self.position = start.clone();
+        self.parts = self.h.init(&start.tiles);
         self.bound = bound;
         self.dfs(g0, h0, prev)
     }
 
-    /// Reports the nodes not yet added to the shared counter.
+    /// Reports the nodes not yet added to a shared budget.
     pub(crate) fn flush(&mut self) {
-        if self.unflushed > 0 {
-            self.seen_total = self.shared.nodes.fetch_add(self.unflushed, Relaxed) + self.unflushed;
-            self.unflushed = 0;
-        }
-    }
-
-    /// Whether the search must stop before generating another node.
-    #[inline(always)]
-    fn over(&mut self) -> bool {
-        if self.unflushed >= FLUSH {
-            self.flush();
-            if self.shared.abort.load(Relaxed) {
-                self.interrupted = true;
-                return true;
-            }
-            if let Some(s) = self.shared.clock.time_up() {
-                self.shared.set_stop(s);
-                self.interrupted = true;
-                return true;
-            }
-        }
-        if self.seen_total + self.unflushed >= self.shared.clock.max_nodes {
-            self.shared.set_stop(Stop::Nodes);
-            self.interrupted = true;
-            return true;
-        }
-        false
+        self.budget.flush();
     }
 
     fn dfs(&mut self, g: u32, hval: u32, prev: u8) -> bool {
-        if hval == 0 && self.state.tiles == *self.goal {
+        if hval == 0 && self.position.tiles == *self.goal {
             return true;
         }
         self.expanded += 1;
-        let blank = self.state.blank;
+        let blank = self.position.blank;
         let moves = self.moves;
         let targets = moves.targets(blank);
-        let Some(hs) = self.hs.as_mut() else {
-            return false;
-        };
         let mut pending = [H::Pending::default(); 4];
         for (p, &next) in pending.iter_mut().zip(targets) {
             if next != prev {
                 *p = self
                     .h
-                    .prepare(hs, self.state.tiles[next as usize], next, blank);
+                    .prepare(&self.parts, self.position.tiles[next as usize], next, blank);
             }
         }
         for (p, &next) in pending.iter().zip(targets) {
             if next == prev {
                 continue;
             }
-            if self.over() {
+            if !self.budget.spend() {
+                self.interrupted = true;
                 return false;
             }
             self.nodes += 1;
-            self.unflushed += 1;
-            let tile = self.state.slide(next);
+            // The tile on `next` slides into the blank's cell.
+            let tile = self.position.slide(next);
             let limit = self.bound.saturating_sub(g + 1);
-            let hs = self.hs.as_mut().expect("set by search");
-            let (hv, undo) = self
-                .h
-                .apply(hs, &self.state.tiles, tile, next, blank, limit, p);
+            let (hv, undo) = self.h.apply(
+                &mut self.parts,
+                &self.position.tiles,
+                tile,
+                next,
+                blank,
+                limit,
+                p,
+            );
             let f = g + 1 + hv;
             if f <= self.bound {
                 self.path.push(next);
@@ -202,9 +291,8 @@ impl<'a, H: Heuristic> Probe<'a, H> {
             } else if f < self.next_bound {
                 self.next_bound = f;
             }
-            let hs = self.hs.as_mut().expect("set by search");
-            self.h.undo(hs, tile, next, blank, undo);
-            self.state.slide(blank);
+            self.h.undo(&mut self.parts, tile, next, blank, undo);
+            self.position.slide(blank);
         }
         false
     }

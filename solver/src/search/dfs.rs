@@ -11,14 +11,14 @@
 
 use super::{goal_array, Clock, Options, Outcome, Stats, Stop};
 use crate::heuristic::Heuristic;
-use crate::state::{MoveTable, State, MAX_CELLS, NO_CELL};
+use crate::position::{MoveTable, Position, MAX_CELLS, NO_CELL};
 use pdbformat::Goal;
 
 /// Runs depth-limited DFS from `start` to `goal` with `h`.
 ///
 /// # Panics
 /// If the board has more than 64 cells.
-pub fn search<H: Heuristic>(h: &H, goal: &Goal, start: &State, opts: &Options) -> Outcome {
+pub fn search<H: Heuristic>(h: &H, goal: &Goal, start: &Position, opts: &Options) -> Outcome {
     let clock = Clock::new(&opts.limits);
     let moves = MoveTable::new(goal.board());
     let goal_tiles = goal_array(goal);
@@ -58,7 +58,7 @@ pub fn search<H: Heuristic>(h: &H, goal: &Goal, start: &State, opts: &Options) -
         initial_h: h0,
         lower_bound: 0,
         stored: 0,
-        peak_memory: (d.path.capacity() + std::mem::size_of::<State>()) as u64,
+        peak_memory: (d.path.capacity() + std::mem::size_of::<Position>()) as u64,
         per_thread: Vec::new(),
         detail: format!("depth limit {limit}, children by smallest h"),
         seconds: clock.seconds(),
@@ -72,8 +72,8 @@ pub fn search<H: Heuristic>(h: &H, goal: &Goal, start: &State, opts: &Options) -
 
 struct Dfs<'a, H: Heuristic> {
     h: &'a H,
-    hs: H::State,
-    state: State,
+    hs: H::Parts,
+    state: Position,
     moves: &'a MoveTable,
     goal: [u8; MAX_CELLS],
     clock: &'a Clock,

@@ -16,12 +16,12 @@
 //! 1,000,000 positions, fewer when `max_memory` would not hold them).
 
 use super::astar::{finish, queue_for, with_key, Engine, Priority, Step};
-use super::bounded::{Probe, Shared};
+use super::bounded::{Budget, Local, Probe};
 use super::bucket_queue::{BucketQueue, HeapQueue, OpenList, TwoBucketQueue};
 use super::key::Packed;
 use super::{goal_array, Options, Outcome, QueueChoice};
 use crate::heuristic::Heuristic;
-use crate::state::{MoveTable, State, MAX_CELLS};
+use crate::position::{MoveTable, Position, MAX_CELLS};
 use pdbformat::Goal;
 
 /// The default A* budget, in stored positions.
@@ -31,7 +31,7 @@ pub const DEFAULT_NODES: u64 = 1_000_000;
 ///
 /// # Panics
 /// If the board has more than 64 cells.
-pub fn search<H: Heuristic>(h: &H, goal: &Goal, start: &State, opts: &Options) -> Outcome {
+pub fn search<H: Heuristic>(h: &H, goal: &Goal, start: &Position, opts: &Options) -> Outcome {
     let queue = queue_for(h, opts.queue).unwrap_or(QueueChoice::Heap);
     with_key!(goal.board().cells(), K => match queue {
         QueueChoice::TwoBuckets => two_phases(Engine::<H, K, _>::new(
@@ -98,8 +98,7 @@ fn two_phases<H: Heuristic, K: Packed, Q: OpenList<K>>(
     let h = e.heuristic();
     let moves = MoveTable::new(goal.board());
     let goal_tiles = goal_array(goal);
-    let shared = Shared::new(e.clock.clone(), e.nodes);
-    let mut probe = Probe::new(h, &moves, &goal_tiles, &shared);
+    let mut probe = Probe::new(h, &moves, &goal_tiles, Local::new(e.clock.clone(), e.nodes));
     let mut bound = frontier.first().map_or(u32::MAX, |n| n.g + n.h);
     let mut iterations = 0;
     let found = 'outer: loop {
@@ -114,7 +113,7 @@ fn two_phases<H: Heuristic, K: Packed, Q: OpenList<K>>(
                 break; // sorted by f: the rest are above the bound too
             }
             let blank = e.unpack(n.key, &mut tiles);
-            let start = State { tiles, blank };
+            let start = Position { tiles, blank };
             if probe.search(&start, n.g, n.h, n.prev, bound) {
                 let mut path = e.path_to(n.key);
                 path.extend_from_slice(&probe.path);
@@ -126,7 +125,6 @@ fn two_phases<H: Heuristic, K: Packed, Q: OpenList<K>>(
         }
         bound = probe.next_bound;
     };
-    probe.flush();
     let mut stats = astar_stats;
     stats.nodes = e.nodes + probe.nodes;
     stats.expanded = e.expanded + probe.expanded;
@@ -138,7 +136,7 @@ fn two_phases<H: Heuristic, K: Packed, Q: OpenList<K>>(
         frontier.len()
     );
     stats.seconds = e.clock.seconds();
-    let stop = shared.stop();
+    let stop = probe.budget.stop();
     stats.lower_bound = match &found {
         Some(p) => p.len() as u32,
         None if bound == u32::MAX => 0,

@@ -7,7 +7,7 @@
 //! most 64 cells) a [`Wide`] key of six words. A move changes two fields, so a child's key is
 //! computed from its parent's in a few instructions.
 
-use crate::state::{MAX_CELLS, NO_CELL};
+use crate::position::{MAX_CELLS, NO_CELL};
 use std::collections::HashMap;
 use std::hash::{BuildHasher, Hash, Hasher};
 
@@ -310,7 +310,7 @@ mod tests {
             .find(|&h| cells.is_multiple_of(h) && cells / h >= 2)
             .unwrap();
         let board = pdbformat::Board::new(cells / h, h).unwrap();
-        let moves = crate::state::MoveTable::new(board);
+        let moves = crate::position::MoveTable::new(board);
         for &next in moves.targets(blank) {
             let mut t2 = tiles;
             let tile = t2[next as usize];

@@ -1,9 +1,10 @@
-//! The search algorithms people compare, one per file, with a common result type and one
-//! entry point, [`run`].
+//! The search algorithms, one per file, behind one entry point, [`solve`], with one result
+//! type ([`Solution`]), one error type ([`SolveError`]), one stop reason ([`Stop`]) and one
+//! statistics type ([`Stats`]).
 //!
 //! | name | file | optimal | needs |
 //! |---|---|---|---|
-//! | `ida` (default) | [`crate::ida`] | yes | a heuristic |
+//! | `ida` (default) | [`ida`] | yes | a heuristic |
 //! | `bfs` | [`bfs`] | yes | memory for the state space (≤ 3×3-sized boards in practice) |
 //! | `astar` | [`astar`] | yes | memory for every generated node |
 //! | `hybrid` | [`hybrid`] | yes | a node budget for its A* phase |
@@ -13,10 +14,10 @@
 //! | `strategic` | [`strategic`] | no | nothing (any board up to 4096 cells) |
 //!
 //! Every search but `strategic` works on boards of at most 64 cells with the moves of
-//! [`crate::state`] and a [`Heuristic`]; every solution is replayed on the puzzle and checked
+//! [`crate::position`] and a [`Heuristic`]; every solution is replayed on the puzzle and checked
 //! to reach the goal before [`run`] returns it.
 //!
-//! **Node counting** follows [`crate::ida`]: `nodes` counts *generated* nodes (children made
+//! **Node counting** follows [`ida`]: `nodes` counts *generated* nodes (children made
 //! by a move, never the move straight back to the parent; the start is not counted), summed
 //! over every iteration or phase; `expanded` counts nodes whose children were generated. For
 //! BFS and A*, a child already in the table still counts as generated.
@@ -32,22 +33,22 @@ mod bounded;
 pub mod bucket_queue;
 pub mod dfs;
 pub mod hybrid;
+pub mod ida;
 pub mod key;
 pub mod parallel_ida;
 mod runner;
 pub mod strategic;
 pub mod weighted;
 
-pub use runner::{run, Run, RunError};
+pub use runner::{replay, solve, Solution, SolveError};
 
 use crate::heuristic::Heuristic;
-use crate::ida::Limits;
 use std::time::{Duration, Instant};
 
 /// The search algorithms, as named on the command line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Algorithm {
-    /// Iterative-deepening A* ([`crate::ida`]).
+    /// Iterative-deepening A* ([`ida`]).
     Ida,
     /// Breadth-first search ([`bfs`]).
     Bfs,
@@ -129,6 +130,15 @@ impl std::fmt::Display for Algorithm {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.name())
     }
+}
+
+/// Limits that stop a search early.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Limits {
+    /// Stop after generating this many nodes.
+    pub max_nodes: Option<u64>,
+    /// Stop after this much time (checked every 1,024 nodes).
+    pub timeout: Option<Duration>,
 }
 
 /// Which open list A* uses (see [`bucket_queue`]).
@@ -227,6 +237,16 @@ impl Stop {
             Stop::Memory => "memory limit",
         }
     }
+
+    /// The words that open an error message: the node and time limits were reached; the
+    /// memory limit stops a search before it would be exceeded.
+    pub fn headline(self) -> &'static str {
+        match self {
+            Stop::Nodes => "node limit reached",
+            Stop::Time => "time limit reached",
+            Stop::Memory => "memory limit",
+        }
+    }
 }
 
 /// What a search cost.
@@ -313,8 +333,8 @@ impl Clock {
 }
 
 /// The goal's tiles in a search array.
-pub(crate) fn goal_array(goal: &pdbformat::Goal) -> [u8; crate::state::MAX_CELLS] {
-    let mut g = [0u8; crate::state::MAX_CELLS];
+pub(crate) fn goal_array(goal: &pdbformat::Goal) -> [u8; crate::position::MAX_CELLS] {
+    let mut g = [0u8; crate::position::MAX_CELLS];
     for (c, &t) in goal.tiles().iter().enumerate() {
         g[c] = t as u8;
     }
@@ -322,6 +342,6 @@ pub(crate) fn goal_array(goal: &pdbformat::Goal) -> [u8; crate::state::MAX_CELLS
 }
 
 /// The estimate of `tiles` from a fresh heuristic state.
-pub(crate) fn estimate<H: Heuristic>(h: &H, tiles: &[u8; crate::state::MAX_CELLS]) -> u32 {
+pub(crate) fn estimate<H: Heuristic>(h: &H, tiles: &[u8; crate::position::MAX_CELLS]) -> u32 {
     h.value(&h.init(tiles))
 }

@@ -27,7 +27,7 @@ use super::bounded::{Probe, Shared};
 use super::key::{map_bytes, Layout, Packed, PosMap};
 use super::{goal_array, Clock, Options, Outcome, Stats, Stop};
 use crate::heuristic::Heuristic;
-use crate::state::{MoveTable, State, MAX_CELLS, NO_CELL};
+use crate::position::{MoveTable, Position, MAX_CELLS, NO_CELL};
 use pdbformat::Goal;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering::Relaxed};
@@ -49,7 +49,7 @@ pub fn thread_count(threads: usize) -> usize {
 ///
 /// # Panics
 /// If the board has more than 64 cells.
-pub fn search<H>(h: &H, goal: &Goal, start: &State, opts: &Options) -> Outcome
+pub fn search<H>(h: &H, goal: &Goal, start: &Position, opts: &Options) -> Outcome
 where
     H: Heuristic + Sync,
 {
@@ -76,7 +76,7 @@ struct Root {
 fn run<H: Heuristic + Sync, K: Packed>(
     h: &H,
     goal: &Goal,
-    start: &State,
+    start: &Position,
     opts: &Options,
 ) -> Outcome {
     let clock = Clock::new(&opts.limits);
@@ -208,7 +208,7 @@ fn run<H: Heuristic + Sync, K: Packed>(
         let next_bound = AtomicU32::new(u32::MAX);
         pool.install(|| {
             roots.par_iter().with_max_len(1).for_each_init(
-                || Probe::new(h, &moves, &goal_tiles, &shared),
+                || Probe::new(h, &moves, &goal_tiles, shared.budget()),
                 |probe, r| {
                     let f = depth + r.h;
                     if f > bound {
@@ -221,7 +221,7 @@ fn run<H: Heuristic + Sync, K: Packed>(
                     let n = &last[r.index as usize];
                     let mut t = [0u8; MAX_CELLS];
                     let blank = layout.unpack(n.key, &mut t);
-                    let root = State { tiles: t, blank };
+                    let root = Position { tiles: t, blank };
                     let (nodes0, exp0) = (probe.nodes, probe.expanded);
                     probe.reset_bound();
                     let hit = probe.search(&root, depth, r.h, n.prev, bound);

@@ -1,19 +1,20 @@
-//! The entry point of every algorithm: checks the puzzle and options, prepares the heuristic,
-//! runs the search, and replays the solution on the puzzle before returning it.
+//! The one entry point of every algorithm, [`solve`]: checks the puzzle and options, prepares
+//! the heuristic (the one dispatch over heuristics), runs the search, and replays the solution
+//! on the puzzle before returning it.
 
-use super::{astar, bfs, dfs, hybrid, parallel_ida, strategic, weighted};
+use super::{astar, bfs, dfs, hybrid, ida, parallel_ida, strategic, weighted};
 use super::{Algorithm, Options, Outcome, Stats, Stop};
 use crate::db::DbError;
-use crate::heuristic::{Hamming, Heuristic, LinearConflict, Manhattan, PdbHeuristic};
-use crate::ida::{ida_star, SearchResult, StopReason};
-use crate::solver::{replay, HeuristicChoice};
-use crate::state::{direction_between, State, MAX_CELLS};
+use crate::heuristic::{
+    Hamming, Heuristic, HeuristicChoice, LinearConflict, Manhattan, PdbHeuristic,
+};
+use crate::position::{direction_between, Position, MAX_CELLS};
 use pdbformat::{Board, Direction, Goal, Puzzle, PuzzleError};
 use thiserror::Error;
 
 /// A solution found by one algorithm, replayed and checked, and what it cost.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Run {
+pub struct Solution {
     /// The algorithm.
     pub algorithm: Algorithm,
     /// The blank's moves.
@@ -26,7 +27,7 @@ pub struct Run {
     pub stats: Stats,
 }
 
-impl Run {
+impl Solution {
     /// The number of moves.
     pub fn len(&self) -> usize {
         self.moves.len()
@@ -37,15 +38,30 @@ impl Run {
         self.moves.is_empty()
     }
 
-    /// The blank's moves as letters.
+    /// The blank's moves as letters, `RDLU…`.
     pub fn blank_notation(&self) -> String {
         self.moves.iter().map(|d| d.letter()).collect()
+    }
+
+    /// The moved tiles, space separated.
+    pub fn tile_notation(&self) -> String {
+        let v: Vec<String> = self.tiles_moved.iter().map(|t| t.to_string()).collect();
+        v.join(" ")
+    }
+
+    /// Generated nodes per second (0 when too fast to measure).
+    pub fn nodes_per_second(&self) -> f64 {
+        if self.stats.seconds > 0.0 {
+            self.stats.nodes as f64 / self.stats.seconds
+        } else {
+            0.0
+        }
     }
 }
 
 /// Why an algorithm returned no solution.
 #[derive(Debug, Error)]
-pub enum RunError {
+pub enum SolveError {
     /// The puzzle does not fit the goal's board or cannot reach the goal.
     #[error(transparent)]
     Puzzle(#[from] PuzzleError),
@@ -66,7 +82,7 @@ pub enum RunError {
     #[error("{0}")]
     Refused(String),
     /// A limit stopped the search.
-    #[error("{}: stopped after {} nodes and {:.2} s{}", .stop.describe(), .stats.nodes, .stats.seconds, bound_note(.stats))]
+    #[error("{}: stopped after {} nodes and {:.2} s{}", .stop.headline(), .stats.nodes, .stats.seconds, bound_note(.stats))]
     Stopped {
         /// Which limit.
         stop: Stop,
@@ -86,11 +102,11 @@ pub enum RunError {
     Failed(String),
 }
 
-impl RunError {
+impl SolveError {
     /// The statistics of a search that ran, if it did.
     pub fn stats(&self) -> Option<&Stats> {
         match self {
-            RunError::Stopped { stats, .. } | RunError::NotFound { stats, .. } => Some(stats),
+            SolveError::Stopped { stats, .. } | SolveError::NotFound { stats, .. } => Some(stats),
             _ => None,
         }
     }
@@ -112,30 +128,31 @@ fn bound_note(s: &Stats) -> String {
 ///
 /// ```
 /// use pdbformat::{Board, Goal, Puzzle};
-/// use solver::search::{run, Algorithm, Options};
+/// use solver::search::{solve, Algorithm, Options};
 /// use solver::HeuristicChoice;
 ///
 /// let goal = Goal::blank_last(Board::new(3, 3).unwrap());
 /// let puzzle = Puzzle::parse("8 6 7 2 5 4 3 0 1", None).unwrap();
 /// let opts = Options::default();
-/// let a = run(Algorithm::AStar, &HeuristicChoice::Manhattan, &puzzle, &goal, &opts).unwrap();
-/// let b = run(Algorithm::Bfs, &HeuristicChoice::Manhattan, &puzzle, &goal, &opts).unwrap();
-/// assert_eq!((a.len(), b.len()), (31, 31));
-/// let s = run(Algorithm::Strategic, &HeuristicChoice::Manhattan, &puzzle, &goal, &opts).unwrap();
+/// let a = solve(Algorithm::AStar, &HeuristicChoice::Manhattan, &puzzle, &goal, &opts).unwrap();
+/// let b = solve(Algorithm::Bfs, &HeuristicChoice::Manhattan, &puzzle, &goal, &opts).unwrap();
+/// let i = solve(Algorithm::Ida, &HeuristicChoice::LinearConflict, &puzzle, &goal, &opts).unwrap();
+/// assert_eq!((a.len(), b.len(), i.len()), (31, 31, 31));
+/// let s = solve(Algorithm::Strategic, &HeuristicChoice::Manhattan, &puzzle, &goal, &opts).unwrap();
 /// assert!(s.len() >= 31 && !s.optimal);
 /// ```
-pub fn run(
+pub fn solve(
     algorithm: Algorithm,
     choice: &HeuristicChoice,
     puzzle: &Puzzle,
     goal: &Goal,
     opts: &Options,
-) -> Result<Run, RunError> {
+) -> Result<Solution, SolveError> {
     puzzle.check_solvable(goal)?;
     let board = goal.board();
     if algorithm == Algorithm::Strategic {
         let t0 = std::time::Instant::now();
-        let moves = strategic::solve(puzzle, goal).map_err(RunError::Failed)?;
+        let moves = strategic::solve(puzzle, goal).map_err(SolveError::Failed)?;
         let stats = Stats {
             peak_memory: (board.cells() * 32) as u64,
             detail: "rows, then columns, then the last 2x2 block".into(),
@@ -145,16 +162,16 @@ pub fn run(
         return finish(algorithm, puzzle, goal, moves, stats);
     }
     if board.cells() > MAX_CELLS {
-        return Err(RunError::BoardTooLarge {
+        return Err(SolveError::BoardTooLarge {
             algorithm,
             board,
             cells: board.cells(),
         });
     }
     check_options(algorithm, opts)?;
-    let start = State::from_tiles(puzzle.tiles()).expect("checked: at most 64 cells");
+    let start = Position::from_tiles(puzzle.tiles()).expect("checked: at most 64 cells");
     let outcome = if algorithm == Algorithm::Bfs {
-        bfs::check_fits(board, opts.memory_limit()).map_err(RunError::Refused)?;
+        bfs::check_fits(board, opts.memory_limit()).map_err(SolveError::Refused)?;
         bfs::search(goal, &start, opts)
     } else {
         let task = Task {
@@ -163,7 +180,7 @@ pub fn run(
             start: &start,
             opts,
         };
-        dispatch(choice, goal, &task)?.map_err(RunError::Refused)?
+        dispatch(choice, goal, &task)?.map_err(SolveError::Refused)?
     };
     match outcome {
         Outcome {
@@ -175,7 +192,7 @@ pub fn run(
             let mut prev = puzzle.blank();
             for &c in &path {
                 if board.manhattan(prev, c as usize) != 1 {
-                    return Err(RunError::Failed(format!(
+                    return Err(SolveError::Failed(format!(
                         "{algorithm} returned a move from cell {prev} to cell {c}"
                     )));
                 }
@@ -188,10 +205,10 @@ pub fn run(
             stop: Some(stop),
             stats,
             ..
-        } => Err(RunError::Stopped { stop, stats }),
+        } => Err(SolveError::Stopped { stop, stats }),
         Outcome { stats, .. } => match (algorithm, opts.depth_limit) {
-            (Algorithm::Dfs, Some(limit)) => Err(RunError::NotFound { limit, stats }),
-            _ => Err(RunError::Failed(format!(
+            (Algorithm::Dfs, Some(limit)) => Err(SolveError::NotFound { limit, stats }),
+            _ => Err(SolveError::Failed(format!(
                 "{algorithm} ended without a solution or a limit"
             ))),
         },
@@ -206,16 +223,16 @@ fn finish(
     goal: &Goal,
     moves: Vec<Direction>,
     stats: Stats,
-) -> Result<Run, RunError> {
+) -> Result<Solution, SolveError> {
     let tiles_moved = replay(puzzle, &moves)
         .filter(|(end, _)| end.is_goal(goal))
         .map(|(_, t)| t)
         .ok_or_else(|| {
-            RunError::Failed(format!(
+            SolveError::Failed(format!(
                 "{algorithm} returned moves that do not reach the goal"
             ))
         })?;
-    Ok(Run {
+    Ok(Solution {
         algorithm,
         moves,
         tiles_moved,
@@ -224,15 +241,15 @@ fn finish(
     })
 }
 
-fn check_options(algorithm: Algorithm, opts: &Options) -> Result<(), RunError> {
+fn check_options(algorithm: Algorithm, opts: &Options) -> Result<(), SolveError> {
     if algorithm == Algorithm::Weighted && (opts.weight.is_nan() || opts.weight < 1.0) {
-        return Err(RunError::Refused(format!(
+        return Err(SolveError::Refused(format!(
             "the weight must be at least 1 (or inf for greedy search), not {}",
             opts.weight
         )));
     }
     if opts.threads > 4096 {
-        return Err(RunError::Refused(format!(
+        return Err(SolveError::Refused(format!(
             "{} threads is too many (at most 4096)",
             opts.threads
         )));
@@ -244,7 +261,7 @@ fn check_options(algorithm: Algorithm, opts: &Options) -> Result<(), RunError> {
 struct Task<'a> {
     algorithm: Algorithm,
     goal: &'a Goal,
-    start: &'a State,
+    start: &'a Position,
     opts: &'a Options,
 }
 
@@ -252,7 +269,7 @@ impl Task<'_> {
     fn go<H: Heuristic + Sync>(&self, h: &H) -> Result<Outcome, String> {
         let (goal, start, opts) = (self.goal, self.start, self.opts);
         Ok(match self.algorithm {
-            Algorithm::Ida => ida(h, goal, start, opts),
+            Algorithm::Ida => ida::search(h, goal, start, opts),
             Algorithm::AStar => {
                 astar::queue_for(h, opts.queue)?;
                 astar::search(h, goal, start, opts)
@@ -282,43 +299,22 @@ fn dispatch(
         HeuristicChoice::Manhattan => task.go(&Manhattan::new(goal)),
         HeuristicChoice::LinearConflict => task.go(&LinearConflict::new(goal)),
         HeuristicChoice::Pdb { databases, reflect } => {
-            task.go(&PdbHeuristic::new(databases, goal, *reflect)?)
+            let h = PdbHeuristic::new(databases, goal, *reflect)?;
+            // Every search starts from the start's exact values: `bit1` tables give them by a
+            // walk that only a corrupt table can fail.
+            h.check_position(&task.start.tiles)?;
+            task.go(&h)
         }
     })
 }
 
-/// IDA* ([`crate::ida`]) in the common result type.
-fn ida<H: Heuristic>(h: &H, goal: &Goal, start: &State, opts: &Options) -> Outcome {
-    let (path, stop, s) = match ida_star(h, goal, start, &opts.limits) {
-        SearchResult::Found { blank_path, stats } => (Some(blank_path), None, stats),
-        SearchResult::Stopped { reason, stats } => (
-            None,
-            Some(match reason {
-                StopReason::NodeLimit => Stop::Nodes,
-                StopReason::Timeout => Stop::Time,
-            }),
-            stats,
-        ),
-    };
-    Outcome {
-        path,
-        stop,
-        stats: Stats {
-            nodes: s.nodes,
-            expanded: s.expanded,
-            iterations: s.iterations,
-            initial_h: s.initial_h,
-            lower_bound: s.bound,
-            stored: 0,
-            // The path and the position: IDA* holds nothing else.
-            peak_memory: (s.bound as usize + 1 + std::mem::size_of::<State>()) as u64,
-            per_thread: Vec::new(),
-            detail: format!(
-                "{} iteration{}",
-                s.iterations,
-                if s.iterations == 1 { "" } else { "s" }
-            ),
-            seconds: s.seconds,
-        },
+/// Plays `moves` (the blank's directions) from `puzzle`. Returns the final position and the
+/// tile moved at each step, or `None` when a move leaves the board.
+pub fn replay(puzzle: &Puzzle, moves: &[Direction]) -> Option<(Puzzle, Vec<u16>)> {
+    let mut p = puzzle.clone();
+    let mut tiles = Vec::with_capacity(moves.len());
+    for &d in moves {
+        tiles.push(p.apply(d)? as u16);
     }
+    Some((p, tiles))
 }

@@ -11,7 +11,7 @@ use super::astar::{finish, with_key, Engine, Priority};
 use super::bucket_queue::HeapQueue;
 use super::{Options, Outcome};
 use crate::heuristic::Heuristic;
-use crate::state::State;
+use crate::position::Position;
 use pdbformat::Goal;
 
 /// The priority for weight `w` (at least 1; infinity for greedy).
@@ -37,7 +37,7 @@ pub fn describe_weight(w: f64) -> String {
 ///
 /// # Panics
 /// If the board has more than 64 cells.
-pub fn search<H: Heuristic>(h: &H, goal: &Goal, start: &State, opts: &Options) -> Outcome {
+pub fn search<H: Heuristic>(h: &H, goal: &Goal, start: &Position, opts: &Options) -> Outcome {
     let prio = priority(opts.weight);
     with_key!(goal.board().cells(), K => {
         let mut e = Engine::<H, K, _>::new(

@@ -203,3 +203,29 @@ pub fn assert_replays(puzzle: &Puzzle, goal: &Goal, s: &solver::Solution) {
     assert_eq!(tiles, s.tiles_moved);
     assert_eq!(s.moves.len(), s.tiles_moved.len());
 }
+
+/// IDA* through the library's one entry point ([`solver::solve`]), as most tests run it.
+pub trait Ida {
+    /// Solves `puzzle` for `goal` with IDA* within `limits`.
+    fn ida(
+        &self,
+        puzzle: &Puzzle,
+        goal: &Goal,
+        limits: &solver::Limits,
+    ) -> Result<solver::Solution, solver::SolveError>;
+}
+
+impl Ida for solver::HeuristicChoice {
+    fn ida(
+        &self,
+        puzzle: &Puzzle,
+        goal: &Goal,
+        limits: &solver::Limits,
+    ) -> Result<solver::Solution, solver::SolveError> {
+        let opts = solver::Options {
+            limits: *limits,
+            ..solver::Options::default()
+        };
+        solver::solve(solver::Algorithm::Ida, self, puzzle, goal, &opts)
+    }
+}

@@ -1,4 +1,4 @@
-//! The search state: tiles on cells in fixed-capacity arrays, and per-cell move tables.
+//! The search position: tiles on cells in fixed-capacity arrays, and per-cell move tables.
 //!
 //! The solver works on boards of at most [`MAX_CELLS`] cells, so a position fits in one
 //! 64-byte array (`tiles[cell]`, 0 for the blank) and every cell's neighbours are precomputed:
@@ -14,17 +14,17 @@ pub const NO_CELL: u8 = u8::MAX;
 
 /// A position: the tile on every cell (0 is the blank) and the blank's cell.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct State {
+pub struct Position {
     /// The tile on each cell; cells past the board's end hold 0 and are never read.
     pub tiles: [u8; MAX_CELLS],
     /// The blank's cell.
     pub blank: u8,
 }
 
-impl State {
+impl Position {
     /// The state of `tiles` (row by row, 0 for the blank); `None` when the board is larger than
     /// [`MAX_CELLS`] or the list holds no blank.
-    pub fn from_tiles(tiles: &[u16]) -> Option<State> {
+    pub fn from_tiles(tiles: &[u16]) -> Option<Position> {
         if tiles.len() > MAX_CELLS {
             return None;
         }
@@ -33,7 +33,7 @@ impl State {
             t[cell] = u8::try_from(tile).ok()?;
         }
         let blank = tiles.iter().position(|&x| x == 0)? as u8;
-        Some(State { tiles: t, blank })
+        Some(Position { tiles: t, blank })
     }
 
     /// Moves the tile on `to` into the blank's cell: the blank goes to `to`. Returns the tile.
@@ -123,7 +123,7 @@ mod tests {
     fn slide_and_back() {
         let b = Board::new(3, 3).unwrap();
         let g = Goal::blank_first(b);
-        let mut s = State::from_tiles(g.tiles()).unwrap();
+        let mut s = Position::from_tiles(g.tiles()).unwrap();
         assert!(s.is_goal(&g));
         assert_eq!(s.slide(1), 1);
         assert_eq!(s.blank, 1);
@@ -131,6 +131,6 @@ mod tests {
         assert!(!s.is_goal(&g));
         assert_eq!(s.slide(0), 1);
         assert!(s.is_goal(&g));
-        assert!(State::from_tiles(&[1, 2, 3]).is_none());
+        assert!(Position::from_tiles(&[1, 2, 3]).is_none());
     }
 }
