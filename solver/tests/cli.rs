@@ -415,6 +415,54 @@ fn bench_runs_a_file() {
 }
 
 #[test]
+fn bench_json_has_one_object_per_instance_and_a_summary() {
+    let home = tempfile::tempdir().unwrap();
+    let list = home.path().join("b.txt");
+    std::fs::write(&list, "8 6 7 2 5 4 3 0 1 27\n3 1 2 0 4 5 6 7 8 1\n1 2 3\n").unwrap();
+    let out = solver(home.path())
+        .args(["bench", "--json", "--heuristic", "lc"])
+        .arg(&list)
+        .assert()
+        .code(1)
+        .get_output()
+        .stdout
+        .clone();
+    let lines: Vec<serde_json::Value> = String::from_utf8(out)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("every line is JSON"))
+        .collect();
+    assert_eq!(lines.len(), 4, "{lines:?}");
+    assert_eq!(lines[0]["instance"], 1);
+    assert_eq!(lines[0]["length"], 27);
+    assert_eq!(lines[0]["expected"], 27);
+    assert!(lines[0]["nodes"].as_u64().unwrap() > 0);
+    assert_eq!(lines[1]["length"], 1);
+    assert_eq!(lines[1]["moves"], "U");
+    assert_eq!(lines[2]["line"], 3);
+    assert!(
+        lines[2]["error"].as_str().unwrap().contains("tiles"),
+        "{}",
+        lines[2]
+    );
+    let s = &lines[3]["summary"];
+    assert_eq!(s["instances"], 3);
+    assert_eq!(s["solved"], 2);
+    assert_eq!(s["failed"], 1);
+    assert_eq!(
+        s["total_nodes"].as_u64().unwrap(),
+        lines[0]["nodes"].as_u64().unwrap() + lines[1]["nodes"].as_u64().unwrap()
+    );
+    assert!(s["load_seconds"].as_f64().is_some());
+    solver(home.path())
+        .args(["bench", "--help"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("--json"))
+        .stdout(predicate::str::contains("summary"));
+}
+
+#[test]
 fn help_documents_notation_and_search_order() {
     let home = tempfile::tempdir().unwrap();
     solver(home.path())

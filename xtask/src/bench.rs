@@ -225,7 +225,7 @@ fn kib_text(kib: Option<u64>) -> String {
     kib.map_or_else(|| "?".into(), |k| human_bytes(k * 1024))
 }
 
-/// The figures `solver bench` prints in its summary lines.
+/// The figures of the summary object that `solver bench --json` prints last.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct SolverFigures {
     /// Instances solved and given.
@@ -244,42 +244,27 @@ pub struct SolverFigures {
     pub load_seconds: Option<f64>,
 }
 
-/// The first number (commas allowed) after `key` in `line`.
-fn number_after(line: &str, key: &str) -> Option<String> {
-    let rest = &line[line.find(key)? + key.len()..];
-    let n: String = rest
-        .trim_start()
-        .chars()
-        .take_while(|c| c.is_ascii_digit() || *c == ',' || *c == '.')
-        .filter(|c| *c != ',')
-        .collect();
-    (!n.is_empty()).then_some(n)
-}
-
-/// Reads the summary lines of `solver bench` (`total:`, `mean:`, `median:`, `solved N of M`).
-/// Figures it cannot find stay `None`.
+/// Reads the `{"summary": {…}}` line of `solver bench --json` (the per-instance lines before
+/// it are skipped). Figures it cannot find stay `None`.
 pub fn parse_solver_output(text: &str) -> SolverFigures {
-    let mut f = SolverFigures::default();
-    for line in text.lines() {
-        let l = line.trim_start();
-        if let Some(rest) = l.strip_prefix("total:") {
-            f.total_nodes = number_after(rest, "").and_then(|n| n.parse().ok());
-            f.total_seconds = number_after(rest, "nodes,").and_then(|n| n.parse().ok());
-            f.load_seconds = number_after(rest, "database load").and_then(|n| n.parse().ok());
-        } else if let Some(rest) = l.strip_prefix("mean:") {
-            f.mean_nodes = number_after(rest, "").and_then(|n| n.parse().ok());
-            f.mean_seconds = number_after(rest, "nodes,").and_then(|n| n.parse().ok());
-        } else if let Some(rest) = l.strip_prefix("median:") {
-            f.median_nodes = number_after(rest, "").and_then(|n| n.parse().ok());
-        } else if let Some(rest) = l.strip_prefix("solved ") {
-            let solved = number_after(rest, "").and_then(|n| n.parse().ok());
-            let of = number_after(rest, "of").and_then(|n| n.parse().ok());
-            if let (Some(a), Some(b)) = (solved, of) {
-                f.solved = Some((a, b));
-            }
-        }
+    let Some(s) = text
+        .lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .find_map(|v| v.get("summary").cloned())
+    else {
+        return SolverFigures::default();
+    };
+    let u = |k: &str| s.get(k).and_then(|v| v.as_u64());
+    let f = |k: &str| s.get(k).and_then(|v| v.as_f64());
+    SolverFigures {
+        solved: u("solved").zip(u("instances")),
+        total_nodes: u("total_nodes"),
+        total_seconds: f("total_seconds"),
+        mean_nodes: f("mean_nodes").map(|x| x.round() as u64),
+        mean_seconds: f("mean_seconds"),
+        median_nodes: f("median_nodes").map(|x| x.round() as u64),
+        load_seconds: f("load_seconds"),
     }
-    f
 }
 
 /// Replaces the text between `<!-- bench:NAME:start -->` and `<!-- bench:NAME:end -->` in
@@ -440,6 +425,7 @@ fn solver_section(
     for (s, path) in dbs {
         let mut args: Vec<String> = vec![
             "bench".into(),
+            "--json".into(),
             instances.display().to_string(),
             "--db".into(),
             path.display().to_string(),
@@ -594,14 +580,10 @@ mod tests {
 
     #[test]
     fn solver_summary_is_read() {
-        let text = "\
-bench/korf100.txt: 100 instances, 4x4 board, goal blank-first, single thread
-   1   57   41        1,234,567     0.1234      10.00 M
-total:  123,456,789 nodes, 12.345 s search (10.00 Mnodes/s); database load 0.250 s
-mean:   1,234,568 nodes, 0.1235 s
-median: 456,789 nodes, 0.0456 s
-solved 100 of 100; total 12.345 s, median 0.0456 s; total nodes 123,456,789, median 456,789; 10.00 Mnodes/s
-";
+        let text = r#"{"instance":1,"line":1,"length":57,"expected":57,"initial_h":41,"nodes":1234567,"expanded":600000,"iterations":9,"seconds":0.1234,"moves":"RD"}
+{"instance":2,"line":2,"error":"node limit reached"}
+{"summary":{"file":"bench/korf100.txt","heuristic":"pdb","instances":100,"solved":100,"failed":0,"mismatched":0,"total_nodes":123456789,"total_seconds":12.345,"mean_nodes":1234567.89,"mean_seconds":0.1235,"median_nodes":456789.0,"median_seconds":0.0456,"nodes_per_second":1.0e7,"load_seconds":0.25}}
+"#;
         let f = parse_solver_output(text);
         assert_eq!(f.total_nodes, Some(123_456_789));
         assert_eq!(f.total_seconds, Some(12.345));

@@ -1,5 +1,6 @@
 //! `solver bench`: every instance of a benchmark file, single-threaded, with a table of nodes and
-//! seconds per instance and in total, the database load time reported separately.
+//! seconds per instance and in total, the database load time reported separately; with
+//! `--json`, one JSON object per instance and a summary object instead.
 
 use super::setup::{make_goal, make_heuristic, parse_board};
 use super::solve::{ida_options, limits, list_board, puzzle_error, read_input};
@@ -7,6 +8,7 @@ use super::{HeuristicArgs, EXIT_ERROR, EXIT_STOPPED};
 use anyhow::Result;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
+use serde_json::json;
 use solver::report::{rate, thousands, Summary};
 use solver::{solve, Algorithm, SolveError};
 use std::path::PathBuf;
@@ -27,6 +29,14 @@ pub struct BenchArgs {
     /// Stop an instance's search after this many seconds.
     #[arg(long, value_name = "SECONDS")]
     timeout: Option<f64>,
+    /// Print JSON lines instead of the table: one object per instance, in order
+    /// ({"instance", "line", "length", "expected", "initial_h", "nodes", "expanded",
+    /// "iterations", "seconds", "moves"}, or {"instance", "line", "error"} when it was not
+    /// solved), then one {"summary": {"file", "heuristic", "instances", "solved", "failed",
+    /// "mismatched", "total_nodes", "total_seconds", "mean_nodes", "mean_seconds",
+    /// "median_nodes", "median_seconds", "nodes_per_second", "load_seconds"}}.
+    #[arg(long)]
+    json: bool,
     #[command(flatten)]
     heuristic: HeuristicArgs,
 }
@@ -41,18 +51,24 @@ pub fn run(a: BenchArgs) -> Result<i32> {
     }
     let goal = make_goal(board, &a.heuristic.goal)?;
     let setup = make_heuristic(&a.heuristic, &goal)?;
-    println!(
-        "{}: {} instances, {board} board, goal {goal}, single thread",
-        a.file.display(),
-        lines.len()
-    );
-    println!("heuristic: {}", setup.description);
-    println!("database load: {:.3} s", setup.load_seconds);
-    println!(
-        "{:>4} {:>4} {:>4} {:>16} {:>10} {:>12}",
-        "#", "len", "h0", "nodes", "seconds", "nodes/s"
-    );
-    let pb = ProgressBar::new(lines.len() as u64);
+    if !a.json {
+        println!(
+            "{}: {} instances, {board} board, goal {goal}, single thread",
+            a.file.display(),
+            lines.len()
+        );
+        println!("heuristic: {}", setup.description);
+        println!("database load: {:.3} s", setup.load_seconds);
+        println!(
+            "{:>4} {:>4} {:>4} {:>16} {:>10} {:>12}",
+            "#", "len", "h0", "nodes", "seconds", "nodes/s"
+        );
+    }
+    let pb = if a.json {
+        ProgressBar::hidden()
+    } else {
+        ProgressBar::new(lines.len() as u64)
+    };
     pb.set_style(
         ProgressStyle::with_template("{spinner} [{elapsed_precise}] {wide_bar} {pos}/{len}")
             .expect("valid template"),
@@ -77,51 +93,99 @@ pub fn run(a: BenchArgs) -> Result<i32> {
                     }
                     _ => String::new(),
                 };
-                pb.suspend(|| {
+                if a.json {
                     println!(
-                        "{:>4} {:>4} {:>4} {:>16} {:>10.4} {:>12}{flag}",
-                        i + 1,
-                        s.len(),
-                        s.stats.initial_h,
-                        thousands(s.stats.nodes),
-                        s.stats.seconds,
-                        rate(s.nodes_per_second())
-                    )
-                });
+                        "{}",
+                        json!({
+                            "instance": i + 1,
+                            "line": l.line,
+                            "length": s.len(),
+                            "expected": l.expected,
+                            "initial_h": s.stats.initial_h,
+                            "nodes": s.stats.nodes,
+                            "expanded": s.stats.expanded,
+                            "iterations": s.stats.iterations,
+                            "seconds": s.stats.seconds,
+                            "moves": s.blank_notation(),
+                        })
+                    );
+                } else {
+                    pb.suspend(|| {
+                        println!(
+                            "{:>4} {:>4} {:>4} {:>16} {:>10.4} {:>12}{flag}",
+                            i + 1,
+                            s.len(),
+                            s.stats.initial_h,
+                            thousands(s.stats.nodes),
+                            s.stats.seconds,
+                            rate(s.nodes_per_second())
+                        )
+                    });
+                }
             }
             Err(e) => {
                 summary.failed += 1;
                 stopped |= matches!(e, SolveError::Stopped { .. });
                 let msg = puzzle_error(&e, l.puzzle.as_ref().ok(), &goal);
-                pb.suspend(|| println!("{:>4} error (line {}): {msg}", i + 1, l.line));
+                if a.json {
+                    println!(
+                        "{}",
+                        json!({ "instance": i + 1, "line": l.line, "error": msg })
+                    );
+                } else {
+                    pb.suspend(|| println!("{:>4} error (line {}): {msg}", i + 1, l.line));
+                }
             }
         }
         pb.inc(1);
     }
     pb.finish_and_clear();
     let n = summary.solved.max(1) as f64;
-    println!(
-        "total:  {} nodes, {:.3} s search ({}nodes/s); database load {:.3} s",
-        thousands(summary.total_nodes()),
-        summary.total_seconds(),
-        rate(if summary.total_seconds() > 0.0 {
-            summary.total_nodes() as f64 / summary.total_seconds()
-        } else {
-            0.0
-        }),
-        setup.load_seconds
-    );
-    println!(
-        "mean:   {} nodes, {:.4} s",
-        thousands((summary.total_nodes() as f64 / n).round() as u64),
-        summary.total_seconds() / n
-    );
-    println!(
-        "median: {} nodes, {:.4} s",
-        thousands(summary.median_nodes().round() as u64),
-        summary.median_seconds()
-    );
-    println!("{}", summary.text());
+    let total_rate = if summary.total_seconds() > 0.0 {
+        summary.total_nodes() as f64 / summary.total_seconds()
+    } else {
+        0.0
+    };
+    if a.json {
+        println!(
+            "{}",
+            json!({ "summary": {
+                "file": a.file.display().to_string(),
+                "heuristic": setup.description,
+                "instances": lines.len(),
+                "solved": summary.solved,
+                "failed": summary.failed,
+                "mismatched": summary.mismatched,
+                "total_nodes": summary.total_nodes(),
+                "total_seconds": summary.total_seconds(),
+                "mean_nodes": summary.total_nodes() as f64 / n,
+                "mean_seconds": summary.total_seconds() / n,
+                "median_nodes": summary.median_nodes(),
+                "median_seconds": summary.median_seconds(),
+                "nodes_per_second": total_rate,
+                "load_seconds": setup.load_seconds,
+            }})
+        );
+    } else {
+        println!(
+            "total:  {} nodes, {:.3} s search ({}nodes/s); database load {:.3} s",
+            thousands(summary.total_nodes()),
+            summary.total_seconds(),
+            rate(total_rate),
+            setup.load_seconds
+        );
+        println!(
+            "mean:   {} nodes, {:.4} s",
+            thousands((summary.total_nodes() as f64 / n).round() as u64),
+            summary.total_seconds() / n
+        );
+        println!(
+            "median: {} nodes, {:.4} s",
+            thousands(summary.median_nodes().round() as u64),
+            summary.median_seconds()
+        );
+        println!("{}", summary.text());
+    }
     Ok(if stopped {
         EXIT_STOPPED
     } else if summary.failed > 0 || summary.mismatched > 0 {
