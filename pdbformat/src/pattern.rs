@@ -25,31 +25,31 @@ struct Preset {
     width: usize,
     height: usize,
     cells: &'static [&'static [usize]],
-    about: &'static str,
 }
 
 const PRESETS: &[Preset] = &[
+    // The top two rows and the bottom two rows (Korf & Felner).
     Preset {
         name: "78",
         width: 4,
         height: 4,
         cells: &[&[1, 2, 3, 4, 5, 6, 7], &[8, 9, 10, 11, 12, 13, 14, 15]],
-        about: "the top two rows and the bottom two rows (Korf & Felner)",
     },
+    // Left block, right block, bottom row.
     Preset {
         name: "663",
         width: 4,
         height: 4,
         cells: &[&[1, 4, 5, 8, 9, 12], &[2, 3, 6, 7, 10, 11], &[13, 14, 15]],
-        about: "left block, right block, bottom row",
     },
+    // Three connected blocks of five.
     Preset {
         name: "555",
         width: 4,
         height: 4,
         cells: &[&[1, 4, 5, 8, 12], &[2, 3, 6, 7, 11], &[9, 10, 13, 14, 15]],
-        about: "three connected blocks of five",
     },
+    // The four blocks of Korf & Felner's 24-puzzle tables.
     Preset {
         name: "6666",
         width: 5,
@@ -60,7 +60,6 @@ const PRESETS: &[Preset] = &[
             &[10, 11, 15, 16, 20, 21],
             &[17, 18, 19, 22, 23, 24],
         ],
-        about: "the four blocks of Korf & Felner's 24-puzzle tables",
     },
 ];
 
@@ -282,14 +281,6 @@ impl Partition {
             .collect();
         v.push("full");
         v
-    }
-
-    /// A one-line description of each preset: `(name, board, description)`.
-    pub fn preset_descriptions() -> Vec<(&'static str, String, &'static str)> {
-        PRESETS
-            .iter()
-            .map(|p| (p.name, format!("{}x{}", p.width, p.height), p.about))
-            .collect()
     }
 
     /// The patterns.

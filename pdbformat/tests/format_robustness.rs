@@ -10,6 +10,7 @@ use pdbformat::format::{
     PdbFile, TableSource, WriteOptions, FORMAT_VERSION, MAGIC, PAYLOAD_ALIGN,
 };
 use pdbformat::rank::{entry_count, TableKind};
+use pdbformat::testkit::XorShift;
 use pdbformat::{Board, Goal, Pattern};
 use proptest::prelude::*;
 use std::alloc::{GlobalAlloc, Layout, System};
@@ -219,18 +220,11 @@ fn build(dir: &Path, compression: Compression, set: usize, opts: WriteOptions) -
         .collect();
     let mut values = Vec::new();
     let mut encoded = Vec::new();
-    let mut seed = 0x2545_f491_4f6c_dd1du64 ^ set as u64;
+    let mut rng = XorShift::new(0x2545_f491_4f6c_dd1du64 ^ set as u64);
     for (i, (kind, _)) in TABLES.iter().enumerate() {
         let n = entry_count(board, patterns[i].len(), *kind).unwrap();
         let cap = if encodings[i] == Encoding::U4 { 16 } else { 41 };
-        let v: Vec<u8> = (0..n)
-            .map(|_| {
-                seed ^= seed << 13;
-                seed ^= seed >> 7;
-                seed ^= seed << 17;
-                (seed % cap) as u8
-            })
-            .collect();
+        let v: Vec<u8> = (0..n).map(|_| (rng.next() % cap) as u8).collect();
         encoded.push(encode_entries(&v, encodings[i]));
         values.push(v);
     }
@@ -1258,13 +1252,8 @@ fn random_mutations_of_files_never_panic() {
     // The file-backed paths (reads through the file, memory maps) on corrupted files.
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("mutated.pdb");
-    let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-    let mut next = move || {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        seed
-    };
+    let mut rng = XorShift::new(0x9e37_79b9_7f4a_7c15);
+    let mut next = move || rng.next();
     for fx in fixtures() {
         for _ in 0..40 {
             let mut b = fx.bytes.clone();

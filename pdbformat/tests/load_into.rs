@@ -7,18 +7,17 @@ use pdbformat::format::{
     TableSource, WriteOptions,
 };
 use pdbformat::rank::{entry_count, TableKind};
+use pdbformat::testkit::XorShift;
 use pdbformat::{Board, Goal, Pattern};
 use std::io::Write;
 use std::path::Path;
 
 /// Pseudo-random values below `cap` with long repeats, so that compressors find matches.
 fn values(n: u64, cap: u64, seed: u64) -> Vec<u8> {
-    let mut s = seed | 1;
+    let mut rng = XorShift::new(seed | 1);
     let mut v = Vec::with_capacity(n as usize);
     while (v.len() as u64) < n {
-        s ^= s << 13;
-        s ^= s >> 7;
-        s ^= s << 17;
+        let s = rng.next();
         let run = 1 + (s >> 40) % 5;
         for _ in 0..run {
             v.push((s % cap) as u8);

@@ -1,13 +1,13 @@
 //! Building tables and whole partition files: planning, thread pools, encoding and writing.
 
 use crate::bfs::zero_aware_distances;
+use crate::error::BuildError;
 use crate::observer::{BuildObserver, TableSummary};
 use crate::reduce::zero_unaware_from_aware;
 use crate::stats::ValueStats;
 use crate::words::Entries;
-use anyhow::{bail, Context, Result};
 use pdbformat::format::{encode_entries, write_pdb, Encoding, TableSource, WriteOptions};
-use pdbformat::rank::{entry_count, PermutationIndex, ZeroAwareIndex};
+use pdbformat::rank::{entry_count, IndexError, PermutationIndex, ZeroAwareIndex};
 use pdbformat::{Goal, Partition, Pattern, TableKind};
 use std::path::Path;
 use std::time::Instant;
@@ -41,16 +41,15 @@ pub struct BuildPlan {
 /// Works out entry counts and peak memory: finished tables stay in memory until the file is
 /// written; the table being built needs its zero-aware byte table (plus the zero-unaware output
 /// for that kind) and the index's region tables.
-pub fn plan(req: &BuildRequest) -> Result<BuildPlan> {
+pub fn plan(req: &BuildRequest) -> Result<BuildPlan, BuildError> {
     let board = req.goal.board();
     let mut entries = Vec::new();
     let mut peak = 0u64;
     let mut kept = 0u64;
     for p in req.partition.patterns() {
         let k = p.len();
-        let out = entry_count(board, k, req.kind).with_context(|| format!("pattern {p}"))?;
-        let za =
-            entry_count(board, k, TableKind::ZeroAware).with_context(|| format!("pattern {p}"))?;
+        let out = entry_count(board, k, req.kind).map_err(index_error(p))?;
+        let za = entry_count(board, k, TableKind::ZeroAware).map_err(index_error(p))?;
         let sets = pdbformat::rank::binomial(board.cells(), k);
         let index_bytes = sets * (board.cells() as u64 + 24);
         let working = match req.kind {
@@ -77,7 +76,7 @@ pub fn build_table(
     threads: Option<usize>,
     table_no: usize,
     obs: &dyn BuildObserver,
-) -> Result<Entries> {
+) -> Result<Entries, BuildError> {
     in_pool(threads, || {
         build_in_pool(goal, pattern, kind, table_no, obs).map(|(e, _)| e)
     })
@@ -89,18 +88,18 @@ fn build_in_pool(
     kind: TableKind,
     table_no: usize,
     obs: &dyn BuildObserver,
-) -> Result<(Entries, TableSummary)> {
+) -> Result<(Entries, TableSummary), BuildError> {
     let board = goal.board();
     let start = Instant::now();
-    let za_idx =
-        ZeroAwareIndex::new(board, pattern.len()).with_context(|| format!("pattern {pattern}"))?;
+    let za_idx = ZeroAwareIndex::new(board, pattern.len()).map_err(index_error(pattern))?;
     let entries = match kind {
         TableKind::ZeroAware => {
             obs.table_started(table_no, pattern, kind, za_idx.len());
             zero_aware_distances(goal, pattern, &za_idx, table_no, obs)
         }
         TableKind::ZeroUnaware => {
-            let zu_idx = PermutationIndex::new(board, pattern.len())?;
+            let zu_idx =
+                PermutationIndex::new(board, pattern.len()).map_err(index_error(pattern))?;
             obs.table_started(table_no, pattern, kind, za_idx.len());
             let za = zero_aware_distances(goal, pattern, &za_idx, table_no, obs);
             zero_unaware_from_aware(board, &za_idx, &za, &zu_idx)
@@ -127,22 +126,24 @@ pub fn build_file(
     req: &BuildRequest,
     path: &Path,
     obs: &dyn BuildObserver,
-) -> Result<Vec<TableSummary>> {
+) -> Result<Vec<TableSummary>, BuildError> {
     if req.encoding == Encoding::Bit1 && req.kind != TableKind::ZeroAware {
-        bail!("bit1 entries need zero-aware tables (zero-unaware values can change by more than 1 per move)");
+        return Err(BuildError::Bit1NeedsZeroAware);
     }
     in_pool(req.threads, || {
         let mut built = Vec::new();
         for (i, p) in req.partition.patterns().iter().enumerate() {
             let (entries, summary) = build_in_pool(&req.goal, p, req.kind, i, obs)?;
             if summary.unreached > 0 && req.encoding != Encoding::U8 {
-                bail!("pattern {p} fills the board and leaves parity-unreachable entries, which only u8 entries can mark");
+                return Err(BuildError::UnreachedNeedsU8 {
+                    pattern: p.to_string(),
+                });
             }
             if req.encoding == Encoding::U4 && summary.max_value > 15 {
-                bail!(
-                    "pattern {p} has values up to {}, too large for u4 entries",
-                    summary.max_value
-                );
+                return Err(BuildError::TooLargeForU4 {
+                    pattern: p.to_string(),
+                    max: summary.max_value,
+                });
             }
             let encoded = match req.encoding {
                 Encoding::U8 => EncodedOrRaw::Raw(entries),
@@ -160,8 +161,10 @@ pub fn build_file(
                 entries: e.bytes(),
             })
             .collect();
-        write_pdb(path, &req.goal, &sources, &req.write)
-            .with_context(|| format!("writing {}", path.display()))?;
+        write_pdb(path, &req.goal, &sources, &req.write).map_err(|source| BuildError::Write {
+            path: path.to_path_buf(),
+            source,
+        })?;
         Ok(built.into_iter().map(|(_, s)| s).collect())
     })
 }
@@ -181,21 +184,23 @@ impl EncodedOrRaw {
 }
 
 /// Runs `f` in a rayon pool of `threads` workers (the global pool when `None`).
-pub fn in_pool<T: Send>(threads: Option<usize>, f: impl FnOnce() -> Result<T> + Send) -> Result<T> {
+pub fn in_pool<T: Send, E: From<rayon::ThreadPoolBuildError> + Send>(
+    threads: Option<usize>,
+    f: impl FnOnce() -> Result<T, E> + Send,
+) -> Result<T, E> {
     match threads {
         None => f(),
         Some(n) => rayon::ThreadPoolBuilder::new()
             .num_threads(n.max(1))
-            .build()
-            .context("cannot start the worker threads")?
+            .build()?
             .install(f),
     }
 }
 
-/// Bytes of memory the system can still give, from `/proc/meminfo` (`None` where unknown).
-pub fn available_memory() -> Option<u64> {
-    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
-    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kib * 1024)
+/// Wraps an index error with the pattern it is about.
+fn index_error(pattern: &Pattern) -> impl Fn(IndexError) -> BuildError + '_ {
+    move |source| BuildError::Index {
+        pattern: pattern.to_string(),
+        source,
+    }
 }

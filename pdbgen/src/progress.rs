@@ -1,6 +1,8 @@
-//! Terminal progress for builds: one indicatif bar per BFS level, and a summary line per table.
+//! Terminal progress: for builds one indicatif bar per BFS level and a summary line per table
+//! ([`BarObserver`]); for verification one bar per table and step ([`VerifyBars`]).
 
 use crate::observer::{BuildObserver, TableSummary};
+use crate::verify::VerifyObserver;
 use indicatif::{HumanCount, ProgressBar, ProgressDrawTarget, ProgressStyle};
 use pdbformat::{Pattern, TableKind};
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering::Relaxed};
@@ -115,5 +117,76 @@ impl BuildObserver for BarObserver {
                 s.seconds
             );
         }
+    }
+}
+
+/// Shows verification progress on standard error: a bar for each table's checksums and one
+/// for its semantic check (bit1 tables also show the restoring BFS, without summaries).
+pub struct VerifyBars {
+    bar: Mutex<Option<ProgressBar>>,
+    restore: BarObserver,
+}
+
+impl VerifyBars {
+    /// Bars on standard error (drawn only on a terminal).
+    pub fn new() -> VerifyBars {
+        VerifyBars {
+            bar: Mutex::new(None),
+            restore: BarObserver::without_summaries(),
+        }
+    }
+
+    fn start(&self, len: u64, prefix: String) {
+        let b = ProgressBar::with_draw_target(Some(len), ProgressDrawTarget::stderr());
+        b.set_style(
+            ProgressStyle::with_template(
+                "{prefix} {bar:25.cyan/blue} {percent:>3}% [{elapsed_precise}, eta {eta}]",
+            )
+            .expect("valid template"),
+        );
+        b.set_prefix(prefix);
+        if let Some(old) = self.bar.lock().expect("progress lock").replace(b) {
+            old.finish_and_clear();
+        }
+    }
+
+    fn advance(&self, done: u64) {
+        if let Some(bar) = self.bar.lock().expect("progress lock").as_ref() {
+            bar.set_position(done.max(bar.position()));
+        }
+    }
+}
+
+impl Default for VerifyBars {
+    fn default() -> Self {
+        VerifyBars::new()
+    }
+}
+
+impl VerifyObserver for VerifyBars {
+    fn checksums_started(&self, table: usize, bytes: u64) {
+        self.start(bytes, format!("table {table} checksums"));
+    }
+
+    fn checksums_progress(&self, _table: usize, done: u64) {
+        self.advance(done);
+    }
+
+    fn semantics_started(&self, table: usize, pattern: &Pattern, entries: u64) {
+        self.start(entries, format!("table {table} [{pattern}] semantics"));
+    }
+
+    fn semantics_progress(&self, _table: usize, done: u64) {
+        self.advance(done);
+    }
+
+    fn step_done(&self, _table: usize) {
+        if let Some(bar) = self.bar.lock().expect("progress lock").take() {
+            bar.finish_and_clear();
+        }
+    }
+
+    fn restore_observer(&self) -> &dyn BuildObserver {
+        &self.restore
     }
 }

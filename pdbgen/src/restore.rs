@@ -2,9 +2,9 @@
 //! depth `d` is at `d - 1` or `d + 1`, and bit 1 of its value (the stored bit) tells which.
 
 use crate::bfs::guided_distances;
+use crate::error::RestoreError;
 use crate::observer::BuildObserver;
 use crate::words::Entries;
-use anyhow::{ensure, Result};
 use pdbformat::format::{Encoding, EntryView};
 use pdbformat::rank::ZeroAwareIndex;
 use pdbformat::{Goal, Pattern};
@@ -19,22 +19,25 @@ pub fn restore_from_bit1(
     bits: &[u8],
     table: usize,
     obs: &dyn BuildObserver,
-) -> Result<Entries> {
-    let idx = ZeroAwareIndex::new(goal.board(), pattern.len())?;
-    ensure!(
-        bits.len() as u64 == idx.len().div_ceil(8),
-        "a bit1 table of {} entries takes {} bytes, found {}",
-        idx.len(),
-        idx.len().div_ceil(8),
-        bits.len()
-    );
+) -> Result<Entries, RestoreError> {
+    let idx =
+        ZeroAwareIndex::new(goal.board(), pattern.len()).map_err(|source| RestoreError::Index {
+            pattern: pattern.to_string(),
+            source,
+        })?;
+    if bits.len() as u64 != idx.len().div_ceil(8) {
+        return Err(RestoreError::Length {
+            entries: idx.len(),
+            expected: idx.len().div_ceil(8),
+            found: bits.len() as u64,
+        });
+    }
     let view = EntryView::new(bits, Encoding::Bit1);
     let goal_cells: Vec<u8> = pattern.goal_cells(goal).iter().map(|&c| c as u8).collect();
     let g = idx.index(&goal_cells, goal.blank_cell()) as usize;
-    ensure!(
-        view.bit1(g as u64) == 0,
-        "the goal entry's stored bit is 1, but its value is 0"
-    );
+    if view.bit1(g as u64) != 0 {
+        return Err(RestoreError::GoalBit);
+    }
     Ok(guided_distances(
         goal,
         pattern,
@@ -73,10 +76,11 @@ pub fn values_of<'a>(
     table: &'a pdbformat::format::Table,
     table_no: usize,
     obs: &dyn BuildObserver,
-) -> Result<Values<'a>> {
+) -> Result<Values<'a>, RestoreError> {
     Ok(match table.header.encoding {
         Encoding::U8 => Values::Borrowed(&table.bytes),
-        Encoding::U4 => Values::Unpacked(table.values().expect("u4 values")),
+        // `Table::values` decodes every encoding but bit1.
+        Encoding::U4 => Values::Unpacked(table.values().unwrap_or_default()),
         Encoding::Bit1 => Values::Restored(restore_from_bit1(
             goal,
             &table.header.pattern,

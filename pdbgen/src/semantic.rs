@@ -7,10 +7,12 @@
 //! made: reached, goal 0 and only the goal 0, parity, the Manhattan bound, and a neighbour at
 //! most one lower for every non-zero entry.
 
+use crate::error::CheckError;
 use crate::moves::ZeroAwareMoves;
 use crate::words::UNREACHED;
-use anyhow::Result;
-use pdbformat::rank::{rank_permutation, unrank_permutation, PermutationIndex, ZeroAwareIndex};
+use pdbformat::rank::{
+    rank_permutation, unrank_permutation, IndexError, PermutationIndex, ZeroAwareIndex,
+};
 use pdbformat::{Goal, Pattern, Puzzle, TableKind};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
@@ -31,6 +33,9 @@ pub mod checks {
     pub const STEP: &str = "every pattern move changes the value by exactly 1";
     /// A non-zero entry has no neighbour one lower.
     pub const DESCENT: &str = "every non-zero entry has a neighbour one lower";
+    /// bit1 tables: the restored values, encoded again, differ from the stored bits (checked
+    /// by [`crate::verify`], which restores the values first).
+    pub const STORED_BITS: &str = "stored bits match the restored values";
 }
 
 /// One failed check, with the smallest index that fails it.
@@ -93,13 +98,31 @@ pub fn verify_table(
     pattern: &Pattern,
     values: &[u8],
     progress: &(dyn Fn(u64) + Sync),
-) -> Result<Vec<Violation>> {
+) -> Result<Vec<Violation>, CheckError> {
     let mut found = match kind {
         TableKind::ZeroAware => verify_zero_aware(goal, pattern, values, progress)?,
         TableKind::ZeroUnaware => verify_zero_unaware(goal, pattern, values, progress)?,
     };
     found.0.sort_by_key(|v| v.index);
     Ok(found.0)
+}
+
+fn index_error(pattern: &Pattern) -> impl Fn(IndexError) -> CheckError + '_ {
+    move |source| CheckError::Index {
+        pattern: pattern.to_string(),
+        source,
+    }
+}
+
+fn check_length(values: &[u8], entries: u64) -> Result<(), CheckError> {
+    if values.len() as u64 == entries {
+        Ok(())
+    } else {
+        Err(CheckError::Length {
+            found: values.len() as u64,
+            expected: entries,
+        })
+    }
 }
 
 /// Per-tile Manhattan distance tables and the parity test for full-board patterns.
@@ -185,15 +208,10 @@ fn verify_zero_aware(
     pattern: &Pattern,
     values: &[u8],
     progress: &(dyn Fn(u64) + Sync),
-) -> Result<Found> {
+) -> Result<Found, CheckError> {
     let board = goal.board();
-    let idx = ZeroAwareIndex::new(board, pattern.len())?;
-    anyhow::ensure!(
-        values.len() as u64 == idx.len(),
-        "table has {} entries, expected {}",
-        values.len(),
-        idx.len()
-    );
+    let idx = ZeroAwareIndex::new(board, pattern.len()).map_err(index_error(pattern))?;
+    check_length(values, idx.len())?;
     let moves = ZeroAwareMoves::new(board, &idx);
     let geo = Geometry::new(goal, pattern);
     let goal_cells: Vec<u8> = pattern.goal_cells(goal).iter().map(|&c| c as u8).collect();
@@ -238,17 +256,12 @@ fn verify_zero_unaware(
     pattern: &Pattern,
     values: &[u8],
     progress: &(dyn Fn(u64) + Sync),
-) -> Result<Found> {
+) -> Result<Found, CheckError> {
     let board = goal.board();
     let n = board.cells();
     let k = pattern.len();
-    let idx = PermutationIndex::new(board, k)?;
-    anyhow::ensure!(
-        values.len() as u64 == idx.len(),
-        "table has {} entries, expected {}",
-        values.len(),
-        idx.len()
-    );
+    let idx = PermutationIndex::new(board, k).map_err(index_error(pattern))?;
+    check_length(values, idx.len())?;
     let nbr = board.neighbour_masks();
     let geo = Geometry::new(goal, pattern);
     let goal_cells: Vec<u8> = pattern.goal_cells(goal).iter().map(|&c| c as u8).collect();

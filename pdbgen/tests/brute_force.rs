@@ -1,76 +1,30 @@
-//! Generated tables against a brute-force 0-1 BFS over the full abstract state space (pattern
-//! tiles and the exact blank cell), which shares no code with the generator's regions or moves.
+//! Generated tables against the brute-force oracle (`pdbformat::testkit::AbstractDistances`: a
+//! 0-1 BFS over explicit abstract states, pattern tiles and the exact blank cell, in a hash
+//! map), which shares no code with the generator's regions, moves or ranking.
 
-use pdbformat::rank::{PermutationIndex, TableIndex};
+use pdbformat::rank::PermutationIndex;
+use pdbformat::testkit::AbstractDistances;
 use pdbformat::{Board, Goal, Pattern, TableKind};
 use pdbgen::{build_table, NoProgress, UNREACHED};
-use std::collections::{HashMap, VecDeque};
 
-/// Exact abstract distance of every (pattern cells, blank cell) state to the goal.
-fn brute_distances(goal: &Goal, pattern: &Pattern) -> HashMap<Vec<u8>, u8> {
-    let b = goal.board();
-    let mut start: Vec<u8> = pattern.goal_cells(goal).iter().map(|&c| c as u8).collect();
-    start.push(goal.blank_cell() as u8);
-    let k = pattern.len();
-    let mut dist = HashMap::new();
-    dist.insert(start.clone(), 0u8);
-    let mut q = VecDeque::from([start]);
-    while let Some(s) = q.pop_front() {
-        let d = dist[&s];
-        let blank = s[k] as usize;
-        for (_, c) in b.neighbours(blank) {
-            let mut t = s.clone();
-            let cost = match s[..k].iter().position(|&x| x as usize == c) {
-                Some(i) => {
-                    t[i] = blank as u8;
-                    1
-                }
-                None => 0,
-            };
-            t[k] = c as u8;
-            let nd = d + cost;
-            if dist.get(&t).is_none_or(|&old| nd < old) {
-                dist.insert(t.clone(), nd);
-                if cost == 0 {
-                    q.push_front(t);
-                } else {
-                    q.push_back(t);
-                }
-            }
-        }
-    }
-    dist
-}
-
+/// Builds both kinds of table of `tiles` and compares every entry with the oracle's.
 fn check(goal: &Goal, tiles: &[usize]) {
     let b = goal.board();
     let pattern = Pattern::new(b, tiles).unwrap();
-    let k = pattern.len();
-    let brute = brute_distances(goal, &pattern);
+    let oracle = AbstractDistances::new(goal, &pattern);
     for kind in [TableKind::ZeroAware, TableKind::ZeroUnaware] {
         let table = build_table(goal, &pattern, kind, Some(2), 0, &NoProgress).unwrap();
-        let idx = TableIndex::new(b, k, kind).unwrap();
-        assert_eq!(table.len() as u64, idx.len());
-        let mut cells = vec![0u8; k];
-        for i in 0..idx.len() {
-            let rep = idx.unrank(i, &mut cells);
-            let occ = cells.iter().fold(0u64, |m, &c| m | 1 << c);
-            let blanks: Vec<usize> = match kind {
-                TableKind::ZeroAware => vec![rep],
-                TableKind::ZeroUnaware => (0..b.cells()).filter(|&c| occ >> c & 1 == 0).collect(),
-            };
-            let expected = blanks
-                .iter()
-                .filter_map(|&bl| {
-                    let mut s = cells.clone();
-                    s.push(bl as u8);
-                    brute.get(&s).copied()
-                })
-                .min()
-                .unwrap_or(UNREACHED);
-            assert_eq!(
-                table[i as usize], expected,
-                "{b} goal {goal} pattern {pattern} {kind}: index {i} cells {cells:?} blank {rep}"
+        let expected = oracle.table(kind);
+        assert_eq!(table.len(), expected.len(), "{b} {pattern} {kind}");
+        assert_eq!(
+            UNREACHED,
+            u8::MAX,
+            "the oracle marks unreachable entries with 255"
+        );
+        if let Some(i) = (0..table.len()).find(|&i| table[i] != expected[i]) {
+            panic!(
+                "{b} goal {goal} pattern {pattern} {kind}: index {i} holds {}, the oracle says {}",
+                table[i], expected[i]
             );
         }
     }

@@ -1,14 +1,16 @@
 //! `pdbgen build`: plan, check memory, build with progress, write, summarise.
 
 use super::outln;
-use super::{bytes, parse_board, parse_compression, parse_encoding, parse_goal, parse_kind};
+use super::{parse_board, parse_compression, parse_encoding, parse_goal, parse_kind};
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use indicatif::HumanCount;
 use pdbformat::format::WriteOptions;
+use pdbformat::system::available_memory;
+use pdbformat::units::bytes;
 use pdbformat::Partition;
 use pdbgen::progress::BarObserver;
-use pdbgen::{available_memory, build_file, plan, BuildRequest};
+use pdbgen::{build_file, plan, BuildRequest};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;

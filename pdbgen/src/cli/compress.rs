@@ -1,11 +1,12 @@
 //! `pdbgen compress`: rewrite a file with another compression or entry encoding.
 
-use super::{bytes, outln, parse_compression, parse_encoding};
+use super::{outln, parse_compression, parse_encoding};
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use pdbformat::format::{
     encode_entries, Encoding, LoadOptions, PdbFile, TableSource, WriteOptions,
 };
+use pdbformat::units::bytes;
 use pdbformat::TableKind;
 use pdbgen::progress::BarObserver;
 use pdbgen::restore::values_of;

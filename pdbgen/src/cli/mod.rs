@@ -36,11 +36,6 @@ pub fn parse_encoding(s: &str) -> Result<Encoding> {
     Encoding::parse(s).ok_or_else(|| anyhow!("unknown encoding {s:?}: use u8, u4 or bit1"))
 }
 
-/// Bytes in binary units, e.g. `1.5 GiB`.
-pub fn bytes(n: u64) -> String {
-    indicatif::HumanBytes(n).to_string()
-}
-
 /// Writes one line to standard output; a closed pipe (`pdbgen info f | head`) ends the program
 /// quietly instead of panicking.
 pub fn emit(args: std::fmt::Arguments<'_>) {

@@ -1,14 +1,12 @@
-//! `pdbgen verify`: checksums of every file, then the semantic check of every table.
+//! `pdbgen verify`: checksums of every file, then the semantic check of every table, through
+//! [`pdbgen::verify::verify_file`]; this module only prints its reports.
 
 use super::outln;
 use anyhow::Result;
 use clap::Args;
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use pdbformat::format::{encode_entries, Encoding, LoadOptions, PdbFile};
-use pdbgen::progress::BarObserver;
-use pdbgen::restore::values_of;
-use pdbgen::semantic::verify_table;
-use std::path::{Path, PathBuf};
+use pdbgen::progress::VerifyBars;
+use pdbgen::verify::{verify_file, Depth, FileReport, Problem, VerifyOptions};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 /// Arguments of `pdbgen verify`.
@@ -25,27 +23,26 @@ pub struct VerifyArgs {
     threads: Option<usize>,
 }
 
-fn bar(len: u64, prefix: String) -> ProgressBar {
-    let b = ProgressBar::with_draw_target(Some(len), ProgressDrawTarget::stderr());
-    b.set_style(
-        ProgressStyle::with_template(
-            "{prefix} {bar:25.cyan/blue} {percent:>3}% [{elapsed_precise}, eta {eta}]",
-        )
-        .expect("valid template"),
-    );
-    b.set_prefix(prefix);
-    b
-}
-
 /// Runs `pdbgen verify`; exit status 0 only if every file passes every check.
 pub fn run(a: VerifyArgs) -> Result<ExitCode> {
+    let opts = VerifyOptions {
+        depth: if a.checksums_only {
+            Depth::Checksums
+        } else {
+            Depth::Semantic
+        },
+        threads: a.threads,
+    };
     let mut failed = 0;
     for path in &a.files {
-        match pdbgen::build::in_pool(a.threads, || verify_file(path, a.checksums_only)) {
-            Ok(true) => outln!("{}: OK", path.display()),
-            Ok(false) => failed += 1,
+        match verify_file(path, opts, &VerifyBars::new()) {
+            Ok(report) if report.passed() => outln!("{}: OK", path.display()),
+            Ok(report) => {
+                print_problems(&report);
+                failed += 1;
+            }
             Err(e) => {
-                outln!("{}: FAILED: {e:#}", path.display());
+                outln!("{}: FAILED: {:#}", path.display(), anyhow::Error::from(e));
                 failed += 1;
             }
         }
@@ -57,54 +54,14 @@ pub fn run(a: VerifyArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// Returns Ok(false) after printing the failed semantic checks, Err for format errors.
-fn verify_file(path: &Path, checksums_only: bool) -> Result<bool> {
-    let file = PdbFile::open(path)?;
-    let h = file.header().clone();
-    for (i, t) in h.tables.iter().enumerate() {
-        let b = bar(t.stored_len, format!("table {i} checksums"));
-        file.verify_table(i, &mut |n| b.set_position(n))?;
-        b.finish_and_clear();
-    }
-    if checksums_only {
-        return Ok(true);
-    }
-    let mut ok = true;
-    for (i, t) in h.tables.iter().enumerate() {
-        let table = file.load(i, LoadOptions::default())?;
-        // bit1 tables are checked through their restored values: a wrong bit makes a value
-        // jump by more than 1 or leaves an entry unreached.
-        let values = values_of(&h.goal, &table, i, &BarObserver::without_summaries())?;
-        let b = bar(
-            t.entry_count,
-            format!("table {i} [{}] semantics", t.pattern),
-        );
-        let violations =
-            verify_table(&h.goal, t.kind, &t.pattern, &values, &|n| b.set_position(n))?;
-        b.finish_and_clear();
-        for v in &violations {
-            ok = false;
-            outln!(
-                "{}: table {i} [{}]: check failed: {} (first at index {}, value {}, {} entries fail)",
-                path.display(),
-                t.pattern,
-                v.check,
-                v.index,
-                v.value,
-                v.count
-            );
-        }
-        if t.encoding == Encoding::Bit1
-            && violations.is_empty()
-            && *encode_entries(&values, Encoding::Bit1) != *table.bytes
-        {
-            ok = false;
-            outln!(
-                "{}: table {i} [{}]: check failed: stored bits match the restored values",
-                path.display(),
-                t.pattern
-            );
+/// One line per problem: damage as `FAILED: …`, failed checks with their table and pattern.
+fn print_problems(report: &FileReport) {
+    let path = report.path.display();
+    for (t, p) in report.problems() {
+        match p {
+            Problem::Damaged(e) => outln!("{path}: FAILED: {e}"),
+            Problem::Unrestorable(_) => outln!("{path}: FAILED: table {}: {p}", t.table),
+            Problem::Check(_) => outln!("{path}: table {} [{}]: {p}", t.table, t.pattern),
         }
     }
-    Ok(ok)
 }

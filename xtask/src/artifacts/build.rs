@@ -13,8 +13,9 @@ use crate::standard::{self, Standard};
 use crate::{file_size, human_bytes};
 use anyhow::{bail, Context, Result};
 use pdbformat::format::{Compression, PdbFile};
+use pdbformat::system::available_memory;
 use pdbgen::progress::BarObserver;
-use pdbgen::{available_memory, build_file, plan, BuildObserver, NoProgress};
+use pdbgen::{build_file, plan, BuildObserver, NoProgress};
 use std::path::Path;
 use std::time::Instant;
 

@@ -1,0 +1,416 @@
+//! The standard databases, defined once: their stable names, boards, goals, partitions, table
+//! kinds, entry encodings and compression, and which one is each board's default.
+//!
+//! `xtask` builds, records and publishes exactly these files (`artifacts/<name>.pdb`), and the
+//! solver looks up a board's default database here ([`default_for`]) and builds it from the
+//! same definition when it is missing, so the two cannot disagree. Names are a published
+//! interface: users and scripts open `artifacts/15-663-za.pdb` by name.
+//!
+//! Adding a database is one line of [`STANDARD`], for example a bit1 7-8 table
+//! (`StandardDb::square("15-78-za-bit1", 4, "78", ZA).encoded(Encoding::Bit1).large()`) or the
+//! 24-puzzle's 6-6-6-6 (`StandardDb::square("24-6666-za", 5, "6666", ZA).large()`); the tests
+//! check that every entry resolves and that its name follows the naming rule.
+//!
+//! Like the rest of the crate this module computes values only: it builds nothing (the
+//! generator, `pdbgen`, turns an entry into a file) and prints nothing.
+
+use crate::board::Board;
+use crate::error::{PatternError, PuzzleError};
+use crate::format::{Compression, Encoding, WriteOptions};
+use crate::goal::Goal;
+use crate::pattern::Partition;
+use crate::rank::TableKind;
+use thiserror::Error;
+
+/// One standard database: a whole partition in one file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StandardDb {
+    /// Stable name; the file is `<name>.pdb` ([`StandardDb::file_name`]).
+    pub name: &'static str,
+    /// Board columns.
+    pub width: usize,
+    /// Board rows.
+    pub height: usize,
+    /// The goal, as [`Goal::parse`] reads it (`blank-first`).
+    pub goal: &'static str,
+    /// The partition, as [`Partition::parse`] reads it: a preset name (`663`) or patterns.
+    pub partition: &'static str,
+    /// Zero-aware or zero-unaware tables.
+    pub kind: TableKind,
+    /// Entry encoding of every table.
+    pub encoding: Encoding,
+    /// Compression of the file as published under [`StandardDb::file_name`] (compressed
+    /// variants of it are named by [`variant_file_name`]).
+    pub compression: Compression,
+    /// Whether building it takes minutes and gigabytes (left out of tests and quick runs).
+    pub large: bool,
+}
+
+impl StandardDb {
+    /// A database on a `side`×`side` board for the blank-first goal, with `u8` entries,
+    /// uncompressed, small; chain [`encoded`](Self::encoded), [`compressed`](Self::compressed)
+    /// and [`large`](Self::large) to change that.
+    pub const fn square(
+        name: &'static str,
+        side: usize,
+        partition: &'static str,
+        kind: TableKind,
+    ) -> StandardDb {
+        StandardDb {
+            name,
+            width: side,
+            height: side,
+            goal: "blank-first",
+            partition,
+            kind,
+            encoding: Encoding::U8,
+            compression: Compression::None,
+            large: false,
+        }
+    }
+
+    /// The same database with `encoding` entries.
+    pub const fn encoded(self, encoding: Encoding) -> StandardDb {
+        StandardDb { encoding, ..self }
+    }
+
+    /// The same database published with `compression`.
+    pub const fn compressed(self, compression: Compression) -> StandardDb {
+        StandardDb {
+            compression,
+            ..self
+        }
+    }
+
+    /// The same database, marked as taking minutes and gigabytes to build.
+    pub const fn large(self) -> StandardDb {
+        StandardDb {
+            large: true,
+            ..self
+        }
+    }
+
+    /// The board. Every entry of [`STANDARD`] resolves (the tests check it with
+    /// [`check_definitions`]), so this only fails for a hand-made entry.
+    pub fn board(&self) -> Result<Board, StandardError> {
+        Board::new(self.width, self.height).map_err(|e| self.bad_puzzle(e))
+    }
+
+    /// The goal.
+    pub fn goal(&self) -> Result<Goal, StandardError> {
+        Goal::parse(self.board()?, self.goal).map_err(|e| self.bad_puzzle(e))
+    }
+
+    /// The partition, resolved to tiles for [`goal`](Self::goal), and checked to cover every
+    /// tile exactly once (an additive partition).
+    pub fn partition(&self) -> Result<Partition, StandardError> {
+        let goal = self.goal()?;
+        let p = Partition::parse(&goal, self.partition).map_err(|e| self.bad_pattern(e))?;
+        p.check_complete(goal.board())
+            .map_err(|e| self.bad_pattern(e))?;
+        Ok(p)
+    }
+
+    /// Write options for the published file: [`compression`](Self::compression) with the
+    /// default levels.
+    pub fn write_options(&self) -> WriteOptions {
+        WriteOptions {
+            compression: self.compression,
+            ..WriteOptions::default()
+        }
+    }
+
+    /// The file name inside the artifacts folder: `<name>.pdb`.
+    pub fn file_name(&self) -> String {
+        format!("{}.pdb", self.name)
+    }
+
+    /// The name this entry should have under the naming rule: `<tiles>-<partition>-<za|zu>`,
+    /// then `-<encoding>` unless `u8` (`15-663-za`, `8-full-zu`, `15-78-za-bit1`). The
+    /// partition part is the preset name, so entries given as explicit patterns have no
+    /// conventional name (`None`).
+    pub fn conventional_name(&self) -> Option<String> {
+        let preset_like = !self.partition.contains(['/', ',', '-', ' ']);
+        if !preset_like {
+            return None;
+        }
+        let kind = match self.kind {
+            TableKind::ZeroAware => "za",
+            TableKind::ZeroUnaware => "zu",
+        };
+        let mut name = format!("{}-{}-{kind}", self.width * self.height - 1, self.partition);
+        if self.encoding != Encoding::U8 {
+            name.push('-');
+            name.push_str(self.encoding.name());
+        }
+        Some(name)
+    }
+
+    fn bad_puzzle(&self, e: PuzzleError) -> StandardError {
+        StandardError::BadPuzzle {
+            name: self.name,
+            source: e,
+        }
+    }
+
+    fn bad_pattern(&self, e: PatternError) -> StandardError {
+        StandardError::BadPartition {
+            name: self.name,
+            source: e,
+        }
+    }
+}
+
+use TableKind::{ZeroAware as ZA, ZeroUnaware as ZU};
+
+/// The standard set, smallest first.
+pub const STANDARD: &[StandardDb] = &[
+    StandardDb::square("8-full-za", 3, "full", ZA),
+    StandardDb::square("8-full-zu", 3, "full", ZU),
+    StandardDb::square("15-555-za", 4, "555", ZA),
+    StandardDb::square("15-555-zu", 4, "555", ZU),
+    StandardDb::square("15-663-za", 4, "663", ZA),
+    StandardDb::square("15-663-zu", 4, "663", ZU),
+    StandardDb::square("15-78-za", 4, "78", ZA).large(),
+    StandardDb::square("15-78-zu", 4, "78", ZU).large(),
+];
+
+/// The default database of each board that has one, by name: what the solver uses when no
+/// database is given, and builds on first use when it is missing. At most one per board.
+pub const DEFAULTS: &[&str] = &["15-663-za"];
+
+/// Something wrong with a standard database name or definition.
+#[derive(Debug, Error, Clone, PartialEq, Eq)]
+pub enum StandardError {
+    /// No standard database has this name.
+    #[error("unknown database {name:?}; the standard ones are: {known}")]
+    Unknown {
+        /// The name asked for.
+        name: String,
+        /// The standard names, comma-separated.
+        known: String,
+    },
+    /// An entry's board or goal does not resolve.
+    #[error("standard database {name}: {source}")]
+    BadPuzzle {
+        /// The entry.
+        name: &'static str,
+        /// Why.
+        source: PuzzleError,
+    },
+    /// An entry's partition does not resolve or does not cover the board.
+    #[error("standard database {name}: {source}")]
+    BadPartition {
+        /// The entry.
+        name: &'static str,
+        /// Why.
+        source: PatternError,
+    },
+    /// Two entries share a name.
+    #[error("standard database {name} is defined twice")]
+    Duplicate {
+        /// The name.
+        name: &'static str,
+    },
+    /// A [`DEFAULTS`] name that is not in [`STANDARD`], or a second default for one board.
+    #[error("default database {name}: {why}")]
+    BadDefault {
+        /// The name.
+        name: &'static str,
+        /// Why.
+        why: String,
+    },
+}
+
+/// The standard database called `name`.
+pub fn find(name: &str) -> Option<&'static StandardDb> {
+    STANDARD.iter().find(|s| s.name == name)
+}
+
+/// The standard database called `name`, or an error that lists the known names.
+pub fn lookup(name: &str) -> Result<&'static StandardDb, StandardError> {
+    find(name).ok_or_else(|| StandardError::Unknown {
+        name: name.to_string(),
+        known: known_names(),
+    })
+}
+
+/// The standard names, comma-separated (for messages).
+pub fn known_names() -> String {
+    STANDARD
+        .iter()
+        .map(|s| s.name)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The default database of `board` (see [`DEFAULTS`]), if it has one.
+pub fn default_for(board: Board) -> Option<&'static StandardDb> {
+    DEFAULTS
+        .iter()
+        .filter_map(|n| find(n))
+        .find(|s| s.width == board.width() && s.height == board.height())
+}
+
+/// The standard database stored in the file called `file_name`, with the compression the name
+/// implies: `<name>.pdb` (the entry's own [`compression`](StandardDb::compression)),
+/// `<name>.zstd.pdb`, `<name>.gzip.pdb`.
+pub fn parse_file_name(file_name: &str) -> Option<(&'static StandardDb, Compression)> {
+    let stem = file_name.strip_suffix(".pdb")?;
+    for c in [Compression::Zstd, Compression::Gzip, Compression::None] {
+        if let Some(name) = stem
+            .strip_suffix(c.name())
+            .and_then(|s| s.strip_suffix('.'))
+        {
+            return find(name).map(|s| (s, c));
+        }
+    }
+    find(stem).map(|s| (s, s.compression))
+}
+
+/// The file name of `db` stored with `compression`: its own [`StandardDb::file_name`] for its
+/// own compression, `<name>.<compression>.pdb` otherwise.
+pub fn variant_file_name(db: &StandardDb, compression: Compression) -> String {
+    if compression == db.compression {
+        db.file_name()
+    } else {
+        format!("{}.{}.pdb", db.name, compression.name())
+    }
+}
+
+/// Checks the whole set: every entry resolves (board, goal, complete partition), names are
+/// unique, and every default names an entry and is the only default of its board.
+pub fn check_definitions() -> Result<(), StandardError> {
+    for (i, s) in STANDARD.iter().enumerate() {
+        s.partition()?;
+        if STANDARD[..i].iter().any(|t| t.name == s.name) {
+            return Err(StandardError::Duplicate { name: s.name });
+        }
+    }
+    for (i, &name) in DEFAULTS.iter().enumerate() {
+        let s = find(name).ok_or_else(|| StandardError::BadDefault {
+            name,
+            why: "not a standard database".into(),
+        })?;
+        let same_board = DEFAULTS[..i]
+            .iter()
+            .filter_map(|n| find(n))
+            .any(|t| (t.width, t.height) == (s.width, s.height));
+        if same_board {
+            return Err(StandardError::BadDefault {
+                name,
+                why: format!("a second default for {}x{} boards", s.width, s.height),
+            });
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_set_resolves_and_follows_the_naming_rule() {
+        check_definitions().unwrap();
+        for s in STANDARD {
+            assert_eq!(s.conventional_name().as_deref(), Some(s.name), "{s:?}");
+            let p = s.partition().unwrap();
+            let tiles: usize = p.patterns().iter().map(|p| p.len()).sum();
+            assert_eq!(tiles, s.width * s.height - 1, "{}", s.name);
+            if s.encoding == Encoding::Bit1 {
+                assert_eq!(
+                    s.kind,
+                    TableKind::ZeroAware,
+                    "{}: bit1 needs zero-aware",
+                    s.name
+                );
+            }
+        }
+        assert_eq!(
+            lookup("15-663-za")
+                .unwrap()
+                .partition()
+                .unwrap()
+                .to_string(),
+            "1,4,5,8,9,12/2,3,6,7,10,11/13-15"
+        );
+        assert_eq!(
+            lookup("15-663-za")
+                .unwrap()
+                .partition()
+                .unwrap()
+                .patterns()
+                .iter()
+                .map(|p| p.len())
+                .collect::<Vec<_>>(),
+            [6, 6, 3]
+        );
+    }
+
+    #[test]
+    fn defaults_per_board() {
+        let b44 = Board::new(4, 4).unwrap();
+        let d = default_for(b44).unwrap();
+        assert_eq!(d.name, "15-663-za");
+        assert_eq!(d.file_name(), "15-663-za.pdb");
+        assert_eq!((d.kind, d.encoding), (ZA, Encoding::U8));
+        assert_eq!(d.goal().unwrap(), Goal::blank_first(b44));
+        assert!(default_for(Board::new(3, 3).unwrap()).is_none());
+        assert!(default_for(Board::new(5, 5).unwrap()).is_none());
+    }
+
+    #[test]
+    fn lookups_and_file_names() {
+        let e = lookup("15-664-za").unwrap_err();
+        assert!(matches!(&e, StandardError::Unknown { name, .. } if name == "15-664-za"));
+        let text = e.to_string();
+        assert!(
+            text.contains("15-664-za") && text.contains("15-663-za"),
+            "{text}"
+        );
+        let (s, c) = parse_file_name("15-78-za.zstd.pdb").unwrap();
+        assert_eq!((s.name, c), ("15-78-za", Compression::Zstd));
+        assert_eq!(variant_file_name(s, Compression::Gzip), "15-78-za.gzip.pdb");
+        assert_eq!(variant_file_name(s, Compression::None), "15-78-za.pdb");
+        assert_eq!(
+            parse_file_name("8-full-zu.pdb").unwrap().1,
+            Compression::None
+        );
+        assert!(parse_file_name("8-full-zu.xz.pdb").is_none());
+        assert!(parse_file_name("8-full-zuzstd.pdb").is_none());
+        assert!(parse_file_name("other.pdb").is_none());
+        assert!(parse_file_name("8-full-zu").is_none());
+    }
+
+    #[test]
+    fn one_line_entries() {
+        // What a future entry looks like, checked without adding it to the set.
+        let bit1 = StandardDb::square("15-78-za-bit1", 4, "78", ZA)
+            .encoded(Encoding::Bit1)
+            .large();
+        assert_eq!(bit1.conventional_name().as_deref(), Some(bit1.name));
+        assert!(bit1.large && bit1.encoding == Encoding::Bit1);
+        bit1.partition().unwrap();
+        let z = StandardDb::square("24-6666-za", 5, "6666", ZA).compressed(Compression::Zstd);
+        assert_eq!(z.conventional_name().as_deref(), Some("24-6666-za"));
+        assert_eq!(z.write_options().compression, Compression::Zstd);
+        assert_eq!(z.partition().unwrap().patterns().len(), 4);
+        assert_eq!(variant_file_name(&z, Compression::Zstd), "24-6666-za.pdb");
+        assert_eq!(
+            variant_file_name(&z, Compression::None),
+            "24-6666-za.none.pdb"
+        );
+        assert!(parse_file_name("15-663-za.none.pdb").is_some());
+        let bad = StandardDb::square("15-99-za", 4, "99", ZA);
+        assert!(matches!(
+            bad.partition(),
+            Err(StandardError::BadPartition {
+                name: "15-99-za",
+                ..
+            })
+        ));
+        let bad = StandardDb::square("x", 1, "full", ZA);
+        assert!(matches!(bad.goal(), Err(StandardError::BadPuzzle { .. })));
+    }
+}

@@ -1,0 +1,89 @@
+//! Building the standard databases of [`pdbformat::standard`]: the [`BuildRequest`] an entry
+//! describes, and the build itself. `xtask artifacts build` and the solver's first-use build
+//! both come here, so they write the same bytes.
+
+use crate::build::{build_file, BuildRequest};
+use crate::error::BuildError;
+use crate::observer::{BuildObserver, TableSummary};
+use pdbformat::standard::{StandardDb, StandardError};
+use std::path::Path;
+
+impl BuildRequest {
+    /// What [`build_file`] needs to build standard database `db` with `threads` workers
+    /// (`None` for all cores): its goal, partition, kind, encoding and compression.
+    pub fn standard(
+        db: &StandardDb,
+        threads: Option<usize>,
+    ) -> Result<BuildRequest, StandardError> {
+        Ok(BuildRequest {
+            goal: db.goal()?,
+            partition: db.partition()?,
+            kind: db.kind,
+            threads,
+            encoding: db.encoding,
+            write: db.write_options(),
+        })
+    }
+}
+
+/// Builds standard database `db` at `path` (through a temporary file renamed into place).
+pub fn build_standard(
+    db: &StandardDb,
+    path: &Path,
+    threads: Option<usize>,
+    obs: &dyn BuildObserver,
+) -> Result<Vec<TableSummary>, BuildError> {
+    build_file(&BuildRequest::standard(db, threads)?, path, obs)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::NoProgress;
+    use pdbformat::format::{Compression, Encoding, PdbFile};
+    use pdbformat::standard::{self, STANDARD};
+    use pdbformat::TableKind;
+
+    #[test]
+    fn every_entry_makes_a_request_that_matches_it() {
+        for db in STANDARD {
+            let r = BuildRequest::standard(db, Some(1)).unwrap();
+            assert_eq!(r.goal, db.goal().unwrap());
+            assert_eq!(r.partition, db.partition().unwrap());
+            assert_eq!((r.kind, r.encoding), (db.kind, db.encoding));
+            assert_eq!(r.write.compression, db.compression);
+            assert_eq!(r.threads, Some(1));
+        }
+    }
+
+    #[test]
+    fn a_built_entry_is_what_it_says() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = standard::lookup("8-full-zu").unwrap();
+        let path = dir.path().join(db.file_name());
+        let summaries = build_standard(db, &path, Some(2), &NoProgress).unwrap();
+        assert_eq!(summaries.len(), 1);
+        let f = PdbFile::open(&path).unwrap();
+        let h = f.header();
+        assert_eq!(h.goal, db.goal().unwrap());
+        assert_eq!(h.tables.len(), 1);
+        let t = &h.tables[0];
+        assert_eq!(t.kind, TableKind::ZeroUnaware);
+        assert_eq!(
+            (t.encoding, t.compression),
+            (Encoding::U8, Compression::None)
+        );
+        assert_eq!(t.pattern.to_string(), "1-8");
+        assert_eq!(t.max_value, 31);
+        f.verify().unwrap();
+        // An entry that does not resolve is an error, and nothing is written.
+        let bad =
+            pdbformat::standard::StandardDb::square("15-99-za", 4, "99", TableKind::ZeroAware);
+        let p = dir.path().join("bad.pdb");
+        assert!(matches!(
+            build_standard(&bad, &p, Some(1), &NoProgress),
+            Err(BuildError::Standard(_))
+        ));
+        assert!(!p.exists());
+    }
+}
