@@ -1,21 +1,9 @@
 //! Output: a solution as text or as one JSON object, and the summary of a batch.
 
 use crate::search::Solution;
+use pdbformat::units::thousands;
 use pdbformat::Puzzle;
 use serde_json::{json, Value};
-
-/// `1234567` as `1,234,567`.
-pub fn thousands(n: u64) -> String {
-    let s = n.to_string();
-    let mut out = String::with_capacity(s.len() + s.len() / 3);
-    for (i, ch) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(ch);
-    }
-    out
-}
 
 /// A rate such as nodes per second, with a unit prefix (`12.3 M`).
 pub fn rate(x: f64) -> String {
@@ -187,10 +175,6 @@ mod tests {
 
     #[test]
     fn numbers() {
-        assert_eq!(thousands(0), "0");
-        assert_eq!(thousands(999), "999");
-        assert_eq!(thousands(1000), "1,000");
-        assert_eq!(thousands(1234567), "1,234,567");
         assert_eq!(median_f64(&[3.0, 1.0, 2.0]), 2.0);
         assert_eq!(median_f64(&[4.0, 1.0, 2.0, 3.0]), 2.5);
         assert_eq!(median_f64(&[]), 0.0);

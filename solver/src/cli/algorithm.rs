@@ -6,10 +6,11 @@ use super::solve::{list_board, puzzle_error, read_input};
 use super::{HeuristicArgs, EXIT_ERROR, EXIT_STOPPED};
 use anyhow::{anyhow, bail, Result};
 use clap::Args;
+use pdbformat::units::approx_bytes;
+use pdbformat::units::thousands;
 use pdbformat::{Goal, Puzzle};
 use serde_json::{json, Value};
-use solver::report::{solution_json, solution_text, thousands};
-use solver::search::bfs::human_bytes;
+use solver::report::{solution_json, solution_text};
 use solver::search::weighted::describe_weight;
 use solver::search::{Algorithm, Options, QueueChoice};
 use solver::{solve as solve_one, HeuristicChoice, Limits, Solution, SolveError};
@@ -166,7 +167,7 @@ fn run_text(p: &Puzzle, goal: &Goal, heuristic: &str, r: &Solution, opts: &Optio
     out.push_str(&format!("algorithm:  {}\n", promise(r, opts)));
     out.push_str(&format!(
         "memory:     {} estimated peak{}\n",
-        human_bytes(r.stats.peak_memory as f64),
+        approx_bytes(r.stats.peak_memory as f64),
         if r.stats.stored > 0 {
             format!(" ({} positions stored)", thousands(r.stats.stored))
         } else {
@@ -298,7 +299,7 @@ pub fn solve(
                                 r.len(),
                                 excess.map_or(String::new(), |x| format!(" (+{x:<3})")),
                                 thousands(r.stats.nodes),
-                                human_bytes(r.stats.peak_memory as f64),
+                                approx_bytes(r.stats.peak_memory as f64),
                                 r.stats.seconds,
                                 r.blank_notation()
                             );

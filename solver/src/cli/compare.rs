@@ -8,11 +8,12 @@ use super::{HeuristicArgs, EXIT_ERROR, EXIT_STOPPED};
 use anyhow::{anyhow, bail, Result};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
+use pdbformat::system::LoadAverage;
+use pdbformat::units::approx_bytes;
+use pdbformat::units::thousands;
 use pdbformat::{Board, Puzzle};
 use serde_json::json;
 use solver::input::PuzzleLine;
-use solver::report::thousands;
-use solver::search::bfs::human_bytes;
 use solver::search::{self, Algorithm, QueueChoice};
 use solver::{locate, HeuristicChoice, HeuristicName};
 use solver::{Solution, SolveError};
@@ -279,12 +280,9 @@ struct Row {
     result: Result<Solution, SolveError>,
 }
 
-/// `1/2/3` load averages, for the header.
+/// The load averages over 1, 5 and 15 minutes, for the header and the last line.
 fn load_average() -> String {
-    std::fs::read_to_string("/proc/loadavg")
-        .ok()
-        .map(|s| s.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
-        .unwrap_or_else(|| "unknown".into())
+    LoadAverage::read().map_or_else(|| "unknown".into(), |l| l.to_string())
 }
 
 /// Runs `solver compare`.
@@ -382,7 +380,7 @@ pub fn run(a: CompareArgs) -> Result<i32> {
             .map_or(String::new(), |n| format!(", at most {} nodes", thousands(n))),
         format_args!(
             ", memory limit {}",
-            human_bytes(a.max_memory.unwrap_or_else(search::default_memory_limit) as f64)
+            approx_bytes(a.max_memory.unwrap_or_else(search::default_memory_limit) as f64)
         ),
         load_average()
     );
@@ -629,7 +627,7 @@ fn puzzle_row(r: &Row, p: &Pair, optimum: Option<usize>, numbered: bool) -> Vec<
             run.len().to_string(),
             optimality(run, optimum),
             thousands(run.stats.nodes),
-            human_bytes(run.stats.peak_memory as f64),
+            approx_bytes(run.stats.peak_memory as f64),
             format!("{:.3}", run.stats.seconds),
             note(run),
         ],
@@ -640,7 +638,7 @@ fn puzzle_row(r: &Row, p: &Pair, optimum: Option<usize>, numbered: bool) -> Vec<
                 "-".into(),
                 "-".into(),
                 s.map_or("-".into(), |s| thousands(s.nodes)),
-                s.map_or("-".into(), |s| human_bytes(s.peak_memory as f64)),
+                s.map_or("-".into(), |s| approx_bytes(s.peak_memory as f64)),
                 s.map_or("-".into(), |s| format!("{:.3}", s.seconds)),
                 match e {
                     SolveError::Stopped { stop, stats } => format!(
@@ -710,7 +708,7 @@ fn total_row(p: &Pair, t: &Totals, puzzles: usize) -> Vec<String> {
         } else {
             "-".into()
         },
-        human_bytes(t.memory as f64),
+        approx_bytes(t.memory as f64),
         format!("{:.3}", t.all_seconds),
         if t.solved > 0 {
             format!("{:.4}", t.solved_seconds / n)

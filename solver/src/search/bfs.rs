@@ -13,6 +13,7 @@ use super::astar::with_key;
 use super::key::{map_bytes, map_bytes_next, Layout, Packed, PosMap};
 use super::{goal_array, Clock, Options, Outcome, Stats, Stop};
 use crate::position::{MoveTable, Position, NO_CELL};
+use pdbformat::units::{approx_bytes, approx_count};
 use pdbformat::{Board, Goal};
 
 /// Positions of `board` that can reach a given goal: `n!/2` (as a float: it overflows).
@@ -37,41 +38,12 @@ pub fn check_fits(board: Board, max_memory: u64) -> Result<(), String> {
     if need > max_memory as f64 {
         return Err(format!(
             "breadth-first search keeps every position it reaches: the {board} board has {} positions that reach the goal, about {} of memory, more than the limit of {} (use --max-memory to change it, or an algorithm with a heuristic: ida, astar)",
-            human_count(states),
-            human_bytes(need),
-            human_bytes(max_memory as f64)
+            approx_count(states),
+            approx_bytes(need),
+            approx_bytes(max_memory as f64)
         ));
     }
     Ok(())
-}
-
-/// `1.05e13` as `10.5 trillion` (rough, for messages).
-fn human_count(x: f64) -> String {
-    if x >= 1e12 {
-        format!("{:.1} trillion", x / 1e12)
-    } else if x >= 1e9 {
-        format!("{:.1} billion", x / 1e9)
-    } else if x >= 1e6 {
-        format!("{:.1} million", x / 1e6)
-    } else {
-        format!("{x:.0}")
-    }
-}
-
-/// Bytes with a binary unit (for messages).
-pub fn human_bytes(x: f64) -> String {
-    const UNITS: [&str; 6] = ["B", "KiB", "MiB", "GiB", "TiB", "PiB"];
-    let mut v = x;
-    let mut u = 0;
-    while v >= 1024.0 && u + 1 < UNITS.len() {
-        v /= 1024.0;
-        u += 1;
-    }
-    if u == 0 {
-        format!("{v:.0} B")
-    } else {
-        format!("{v:.1} {}", UNITS[u])
-    }
 }
 
 /// Runs breadth-first search from `start` to `goal`. The caller checks [`check_fits`] first

@@ -204,16 +204,11 @@ impl Options {
     }
 }
 
-/// Half of `MemAvailable` from `/proc/meminfo`, or 4 GiB when it cannot be read.
+/// Half of the available memory (`MemAvailable`, [`pdbformat::system::available_memory`]),
+/// or 4 GiB when it cannot be read.
 pub fn default_memory_limit() -> u64 {
-    std::fs::read_to_string("/proc/meminfo")
-        .ok()
-        .and_then(|s| {
-            s.lines()
-                .find(|l| l.starts_with("MemAvailable:"))
-                .and_then(|l| l.split_whitespace().nth(1)?.parse::<u64>().ok())
-        })
-        .map(|kib| kib * 1024 / 2)
+    pdbformat::system::available_memory()
+        .map(|b| b / 2)
         .unwrap_or(4 << 30)
 }
 
