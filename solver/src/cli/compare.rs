@@ -11,7 +11,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use pdbformat::system::LoadAverage;
 use pdbformat::units::approx_bytes;
 use pdbformat::units::thousands;
-use pdbformat::{Board, Puzzle};
+use pdbformat::{Board, Goal, Puzzle};
 use serde_json::json;
 use solver::input::PuzzleLine;
 use solver::search::{self, Algorithm, QueueChoice};
@@ -285,12 +285,69 @@ fn load_average() -> String {
     LoadAverage::read().map_or_else(|| "unknown".into(), |l| l.to_string())
 }
 
-/// Runs `solver compare`.
+/// The heuristics of the pairs, each prepared once (databases loaded once), with their
+/// descriptions; keyed by the pair's heuristic (`None`: the pair takes none).
+type Heuristics = HashMap<Option<HeuristicName>, (HeuristicChoice, String)>;
+
+/// Runs `solver compare`: reads the puzzles, prepares the pairs' heuristics, runs every pair
+/// on every puzzle (checking the optimal ones against each other and the input), then prints
+/// the per-puzzle rows and the totals (or JSON lines).
 pub fn run(a: CompareArgs) -> Result<i32> {
     let timeout = (a.timeout > 0.0).then_some(a.timeout);
     let base_limits = limits(a.max_nodes, timeout)?;
+    let lines = read_lines(&a)?;
+    let board = match lines.iter().find_map(|l| l.puzzle.as_ref().ok()) {
+        Some(p) => p.board(),
+        None => bail!("no readable puzzle in the input"),
+    };
+    let goal = make_goal(board, &a.goal)?;
+    let (pairs, heuristics) = prepare_pairs(&a, &goal)?;
+    if !a.json {
+        print_header(&a, &goal, lines.len(), &pairs, &heuristics, timeout);
+    }
+    let pb = ProgressBar::new((lines.len() * pairs.len()) as u64);
+    pb.set_style(
+        ProgressStyle::with_template("{spinner} [{elapsed_precise}] {wide_bar} {pos}/{len} {msg}")
+            .expect("valid template"),
+    );
+    pb.enable_steady_tick(Duration::from_millis(250));
+    let mut c = Comparison {
+        args: &a,
+        goal: &goal,
+        pairs: &pairs,
+        heuristics: &heuristics,
+        base_limits,
+        per_puzzle: a.per_puzzle || lines.len() == 1,
+        numbered: lines.len() > 1,
+        totals: vec![Totals::default(); pairs.len()],
+        table: Vec::new(),
+        errors: 0,
+        stopped: 0,
+        pb: &pb,
+    };
+    for (pi, l) in lines.iter().enumerate() {
+        c.compare_on(pi, l);
+    }
+    pb.finish_and_clear();
+    if a.json {
+        print_json_totals(&pairs, &c.totals, lines.len());
+    } else {
+        print_tables(&pairs, &c.totals, &c.table, c.per_puzzle, lines.len());
+    }
+    Ok(if c.errors > 0 {
+        EXIT_ERROR
+    } else if c.stopped > 0 {
+        EXIT_STOPPED
+    } else {
+        0
+    })
+}
+
+/// The puzzles: the one given on the command line, or the lines of `--input` (the first
+/// `--first` of them).
+fn read_lines(a: &CompareArgs) -> Result<Vec<PuzzleLine>> {
     let board = parse_board(a.board.as_deref())?;
-    let lines: Vec<PuzzleLine> = match (&a.input, a.puzzle.is_empty()) {
+    Ok(match (&a.input, a.puzzle.is_empty()) {
         (Some(_), false) => bail!("give either a puzzle or --input FILE, not both"),
         (None, true) => {
             bail!("give a puzzle (e.g. solver compare \"8 6 7 2 5 4 3 0 1\") or --input FILE")
@@ -313,12 +370,14 @@ pub fn run(a: CompareArgs) -> Result<i32> {
                 expected: None,
             }]
         }
-    };
-    let board = match lines.iter().find_map(|l| l.puzzle.as_ref().ok()) {
-        Some(p) => p.board(),
-        None => bail!("no readable puzzle in the input"),
-    };
-    let goal = make_goal(board, &a.goal)?;
+    })
+}
+
+/// The pairs to run (those given, or a default set for the board) and their heuristics.
+/// Without `--pairs`, pairs whose heuristic cannot be prepared (no database) are left out
+/// with a note; with `--pairs`, that is an error.
+fn prepare_pairs(a: &CompareArgs, goal: &Goal) -> Result<(Vec<Pair>, Heuristics)> {
+    let board = goal.board();
     let hargs = |name: &str| HeuristicArgs {
         board: a.board.clone(),
         goal: a.goal.clone(),
@@ -338,11 +397,10 @@ pub fn run(a: CompareArgs) -> Result<i32> {
         a.pairs.clone()
     } else {
         let pdb =
-            board.fits_pdb() && (!a.dbs.is_empty() || locate::find_default(&goal).path.is_some());
+            board.fits_pdb() && (!a.dbs.is_empty() || locate::find_default(goal).path.is_some());
         default_pairs(board, pdb)
     };
-    // Each heuristic prepared once (databases loaded once).
-    let mut heuristics: HashMap<Option<HeuristicName>, (HeuristicChoice, String)> = HashMap::new();
+    let mut heuristics = Heuristics::new();
     let mut dropped = Vec::new();
     for p in &pairs {
         if heuristics.contains_key(&p.heuristic) || dropped.contains(&p.heuristic) {
@@ -354,7 +412,7 @@ pub fn run(a: CompareArgs) -> Result<i32> {
         } else {
             Algorithm::Strategic
         };
-        match heuristic_for(algorithm, &hargs(name), &goal) {
+        match heuristic_for(algorithm, &hargs(name), goal) {
             Ok(h) => {
                 heuristics.insert(p.heuristic, h);
             }
@@ -369,12 +427,23 @@ pub fn run(a: CompareArgs) -> Result<i32> {
     if pairs.is_empty() {
         bail!("no pair can run on the {board} board");
     }
+    Ok((pairs, heuristics))
+}
+
+/// The first lines of the text output: puzzles, board, goal, limits, machine, heuristics.
+fn print_header(
+    a: &CompareArgs,
+    goal: &Goal,
+    puzzles: usize,
+    pairs: &[Pair],
+    heuristics: &Heuristics,
+    timeout: Option<f64>,
+) {
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let header =
-        format!(
-        "{} puzzle{}, {board} board, goal {goal}; per run: {}{}{}; {cores} cores, load average {}",
-        lines.len(),
-        if lines.len() == 1 { "" } else { "s" },
+    println!(
+        "{puzzles} puzzle{}, {} board, goal {goal}; per run: {}{}{}; {cores} cores, load average {}",
+        if puzzles == 1 { "" } else { "s" },
+        goal.board(),
         timeout.map_or("no time limit".into(), |t| format!("timeout {t} s")),
         a.max_nodes
             .map_or(String::new(), |n| format!(", at most {} nodes", thousands(n))),
@@ -384,51 +453,74 @@ pub fn run(a: CompareArgs) -> Result<i32> {
         ),
         load_average()
     );
-    if !a.json {
-        println!("{header}");
-        let mut seen = Vec::new();
-        for p in &pairs {
-            if let (Some(h), false) = (p.heuristic, seen.contains(&p.heuristic)) {
-                seen.push(p.heuristic);
-                println!("  {h}: {}", heuristics[&p.heuristic].1);
-            }
+    let mut seen = Vec::new();
+    for p in pairs {
+        if let (Some(h), false) = (p.heuristic, seen.contains(&p.heuristic)) {
+            seen.push(p.heuristic);
+            println!("  {h}: {}", heuristics[&p.heuristic].1);
         }
     }
+}
 
-    let pb = ProgressBar::new((lines.len() * pairs.len()) as u64);
-    pb.set_style(
-        ProgressStyle::with_template("{spinner} [{elapsed_precise}] {wide_bar} {pos}/{len} {msg}")
-            .expect("valid template"),
-    );
-    pb.enable_steady_tick(Duration::from_millis(250));
-    let per_puzzle = a.per_puzzle || lines.len() == 1;
-    let mut totals = vec![Totals::default(); pairs.len()];
-    let (mut errors, mut stopped) = (0usize, 0usize);
-    let mut table: Vec<Vec<String>> = Vec::new();
-    for (pi, l) in lines.iter().enumerate() {
+/// A comparison under way: the settings, and what the puzzles done so far gave.
+struct Comparison<'a> {
+    args: &'a CompareArgs,
+    goal: &'a Goal,
+    pairs: &'a [Pair],
+    heuristics: &'a Heuristics,
+    base_limits: solver::Limits,
+    /// Whether a row per puzzle and pair is printed (else only the totals).
+    per_puzzle: bool,
+    /// Whether the per-puzzle rows carry the puzzle's number.
+    numbered: bool,
+    totals: Vec<Totals>,
+    /// The per-puzzle rows, printed at the end.
+    table: Vec<Vec<String>>,
+    errors: usize,
+    stopped: usize,
+    pb: &'a ProgressBar,
+}
+
+impl Comparison<'_> {
+    /// Runs every pair on the puzzle of line `l` (number `pi`), checks the optimal ones, and
+    /// records the results.
+    fn compare_on(&mut self, pi: usize, l: &PuzzleLine) {
         let puzzle = match &l.puzzle {
             Ok(p) => p,
             Err(e) => {
-                errors += 1;
-                pb.suspend(|| eprintln!("error: line {}: {e}", l.line));
-                pb.inc(pairs.len() as u64);
-                continue;
+                self.errors += 1;
+                self.pb.suspend(|| eprintln!("error: line {}: {e}", l.line));
+                self.pb.inc(self.pairs.len() as u64);
+                return;
             }
         };
-        let mut rows = Vec::new();
-        for (k, p) in pairs.iter().enumerate() {
-            pb.set_message(format!("#{} {}", pi + 1, p.label));
-            let opts = options(p, &a, base_limits);
-            let (choice, _) = &heuristics[&p.heuristic];
-            let result = solver::solve(p.algorithm, choice, puzzle, &goal, &opts);
-            rows.push(Row {
-                puzzle: pi,
-                pair: k,
-                result,
-            });
-            pb.inc(1);
+        let rows: Vec<Row> = (0..self.pairs.len())
+            .map(|k| self.run_pair(pi, k, puzzle))
+            .collect();
+        let optimum = self.optimum(l, &rows);
+        for r in &rows {
+            self.record(l, puzzle, r, optimum);
         }
-        // The optimum: the line's, or what an optimal algorithm found.
+    }
+
+    /// Runs pair `k` on `puzzle` (number `pi`).
+    fn run_pair(&self, pi: usize, k: usize, puzzle: &Puzzle) -> Row {
+        let p = &self.pairs[k];
+        self.pb.set_message(format!("#{} {}", pi + 1, p.label));
+        let opts = options(p, self.args, self.base_limits);
+        let (choice, _) = &self.heuristics[&p.heuristic];
+        let result = solver::solve(p.algorithm, choice, puzzle, self.goal, &opts);
+        self.pb.inc(1);
+        Row {
+            puzzle: pi,
+            pair: k,
+            result,
+        }
+    }
+
+    /// The optimum of line `l`: the line's, or what an optimal algorithm found. Optimal
+    /// algorithms that disagree (with each other or the line) are an error, reported here.
+    fn optimum(&mut self, l: &PuzzleLine, rows: &[Row]) -> Option<usize> {
         let proven: Vec<usize> = rows
             .iter()
             .filter_map(|r| {
@@ -440,17 +532,16 @@ pub fn run(a: CompareArgs) -> Result<i32> {
             })
             .collect();
         let optimum = l.expected.map(|e| e as usize).or(proven.first().copied());
-        let disagree = optimum.is_some_and(|o| proven.iter().any(|&x| x != o));
-        if disagree {
-            errors += 1;
+        if optimum.is_some_and(|o| proven.iter().any(|&x| x != o)) {
+            self.errors += 1;
             let all: Vec<String> = rows
                 .iter()
                 .filter_map(|r| {
                     let run = r.result.as_ref().ok().filter(|r| r.optimal)?;
-                    Some(format!("{} {}", pairs[r.pair].label, run.len()))
+                    Some(format!("{} {}", self.pairs[r.pair].label, run.len()))
                 })
                 .collect();
-            pb.suspend(|| {
+            self.pb.suspend(|| {
                 eprintln!(
                     "error: line {}: optimal algorithms disagree{}: {}",
                     l.line,
@@ -460,129 +551,161 @@ pub fn run(a: CompareArgs) -> Result<i32> {
                 )
             });
         }
-        for r in &rows {
-            let t = &mut totals[r.pair];
-            let p = &pairs[r.pair];
-            let desc = &heuristics[&p.heuristic].1;
-            match &r.result {
-                Ok(run) => {
-                    t.solved += 1;
-                    t.length += run.len() as u64;
-                    t.nodes += run.stats.nodes;
-                    t.solved_seconds += run.stats.seconds;
-                    t.all_seconds += run.stats.seconds;
-                    t.memory = t.memory.max(run.stats.peak_memory);
-                    if let Some(o) = optimum {
-                        t.known += 1;
-                        t.optimal += (run.len() == o) as usize;
-                        t.excess += run.len().saturating_sub(o) as u64;
-                    }
-                }
-                Err(e) => {
-                    if let Some(s) = e.stats() {
-                        t.all_seconds += s.seconds;
-                        t.memory = t.memory.max(s.peak_memory);
-                    }
-                    if matches!(e, SolveError::Stopped { .. }) {
-                        t.stopped += 1;
-                        stopped += 1;
-                    } else {
-                        t.errors += 1;
-                        errors += 1;
-                        pb.suspend(|| eprintln!("error: line {}: {}: {e}", l.line, p.label));
-                    }
-                }
-            }
-            if a.json {
-                let mut v = match &r.result {
-                    Ok(run) => run_json(puzzle, desc, run),
-                    Err(e) => {
-                        let mut v =
-                            json!({ "puzzle": format!("{puzzle:#}"), "error": e.to_string() });
-                        if let Some(s) = e.stats() {
-                            v["nodes"] = json!(s.nodes);
-                            v["seconds"] = json!(s.seconds);
-                            v["peak_memory"] = json!(s.peak_memory);
-                        }
-                        v
-                    }
-                };
-                v["index"] = json!(r.puzzle + 1);
-                v["line"] = json!(l.line);
-                v["pair"] = json!(p.label);
-                if let Some(o) = optimum {
-                    v["optimum"] = json!(o);
-                }
-                pb.suspend(|| println!("{v}"));
-            } else if per_puzzle {
-                table.push(puzzle_row(r, p, optimum, lines.len() > 1));
-            }
-        }
+        optimum
     }
-    pb.finish_and_clear();
 
-    if a.json {
-        for (p, t) in pairs.iter().zip(&totals) {
-            let n = t.solved.max(1) as f64;
-            println!(
-                "{}",
-                json!({
-                    "summary": true,
-                    "pair": p.label,
-                    "puzzles": lines.len(),
-                    "solved": t.solved,
-                    "stopped": t.stopped,
-                    "errors": t.errors,
-                    "mean_length": t.length as f64 / n,
-                    "optimal": t.optimal,
-                    "known_optimum": t.known,
-                    "mean_excess": if t.known > 0 { t.excess as f64 / t.known as f64 } else { 0.0 },
-                    "mean_nodes": t.nodes as f64 / n,
-                    "peak_memory": t.memory,
-                    "seconds": t.all_seconds,
-                    "mean_seconds": t.solved_seconds / n,
-                })
-            );
-        }
-    } else {
-        if per_puzzle {
-            let mut head = vec![
-                "pair", "length", "optimal", "nodes", "memory", "seconds", "note",
-            ];
-            if lines.len() > 1 {
-                head.insert(0, "#");
+    /// Adds run `r` to its pair's totals and to the output (a JSON line now, or a table row
+    /// for the end).
+    fn record(&mut self, l: &PuzzleLine, puzzle: &Puzzle, r: &Row, optimum: Option<usize>) {
+        let p = &self.pairs[r.pair];
+        let t = &mut self.totals[r.pair];
+        match &r.result {
+            Ok(run) => t.add_solution(run, optimum),
+            Err(e) => {
+                t.add_failure(e);
+                if matches!(e, SolveError::Stopped { .. }) {
+                    self.stopped += 1;
+                } else {
+                    self.errors += 1;
+                    self.pb
+                        .suspend(|| eprintln!("error: line {}: {}: {e}", l.line, p.label));
+                }
             }
-            print!("{}", render(&head, &table));
         }
-        if !per_puzzle || lines.len() > 1 {
-            if per_puzzle {
-                println!();
-            }
-            let rows: Vec<Vec<String>> = pairs
-                .iter()
-                .zip(&totals)
-                .map(|(p, t)| total_row(p, t, lines.len()))
-                .collect();
-            print!(
-                "{}",
-                render(
-                    &[
-                        "pair", "solved", "length", "optimal", "nodes", "memory", "total s",
-                        "mean s", "note"
-                    ],
-                    &rows
-                )
-            );
+        if self.args.json {
+            let v = json_line(puzzle, l, r, p, &self.heuristics[&p.heuristic].1, optimum);
+            self.pb.suspend(|| println!("{v}"));
+        } else if self.per_puzzle {
+            self.table.push(puzzle_row(r, p, optimum, self.numbered));
         }
-        println!("load average at the end: {}", load_average());
     }
-    Ok(if errors > 0 {
-        EXIT_ERROR
-    } else if stopped > 0 {
-        EXIT_STOPPED
-    } else {
-        0
-    })
+}
+
+impl Totals {
+    /// Counts a solution; `optimum` is the puzzle's known optimal length.
+    fn add_solution(&mut self, run: &Solution, optimum: Option<usize>) {
+        self.solved += 1;
+        self.length += run.len() as u64;
+        self.nodes += run.stats.nodes;
+        self.solved_seconds += run.stats.seconds;
+        self.all_seconds += run.stats.seconds;
+        self.memory = self.memory.max(run.stats.peak_memory);
+        if let Some(o) = optimum {
+            self.known += 1;
+            self.optimal += (run.len() == o) as usize;
+            self.excess += run.len().saturating_sub(o) as u64;
+        }
+    }
+
+    /// Counts a run that gave no solution (its time and memory count if it searched).
+    fn add_failure(&mut self, e: &SolveError) {
+        if let Some(s) = e.stats() {
+            self.all_seconds += s.seconds;
+            self.memory = self.memory.max(s.peak_memory);
+        }
+        if matches!(e, SolveError::Stopped { .. }) {
+            self.stopped += 1;
+        } else {
+            self.errors += 1;
+        }
+    }
+}
+
+/// The JSON line of run `r` of pair `p` on the puzzle of line `l`.
+fn json_line(
+    puzzle: &Puzzle,
+    l: &PuzzleLine,
+    r: &Row,
+    p: &Pair,
+    heuristic: &str,
+    optimum: Option<usize>,
+) -> serde_json::Value {
+    let mut v = match &r.result {
+        Ok(run) => run_json(puzzle, heuristic, run),
+        Err(e) => {
+            let mut v = json!({ "puzzle": format!("{puzzle:#}"), "error": e.to_string() });
+            if let Some(s) = e.stats() {
+                v["nodes"] = json!(s.nodes);
+                v["seconds"] = json!(s.seconds);
+                v["peak_memory"] = json!(s.peak_memory);
+            }
+            v
+        }
+    };
+    v["index"] = json!(r.puzzle + 1);
+    v["line"] = json!(l.line);
+    v["pair"] = json!(p.label);
+    if let Some(o) = optimum {
+        v["optimum"] = json!(o);
+    }
+    v
+}
+
+/// One JSON summary line per pair.
+fn print_json_totals(pairs: &[Pair], totals: &[Totals], puzzles: usize) {
+    for (p, t) in pairs.iter().zip(totals) {
+        let n = t.solved.max(1) as f64;
+        println!(
+            "{}",
+            json!({
+                "summary": true,
+                "pair": p.label,
+                "puzzles": puzzles,
+                "solved": t.solved,
+                "stopped": t.stopped,
+                "errors": t.errors,
+                "mean_length": t.length as f64 / n,
+                "optimal": t.optimal,
+                "known_optimum": t.known,
+                "mean_excess": if t.known > 0 { t.excess as f64 / t.known as f64 } else { 0.0 },
+                "mean_nodes": t.nodes as f64 / n,
+                "peak_memory": t.memory,
+                "seconds": t.all_seconds,
+                "mean_seconds": t.solved_seconds / n,
+            })
+        );
+    }
+}
+
+/// The per-puzzle table (when asked for, or for a single puzzle) and the totals table (for
+/// several puzzles, or without per-puzzle rows), then the load average.
+fn print_tables(
+    pairs: &[Pair],
+    totals: &[Totals],
+    table: &[Vec<String>],
+    per_puzzle: bool,
+    puzzles: usize,
+) {
+    if per_puzzle {
+        let mut head = vec![
+            "pair", "length", "optimal", "nodes", "memory", "seconds", "note",
+        ];
+        if puzzles > 1 {
+            head.insert(0, "#");
+        }
+        print!("{}", render(&head, table));
+    }
+    if !per_puzzle || puzzles > 1 {
+        if per_puzzle {
+            println!();
+        }
+        let rows: Vec<Vec<String>> = pairs
+            .iter()
+            .zip(totals)
+            .map(|(p, t)| total_row(p, t, puzzles))
+            .collect();
+        print!(
+            "{}",
+            render(
+                &[
+                    "pair", "solved", "length", "optimal", "nodes", "memory", "total s", "mean s",
+                    "note"
+                ],
+                &rows
+            )
+        );
+    }
+    println!("load average at the end: {}", load_average());
 }
 
 /// The search options of pair `p`.
