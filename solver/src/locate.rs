@@ -5,12 +5,13 @@
 //! 2. `artifacts/` in the current directory,
 //! 3. the user cache directory: `$XDG_CACHE_HOME/pdb-tiles`, or `$HOME/.cache/pdb-tiles`.
 //!
-//! In each directory the default file name ([`default_file_name`], `15-663-za.pdb` on 4×4) is
-//! tried first, then every other `*.pdb` file in name order. A file fits when it is for the same
+//! In each directory the default file name ([`default_file_name`], `15-663-za.pdb` on 4×4: the
+//! board's default in [`pdbformat::standard`]) is tried first, then every other `*.pdb` file in name order. A file fits when it is for the same
 //! board, a board symmetry takes its goal's blank cell to the goal's blank cell, its tables
 //! cover every tile, and the solver reads its encoding. Only headers are read while searching.
 
-use pdbformat::format::{Encoding, PdbFile};
+use pdbformat::format::PdbFile;
+use pdbformat::standard::{self, StandardDb};
 use pdbformat::{Board, Goal, Symmetry};
 use std::path::{Path, PathBuf};
 
@@ -20,14 +21,16 @@ pub const ENV_VAR: &str = "PDB_DIR";
 /// Where the cache directory lives under `$XDG_CACHE_HOME` or `~/.cache`.
 pub const CACHE_SUBDIR: &str = "pdb-tiles";
 
-/// The default database's partition preset, for boards that have one.
-pub fn default_preset(board: Board) -> Option<&'static str> {
-    (board.width() == 4 && board.height() == 4).then_some("663")
+/// The board's default database in the standard set ([`standard::default_for`]): on 4×4
+/// `15-663-za`, the zero-aware 6-6-3 partition for the blank-first goal, `u8` entries,
+/// uncompressed.
+pub fn default_db(board: Board) -> Option<&'static StandardDb> {
+    standard::default_for(board)
 }
 
 /// The default database's file name (`15-663-za.pdb` on 4×4), for boards that have one.
 pub fn default_file_name(board: Board) -> Option<String> {
-    default_preset(board).map(|p| format!("{}-{p}-za.pdb", board.cells() - 1))
+    default_db(board).map(|d| d.file_name())
 }
 
 /// One directory of the search order and why it is there.
@@ -166,37 +169,29 @@ pub fn find_in(dirs: &[SearchDir], goal: &Goal) -> Located {
     out
 }
 
-/// Builds the default database of `board` at `path` with progress bars on standard error:
-/// the zero-aware [`default_preset`] partition for the blank-first goal (it serves every goal
-/// with the blank in a corner), `u8` entries, uncompressed. Creates the directory; the file
-/// appears only when complete (written to a temporary file, then renamed).
+/// Builds the default database of `board` ([`default_db`]) at `path` with progress bars on
+/// standard error. Its goal is blank-first, so it serves every goal with the blank in a
+/// corner. Creates the directory; the file appears only when complete (written to a temporary
+/// file, then renamed). Needs the `build` feature (on by default), which brings in `pdbgen`.
+#[cfg(feature = "build")]
 pub fn build_default(board: Board, path: &Path) -> anyhow::Result<()> {
     build_default_with(board, path, &pdbgen::progress::BarObserver::new())
 }
 
 /// Like [`build_default`], reporting progress to `observer`.
+#[cfg(feature = "build")]
 pub fn build_default_with(
     board: Board,
     path: &Path,
     observer: &dyn pdbgen::BuildObserver,
 ) -> anyhow::Result<()> {
-    let preset = default_preset(board)
+    let db = default_db(board)
         .ok_or_else(|| anyhow::anyhow!("there is no default database for {board} boards"))?;
-    let goal = Goal::blank_first(board);
-    let partition = pdbformat::Partition::preset(&goal, preset)?;
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir)
             .map_err(|e| anyhow::anyhow!("cannot create {}: {e}", dir.display()))?;
     }
-    let request = pdbgen::BuildRequest {
-        goal,
-        partition,
-        kind: pdbformat::TableKind::ZeroAware,
-        threads: None,
-        encoding: Encoding::U8,
-        write: pdbformat::format::WriteOptions::default(),
-    };
-    pdbgen::build_file(&request, path, observer)?;
+    pdbgen::build_standard(db, path, None, observer)?;
     Ok(())
 }
 
@@ -208,6 +203,18 @@ mod tests {
     fn names_and_dirs() {
         let b = Board::new(4, 4).unwrap();
         assert_eq!(default_file_name(b).as_deref(), Some("15-663-za.pdb"));
+        // What the documentation and the search order promise agrees with the standard set.
+        let d = default_db(b).unwrap();
+        assert_eq!(d.name, "15-663-za");
+        assert_eq!(standard::find("15-663-za"), Some(d));
+        assert_eq!(d.goal().unwrap(), Goal::blank_first(b));
+        assert_eq!(
+            d.partition().unwrap(),
+            pdbformat::Partition::preset(&Goal::blank_first(b), "663").unwrap()
+        );
+        assert_eq!(d.kind, pdbformat::TableKind::ZeroAware);
+        assert_eq!(d.encoding, pdbformat::format::Encoding::U8);
+        assert_eq!(d.compression, pdbformat::format::Compression::None);
         assert_eq!(default_file_name(Board::new(3, 3).unwrap()), None);
         let dirs = search_dirs();
         assert!(dirs.iter().any(|d| d.origin == "artifacts/"));

@@ -2,7 +2,9 @@
 //! databases, or finding (and for 4×4 building) the default one, or falling back.
 
 use super::HeuristicArgs;
-use anyhow::{anyhow, bail, Context, Result};
+#[cfg(feature = "build")]
+use anyhow::Context;
+use anyhow::{anyhow, bail, Result};
 use pdbformat::{Board, Goal};
 use solver::heuristic::pdb::reflection_for;
 use solver::{locate, Algorithm, Database, HeuristicChoice, HeuristicName, OpenOptions};
@@ -104,7 +106,7 @@ fn searched() -> String {
 /// goal blank in a corner.
 fn buildable(goal: &Goal) -> bool {
     let board = goal.board();
-    locate::default_preset(board).is_some()
+    locate::default_db(board).is_some()
         && pdbformat::Symmetry::taking(board, 0, goal.blank_cell()).is_some()
 }
 
@@ -163,7 +165,7 @@ pub fn make_heuristic(args: &HeuristicArgs, goal: &Goal) -> Result<Setup> {
             None => {
                 let why = if buildable(goal) {
                     "and --no-build was given"
-                } else if locate::default_preset(goal.board()).is_some() {
+                } else if locate::default_db(goal.board()).is_some() {
                     "and the default one is built only for goals with the blank in a corner"
                 } else {
                     "and there is no default database for this board"
@@ -221,6 +223,7 @@ pub fn make_heuristic(args: &HeuristicArgs, goal: &Goal) -> Result<Setup> {
 }
 
 /// Builds the default database for `goal`'s board into [`locate::build_dir`], saying so.
+#[cfg(feature = "build")]
 fn build_default(goal: &Goal) -> Result<std::path::PathBuf> {
     let dir = locate::build_dir().ok_or_else(|| {
         anyhow!("no place to build the default database: set PDB_DIR or HOME, or give --db")
@@ -243,6 +246,18 @@ fn build_default(goal: &Goal) -> Result<std::path::PathBuf> {
         t0.elapsed().as_secs_f64()
     );
     Ok(path)
+}
+
+/// Without the `build` feature: says how to build the default database instead.
+#[cfg(not(feature = "build"))]
+fn build_default(goal: &Goal) -> Result<std::path::PathBuf> {
+    let board = goal.board();
+    let name = locate::default_file_name(board).unwrap_or_default();
+    bail!(
+        "no pattern database found for {board} (searched {}), and this solver was compiled without its `build` feature; build {name} with `pdbgen build --partition {} -o {name}` into one of those directories, or give --db",
+        searched(),
+        locate::default_db(board).map_or("?", |d| d.partition),
+    )
 }
 
 /// `solver locate`: the search order, each directory's state, and the file that would be used.
