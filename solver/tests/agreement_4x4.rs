@@ -76,7 +76,7 @@ fn heuristics_agree_on_easy_instances() {
         pdb(std::slice::from_ref(&zu), true),
         pdb(&[zu], false),
     ];
-    let mut rng = Rng(77);
+    let mut rng = Rng::new(77);
     let last = Goal::blank_last(b44());
     for goal in [first, last] {
         for i in 0..12 {
@@ -117,7 +117,7 @@ fn one_table_serves_both_goal_conventions_and_other_corners() {
     write_db(&pl, &last, &rows_last, TableKind::ZeroAware);
     let (dbf, dbl) = (open(&pf), open(&pl));
     let top_right = Goal::parse(b44(), "1 2 3 0 4 5 6 7 8 9 10 11 12 13 14 15").unwrap();
-    let mut rng = Rng(4242);
+    let mut rng = Rng::new(4242);
     for _ in 0..10 {
         // A blank-last puzzle solved with the blank-first table and with the blank-last one.
         let p = random_walk(&last, 40, &mut rng);
@@ -169,7 +169,7 @@ fn reflected_lookup_is_the_transposed_position() {
     let path = dir.path().join("rows.pdb");
     write_db(&path, &first, &ROWS, TableKind::ZeroAware);
     let db = open(&path);
-    let mut rng = Rng(99);
+    let mut rng = Rng::new(99);
     for _ in 0..50 {
         let p = random_walk(&first, 60, &mut rng);
         let (h, comps) = h_of(std::slice::from_ref(&db), &first, true, &p);
@@ -197,7 +197,7 @@ fn files_add_when_disjoint_and_take_the_maximum_otherwise() {
     write_db(&rows, &first, &ROWS, TableKind::ZeroAware);
     write_db(&cols, &first, &COLS, TableKind::ZeroAware);
     let (a, b, rows, cols) = (open(&a), open(&b), open(&rows), open(&cols));
-    let mut rng = Rng(5);
+    let mut rng = Rng::new(5);
     for _ in 0..50 {
         let p = random_walk(&first, 50, &mut rng);
         let split = h_of(&[a.clone(), b.clone()], &first, false, &p);
@@ -246,7 +246,7 @@ fn incremental_updates_match_fresh_lookups() {
     write_db(&rows, &first, &ROWS, TableKind::ZeroAware);
     write_db(&cols, &first, &COLS, TableKind::ZeroUnaware);
     let dbs = [open(&rows), open(&cols)];
-    let mut rng = Rng(2024);
+    let mut rng = Rng::new(2024);
     for goal in [&first, &last] {
         let h = PdbHeuristic::new(&dbs, goal, true).unwrap();
         assert_eq!(h.groups(), 2);

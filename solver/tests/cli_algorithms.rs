@@ -122,7 +122,7 @@ fn strategic_solves_a_20x20_board() {
     let home = tempfile::tempdir().unwrap();
     let b = Board::new(20, 20).unwrap();
     let goal = Goal::blank_last(b);
-    let p = random_solvable(&goal, &mut Rng(99));
+    let p = random_solvable(&goal, &mut Rng::new(99));
     let text = format!("{p:#}");
     let out = solver(home.path())
         .args([
@@ -328,7 +328,7 @@ fn compare_a_file_as_json_and_as_totals() {
     let home = tempfile::tempdir().unwrap();
     let f = home.path().join("p.txt");
     let goal = Goal::blank_first(Board::new(3, 4).unwrap());
-    let mut rng = Rng(7);
+    let mut rng = Rng::new(7);
     let mut text = String::new();
     for _ in 0..3 {
         text.push_str(&format!("{:#}\n", random_solvable(&goal, &mut rng)));

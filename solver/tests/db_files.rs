@@ -22,7 +22,7 @@ fn u4_and_compressed_files_give_exact_lengths() {
         (Encoding::U4, Compression::None),
         (Encoding::U4, Compression::Gzip),
     ];
-    let mut rng = Rng(8);
+    let mut rng = Rng::new(8);
     for (i, (encoding, compression)) in forms.into_iter().enumerate() {
         let path = dir.path().join(format!("f{i}.pdb"));
         let opts = WriteOptions {
@@ -72,7 +72,7 @@ fn bit1_files_give_exact_lengths() {
         databases: vec![Arc::new(db)],
         reflect: true,
     };
-    let mut rng = Rng(9);
+    let mut rng = Rng::new(9);
     for _ in 0..100 {
         let p = random_solvable(&goal, &mut rng);
         let sol = s.ida(&p, &goal, &Limits::default()).unwrap();

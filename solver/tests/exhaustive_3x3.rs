@@ -72,7 +72,7 @@ fn every_position_with_pdb_and_a_sample_with_linear_conflict() {
             assert_eq!(s.len(), *d as usize, "{p:#}");
         }
         let lc = HeuristicChoice::LinearConflict;
-        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+        let mut rng = Rng::new(0x9e37_79b9_7f4a_7c15);
         // The deepest positions, then a random sample.
         let deepest = all.iter().filter(|(_, d)| *d >= 30);
         let sample: Vec<&(Puzzle, u8)> = (0..4000).map(|_| &all[rng.below(all.len())]).collect();
@@ -87,7 +87,7 @@ fn every_position_with_pdb_and_a_sample_with_linear_conflict() {
 #[test]
 fn all_heuristics_and_table_kinds_on_a_sample() {
     let dir = tempfile::tempdir().unwrap();
-    let mut rng = Rng(12345);
+    let mut rng = Rng::new(12345);
     for goal in [Goal::blank_first(b33()), Goal::blank_last(b33())] {
         let dist = all_distances(&goal);
         let solvers = [
@@ -125,7 +125,7 @@ fn a_partial_partition_is_still_exact() {
         databases: vec![Arc::new(db)],
         reflect: true,
     };
-    let mut rng = Rng(424242);
+    let mut rng = Rng::new(424242);
     for _ in 0..40 {
         let p = random_solvable(&goal, &mut rng);
         let sol = s.ida(&p, &goal, &Limits::default()).unwrap();

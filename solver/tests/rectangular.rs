@@ -41,7 +41,7 @@ fn two_by_five_against_exhaustive_bfs() {
             HeuristicChoice::LinearConflict,
             pdb_solver(&goal, &pats, &dir, &format!("g{i}.pdb")),
         ];
-        let mut rng = Rng(31337 + i as u64);
+        let mut rng = Rng::new(31337 + i as u64);
         for _ in 0..60 {
             let p = random_solvable(&goal, &mut rng);
             let d = dist[distance_key(&p)] as usize;
@@ -66,7 +66,7 @@ fn three_by_four_and_four_by_three_agree() {
             let pats: [&[usize]; 3] = [&[1, 2, 3, 4], &[5, 6, 7, 8], &[9, 10, 11]];
             let pdb = pdb_solver(&goal, &pats, &dir, &format!("{w}x{h}-{i}.pdb"));
             let lc = HeuristicChoice::LinearConflict;
-            let mut rng = Rng(1 + i as u64 * 7 + w as u64);
+            let mut rng = Rng::new(1 + i as u64 * 7 + w as u64);
             for _ in 0..8 {
                 let p = random_walk(&goal, 60, &mut rng);
                 let a = pdb.ida(&p, &goal, &Limits::default()).unwrap();

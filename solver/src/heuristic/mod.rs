@@ -205,13 +205,10 @@ pub(crate) mod testutil {
         let mut s = Position::from_tiles(goal.tiles()).unwrap();
         let mut hs = h.init(&s.tiles);
         assert_eq!(h.value(&hs), 0, "zero at the goal");
-        let mut rng = seed | 1;
+        let mut rng = pdbformat::testkit::XorShift::new(seed | 1);
         for _ in 0..steps {
-            rng ^= rng << 13;
-            rng ^= rng >> 7;
-            rng ^= rng << 17;
             let t = moves.targets(s.blank);
-            let to_blank = t[(rng % t.len() as u64) as usize];
+            let to_blank = t[rng.below(t.len())];
             let from = to_blank;
             let to = s.blank;
             let before = h.value(&hs);

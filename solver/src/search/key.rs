@@ -290,16 +290,11 @@ mod tests {
     fn roundtrip<K: Packed + std::fmt::Debug>(cells: usize) {
         let l = Layout::new(cells);
         let mut tiles = [0u8; MAX_CELLS];
-        let mut rng = 0x1234_5678_9abc_def1u64 ^ cells as u64;
+        let mut rng = pdbformat::testkit::XorShift::new(0x1234_5678_9abc_def1u64 ^ cells as u64);
         for (c, t) in tiles.iter_mut().enumerate().take(cells) {
             *t = c as u8;
         }
-        for i in (1..cells).rev() {
-            rng ^= rng << 13;
-            rng ^= rng >> 7;
-            rng ^= rng << 17;
-            tiles.swap(i, (rng % (i as u64 + 1)) as usize);
-        }
+        rng.shuffle(&mut tiles[..cells]);
         let k: K = l.pack(&tiles);
         let mut out = [0u8; MAX_CELLS];
         let blank = l.unpack(k, &mut out);

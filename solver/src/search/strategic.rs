@@ -422,15 +422,10 @@ mod tests {
 
     fn check(w: usize, h: usize, goal: &Goal, seed: u64) {
         let b = Board::new(w, h).unwrap();
-        let mut rng = seed | 1;
+        let mut rng = pdbformat::testkit::XorShift::new(seed | 1);
         let mut t: Vec<u16> = (0..b.cells() as u16).collect();
         loop {
-            for i in (1..t.len()).rev() {
-                rng ^= rng << 13;
-                rng ^= rng >> 7;
-                rng ^= rng << 17;
-                t.swap(i, (rng % (i as u64 + 1)) as usize);
-            }
+            rng.shuffle(&mut t);
             let p = Puzzle::new(b, &t).unwrap();
             if p.is_solvable(goal) {
                 let moves = solve(&p, goal).unwrap();

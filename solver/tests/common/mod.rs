@@ -1,79 +1,24 @@
 //! Test helpers: brute-force pattern databases and exhaustive distances on small boards,
-//! built independently of the generator, and a small deterministic random source.
+//! built independently of the generator (the workspace's oracle in `pdbformat::testkit`), and
+//! the shared deterministic random source.
 
 #![allow(dead_code)]
 
 use pdbformat::format::{encode_entries, write_pdb, Encoding, TableSource, WriteOptions};
-use pdbformat::rank::{rank_permutation, unrank_permutation, TableIndex, TableKind};
+use pdbformat::rank::{rank_permutation, TableKind};
+use pdbformat::testkit::AbstractDistances;
 use pdbformat::{Board, Direction, Goal, Pattern, Puzzle};
 use std::collections::VecDeque;
 use std::path::Path;
 
-/// xorshift64: deterministic, no extra crates.
-pub struct Rng(pub u64);
+/// The tests' deterministic random source, shared by the workspace.
+pub use pdbformat::testkit::XorShift as Rng;
 
-impl Rng {
-    pub fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    pub fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
-
-/// Exact abstract distances of `pattern` under `goal` by 0-1 BFS over (tile cells, blank):
-/// moving the blank onto a free cell costs 0, swapping it with a pattern tile costs 1. Values
-/// in the order of `TableIndex::new(board, k, kind)`; unreachable entries hold 255.
+/// Exact abstract distances of `pattern` under `goal` from the workspace's brute-force oracle
+/// (0-1 BFS over explicit (tile cells, blank) states; see `pdbformat::testkit`). Values in the
+/// order of `TableIndex::new(board, k, kind)`; unreachable entries hold 255.
 pub fn brute_table(goal: &Goal, pattern: &Pattern, kind: TableKind) -> Vec<u8> {
-    let board = goal.board();
-    let n = board.cells();
-    let k = pattern.len();
-    let perms: usize = (0..k).map(|i| n - i).product();
-    let mut dist = vec![u8::MAX; perms * n];
-    let start_cells: Vec<u8> = pattern.goal_cells(goal).iter().map(|&c| c as u8).collect();
-    let start = rank_permutation(&start_cells, n) as usize * n + goal.blank_cell();
-    dist[start] = 0;
-    let mut dq = VecDeque::new();
-    dq.push_back(start);
-    let mut cells = vec![0u8; k];
-    while let Some(s) = dq.pop_front() {
-        let d = dist[s];
-        let (r, blank) = (s / n, s % n);
-        unrank_permutation(r as u64, n, &mut cells);
-        for (_, nb) in board.neighbours(blank) {
-            let (next, cost) = match cells.iter().position(|&c| c as usize == nb) {
-                Some(i) => {
-                    let mut c2 = cells.clone();
-                    c2[i] = blank as u8;
-                    (rank_permutation(&c2, n) as usize * n + nb, 1)
-                }
-                None => (r * n + nb, 0),
-            };
-            let nd = d + cost;
-            if nd < dist[next] {
-                dist[next] = nd;
-                if cost == 0 {
-                    dq.push_front(next);
-                } else {
-                    dq.push_back(next);
-                }
-            }
-        }
-    }
-    let index = TableIndex::new(board, k, kind).unwrap();
-    let mut out = vec![0u8; index.len() as usize];
-    for (i, v) in out.iter_mut().enumerate() {
-        let blank = index.unrank(i as u64, &mut cells);
-        let r = rank_permutation(&cells, n) as usize * n;
-        *v = match kind {
-            TableKind::ZeroAware => dist[r + blank],
-            TableKind::ZeroUnaware => (0..n).map(|b| dist[r + b]).min().unwrap(),
-        };
-    }
-    out
+    AbstractDistances::new(goal, pattern).table(kind)
 }
 
 /// Writes a PDB file for `goal` with one brute-force table per pattern (u8, uncompressed).
@@ -183,9 +128,7 @@ pub fn random_solvable(goal: &Goal, rng: &mut Rng) -> Puzzle {
     let board: Board = goal.board();
     loop {
         let mut t: Vec<u16> = (0..board.cells() as u16).collect();
-        for i in (1..t.len()).rev() {
-            t.swap(i, rng.below(i + 1));
-        }
+        rng.shuffle(&mut t);
         let p = Puzzle::new(board, &t).unwrap();
         if p.is_solvable(goal) {
             return p;
