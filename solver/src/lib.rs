@@ -48,7 +48,7 @@
 //! for a file that fits the board and goal: first the default name (for 4×4,
 //! `15-663-za.pdb`, the default of [`pdbformat::standard`]), then any other `*.pdb` file in name
 //! order. For 4×4, when none is found, with the default `build` feature,
-//! [`locate::build_default`] builds the zero-aware 6-6-3 database (`u8` entries, uncompressed)
+//! `locate::build_default` builds the zero-aware 6-6-3 database (`u8` entries, uncompressed)
 //! into `PDB_DIR` when set, otherwise into the cache directory.
 //!
 //! # Node counts

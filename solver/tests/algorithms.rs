@@ -10,7 +10,7 @@ use pdbformat::rank::TableKind;
 use pdbformat::{Board, Goal, Puzzle};
 use solver::heuristic::{Hamming, Heuristic, LinearConflict, Manhattan, PdbHeuristic, StepChange};
 use solver::position::{MoveTable, Position};
-use solver::search::{solve as run, Algorithm, Options, QueueChoice, Solution, SolveError, Stop};
+use solver::search::{Algorithm, Options, QueueChoice, Solution, SolveError, Stop};
 use solver::{Database, HeuristicChoice, OpenOptions};
 use std::path::Path;
 use std::sync::Arc;
@@ -56,7 +56,7 @@ fn check_replay(p: &Puzzle, goal: &Goal, r: &Solution) {
 }
 
 fn solve(alg: Algorithm, h: &HeuristicChoice, p: &Puzzle, g: &Goal, o: &Options) -> Solution {
-    let r = run(alg, h, p, g, o).unwrap_or_else(|e| panic!("{alg} on {p:#}: {e}"));
+    let r = solver::solve(alg, h, p, g, o).unwrap_or_else(|e| panic!("{alg} on {p:#}: {e}"));
     check_replay(p, g, &r);
     r
 }
@@ -269,7 +269,7 @@ fn every_open_list_gives_the_same_length() {
         (HeuristicChoice::Hamming, QueueChoice::TwoBuckets),
     ] {
         let o = Options { queue: q, ..opts() };
-        let e = run(Algorithm::AStar, &h, &p, &Goal::blank_first(b), &o).unwrap_err();
+        let e = solver::solve(Algorithm::AStar, &h, &p, &Goal::blank_first(b), &o).unwrap_err();
         assert!(matches!(e, SolveError::Refused(_)), "{e}");
     }
 }
@@ -423,7 +423,7 @@ fn bfs_refuses_the_15_puzzle() {
     let b = board(4, 4);
     let goal = Goal::blank_first(b);
     let p = Puzzle::parse(KORF1, None).unwrap();
-    match run(
+    match solver::solve(
         Algorithm::Bfs,
         &HeuristicChoice::Manhattan,
         &p,
@@ -441,7 +441,7 @@ fn bfs_refuses_the_15_puzzle() {
         ..opts()
     };
     assert!(matches!(
-        run(Algorithm::Bfs, &HeuristicChoice::Manhattan, &p3, &g3, &o),
+        solver::solve(Algorithm::Bfs, &HeuristicChoice::Manhattan, &p3, &g3, &o),
         Err(SolveError::Refused(_))
     ));
 }
@@ -458,7 +458,7 @@ fn memory_limit_stops_astar_cleanly() {
             weight: 1.0,
             ..opts()
         };
-        match run(alg, &HeuristicChoice::Manhattan, &p, &goal, &o) {
+        match solver::solve(alg, &HeuristicChoice::Manhattan, &p, &goal, &o) {
             Err(SolveError::Stopped {
                 stop: Stop::Memory,
                 stats,
@@ -503,7 +503,7 @@ fn node_and_time_limits_stop_every_search() {
             weight: 1.0,
             ..opts()
         };
-        match run(alg, &HeuristicChoice::Manhattan, &p, &goal, &o) {
+        match solver::solve(alg, &HeuristicChoice::Manhattan, &p, &goal, &o) {
             Err(SolveError::Stopped {
                 stop: Stop::Nodes,
                 stats,
@@ -526,7 +526,7 @@ fn node_and_time_limits_stop_every_search() {
             ..opts()
         };
         let t0 = std::time::Instant::now();
-        match run(alg, &HeuristicChoice::Hamming, &p, &goal, &o) {
+        match solver::solve(alg, &HeuristicChoice::Hamming, &p, &goal, &o) {
             Err(SolveError::Stopped { stop, .. }) => {
                 assert!(matches!(stop, Stop::Time | Stop::Memory))
             }
@@ -548,7 +548,7 @@ fn dfs_with_a_fixed_limit_can_find_nothing() {
         depth_limit: Some(29),
         ..opts()
     };
-    match run(Algorithm::Dfs, &HeuristicChoice::Manhattan, &p, &goal, &o) {
+    match solver::solve(Algorithm::Dfs, &HeuristicChoice::Manhattan, &p, &goal, &o) {
         Err(SolveError::NotFound { limit: 29, stats }) => assert!(stats.nodes > 0),
         other => panic!("{other:?}"),
     }
@@ -635,7 +635,7 @@ fn strategy_solves_large_and_odd_boards() {
     let goal = Goal::blank_last(b);
     let p = random_solvable(&goal, &mut rng);
     assert!(matches!(
-        run(
+        solver::solve(
             Algorithm::AStar,
             &HeuristicChoice::Manhattan,
             &p,
@@ -653,7 +653,7 @@ fn bad_input_is_an_error() {
     let unsolvable = Puzzle::parse("2 1 3 4 5 6 7 8 0", None).unwrap();
     for alg in Algorithm::ALL {
         assert!(matches!(
-            run(
+            solver::solve(
                 alg,
                 &HeuristicChoice::Manhattan,
                 &unsolvable,
@@ -669,7 +669,7 @@ fn bad_input_is_an_error() {
         ..opts()
     };
     assert!(matches!(
-        run(
+        solver::solve(
             Algorithm::Weighted,
             &HeuristicChoice::Manhattan,
             &p,

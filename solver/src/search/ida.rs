@@ -3,7 +3,7 @@
 //!
 //! The first bound is the start's estimate, each next bound the smallest `g + h` that exceeded
 //! the previous one. With an admissible heuristic the first solution found is optimal. Each
-//! iteration is one run of the depth-first loop of [`super::bounded`] under the search's own
+//! iteration is one run of the depth-first loop of `search/bounded.rs` under the search's own
 //! node and time budget.
 //!
 //! **Node counting** (the convention of every search, see [`super`]): `nodes` counts

@@ -15,7 +15,7 @@
 //!
 //! Every search but `strategic` works on boards of at most 64 cells with the moves of
 //! [`crate::position`] and a [`Heuristic`]; every solution is replayed on the puzzle and checked
-//! to reach the goal before [`run`] returns it.
+//! to reach the goal before [`solve`] returns it.
 //!
 //! **Node counting** follows [`ida`]: `nodes` counts *generated* nodes (children made
 //! by a move, never the move straight back to the parent; the start is not counted), summed
