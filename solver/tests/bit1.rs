@@ -61,7 +61,8 @@ fn dbs663() -> (Arc<Database>, Arc<Database>) {
         let bit1_path = dir.join("bit1-test-15-663-za-bit1.pdb");
         let board = Board::new(4, 4).unwrap();
         if Database::open(&u8_path, OpenOptions::default()).is_err() {
-            solver::locate::build_default_with(board, &u8_path, &pdbgen::NoProgress).unwrap();
+            let default = solver::locate::default_db(board).unwrap();
+            pdbgen::build_standard(default, &u8_path, None, &pdbgen::NoProgress).unwrap();
         }
         if Database::open(&bit1_path, OpenOptions::default()).is_err() {
             convert(&u8_path, &bit1_path, Encoding::Bit1, Compression::None);

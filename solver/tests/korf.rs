@@ -18,7 +18,8 @@ fn db663() -> Arc<Database> {
         let path = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("solver-15-663-za.pdb");
         let board = Board::new(4, 4).unwrap();
         let db = Database::open(&path, OpenOptions::default()).or_else(|_| {
-            solver::locate::build_default_with(board, &path, &pdbgen::NoProgress).unwrap();
+            let default = solver::locate::default_db(board).unwrap();
+            pdbgen::build_standard(default, &path, None, &pdbgen::NoProgress).unwrap();
             Database::open(&path, OpenOptions::default())
         });
         Arc::new(db.unwrap())
