@@ -22,7 +22,7 @@ pub struct Position {
 }
 
 impl Position {
-    /// The state of `tiles` (row by row, 0 for the blank); `None` when the board is larger than
+    /// The position of `tiles` (row by row, 0 for the blank); `None` when the board is larger than
     /// [`MAX_CELLS`] or the list holds no blank.
     pub fn from_tiles(tiles: &[u16]) -> Option<Position> {
         if tiles.len() > MAX_CELLS {

@@ -203,29 +203,29 @@ pub(crate) mod testutil {
         let board: Board = goal.board();
         let moves = MoveTable::new(board);
         let mut s = Position::from_tiles(goal.tiles()).unwrap();
-        let mut hs = h.init(&s.tiles);
-        assert_eq!(h.value(&hs), 0, "zero at the goal");
+        let mut parts = h.init(&s.tiles);
+        assert_eq!(h.value(&parts), 0, "zero at the goal");
         let mut rng = pdbformat::testkit::XorShift::new(seed | 1);
         for _ in 0..steps {
             let t = moves.targets(s.blank);
             let to_blank = t[rng.below(t.len())];
             let from = to_blank;
             let to = s.blank;
-            let before = h.value(&hs);
+            let before = h.value(&parts);
             let tile = s.slide(to_blank);
-            let pending = h.prepare(&hs, tile, from, to);
-            let (v, undo) = h.apply(&mut hs, &s.tiles, tile, from, to, u32::MAX, &pending);
+            let pending = h.prepare(&parts, tile, from, to);
+            let (v, undo) = h.apply(&mut parts, &s.tiles, tile, from, to, u32::MAX, &pending);
             let fresh = h.init(&s.tiles);
             assert_eq!(v, h.value(&fresh), "incremental value after moving {tile}");
-            assert_eq!(v, h.value(&hs));
+            assert_eq!(v, h.value(&parts));
             // Undo and redo, as the search does for pruned children.
-            h.undo(&mut hs, tile, from, to, undo);
-            assert_eq!(h.value(&hs), before);
+            h.undo(&mut parts, tile, from, to, undo);
+            assert_eq!(h.value(&parts), before);
             // An early stop (limit 0) must undo cleanly too.
-            let (_, u0) = h.apply(&mut hs, &s.tiles, tile, from, to, 0, &pending);
-            h.undo(&mut hs, tile, from, to, u0);
-            assert_eq!(h.value(&hs), before);
-            let (v2, _) = h.apply(&mut hs, &s.tiles, tile, from, to, u32::MAX, &pending);
+            let (_, u0) = h.apply(&mut parts, &s.tiles, tile, from, to, 0, &pending);
+            h.undo(&mut parts, tile, from, to, u0);
+            assert_eq!(h.value(&parts), before);
+            let (v2, _) = h.apply(&mut parts, &s.tiles, tile, from, to, u32::MAX, &pending);
             assert_eq!(v2, v);
         }
     }

@@ -78,7 +78,7 @@ pub struct PdbHeuristic {
     cells: usize,
 }
 
-/// The per-position state: each entry's tile cells, occupied set and value, each component's sum.
+/// The parts of the estimate of one position: each entry's tile cells, occupied set and value, each component's sum.
 #[derive(Clone, Debug)]
 pub struct PdbParts {
     cells: Vec<[u8; MAX_CELLS]>,

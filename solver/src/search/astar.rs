@@ -11,7 +11,7 @@
 //!
 //! The open list is chosen from the heuristic's [`StepChange`] (see [`super::bucket_queue`]).
 //! The children's estimates are updated incrementally from the parent's, whose heuristic
-//! state is rebuilt from the packed position when it is popped.
+//! parts are rebuilt from the packed position when it is popped.
 //!
 //! The same engine, with other priorities and without reopening, runs weighted A* and greedy
 //! best-first search ([`super::weighted`]); with a node budget it is the first phase of
@@ -157,8 +157,8 @@ impl<'a, H: Heuristic, K: Packed, Q: OpenList<K>> Engine<'a, H, K, Q> {
             node.closed = true;
             let prev = node.prev;
             let blank = self.layout.unpack(key, &mut tiles);
-            let mut hs = self.h.init(&tiles);
-            let h_here = self.h.value(&hs);
+            let mut parts = self.h.init(&tiles);
+            let h_here = self.h.value(&parts);
             self.expanded += 1;
             let moves = self.moves.targets(blank);
             for &next in moves {
@@ -183,10 +183,10 @@ impl<'a, H: Heuristic, K: Packed, Q: OpenList<K>> Engine<'a, H, K, Q> {
                 let tile = tiles[next as usize];
                 tiles[blank as usize] = tile;
                 tiles[next as usize] = 0;
-                let pending = self.h.prepare(&hs, tile, next, blank);
+                let pending = self.h.prepare(&parts, tile, next, blank);
                 let (hv, undo) =
                     self.h
-                        .apply(&mut hs, &tiles, tile, next, blank, u32::MAX, &pending);
+                        .apply(&mut parts, &tiles, tile, next, blank, u32::MAX, &pending);
                 let ck = self.layout.slide(key, tile, next, blank);
                 let cg = g + 1;
                 let push = match self.map.entry(ck) {
@@ -216,7 +216,7 @@ impl<'a, H: Heuristic, K: Packed, Q: OpenList<K>> Engine<'a, H, K, Q> {
                     let (p, t) = self.priority.of(cg, hv);
                     self.open.push(p, t, cg, ck);
                 }
-                self.h.undo(&mut hs, tile, next, blank, undo);
+                self.h.undo(&mut parts, tile, next, blank, undo);
                 tiles[next as usize] = tile;
                 tiles[blank as usize] = 0;
             }

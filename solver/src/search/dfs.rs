@@ -22,12 +22,12 @@ pub fn search<H: Heuristic>(h: &H, goal: &Goal, start: &Position, opts: &Options
     let clock = Clock::new(&opts.limits);
     let moves = MoveTable::new(goal.board());
     let goal_tiles = goal_array(goal);
-    let hs = h.init(&start.tiles);
-    let h0 = h.value(&hs);
+    let parts = h.init(&start.tiles);
+    let h0 = h.value(&parts);
     let mut d = Dfs {
         h,
-        hs,
-        state: start.clone(),
+        parts,
+        position: start.clone(),
         moves: &moves,
         goal: goal_tiles,
         clock: &clock,
@@ -72,8 +72,8 @@ pub fn search<H: Heuristic>(h: &H, goal: &Goal, start: &Position, opts: &Options
 
 struct Dfs<'a, H: Heuristic> {
     h: &'a H,
-    hs: H::Parts,
-    state: Position,
+    parts: H::Parts,
+    position: Position,
     moves: &'a MoveTable,
     goal: [u8; MAX_CELLS],
     clock: &'a Clock,
@@ -86,11 +86,11 @@ struct Dfs<'a, H: Heuristic> {
 
 impl<H: Heuristic> Dfs<'_, H> {
     fn dfs(&mut self, g: u32, hval: u32, prev: u8) -> bool {
-        if hval == 0 && self.state.tiles == self.goal {
+        if hval == 0 && self.position.tiles == self.goal {
             return true;
         }
         self.expanded += 1;
-        let blank = self.state.blank;
+        let blank = self.position.blank;
         let moves = self.moves;
         // Generate the children, note their estimates, and order them.
         let mut kids = [(u32::MAX, NO_CELL); 4];
@@ -104,19 +104,19 @@ impl<H: Heuristic> Dfs<'_, H> {
                 return false;
             }
             self.nodes += 1;
-            let tile = self.state.slide(next);
-            let p = self.h.prepare(&self.hs, tile, next, blank);
+            let tile = self.position.slide(next);
+            let p = self.h.prepare(&self.parts, tile, next, blank);
             let (hv, undo) = self.h.apply(
-                &mut self.hs,
-                &self.state.tiles,
+                &mut self.parts,
+                &self.position.tiles,
                 tile,
                 next,
                 blank,
                 u32::MAX,
                 &p,
             );
-            self.h.undo(&mut self.hs, tile, next, blank, undo);
-            self.state.slide(blank);
+            self.h.undo(&mut self.parts, tile, next, blank, undo);
+            self.position.slide(blank);
             kids[count] = (hv, next);
             count += 1;
         }
@@ -125,11 +125,11 @@ impl<H: Heuristic> Dfs<'_, H> {
             if g + 1 + hv > self.limit {
                 break;
             }
-            let tile = self.state.slide(next);
-            let p = self.h.prepare(&self.hs, tile, next, blank);
+            let tile = self.position.slide(next);
+            let p = self.h.prepare(&self.parts, tile, next, blank);
             let (_, undo) = self.h.apply(
-                &mut self.hs,
-                &self.state.tiles,
+                &mut self.parts,
+                &self.position.tiles,
                 tile,
                 next,
                 blank,
@@ -144,8 +144,8 @@ impl<H: Heuristic> Dfs<'_, H> {
                 return false;
             }
             self.path.pop();
-            self.h.undo(&mut self.hs, tile, next, blank, undo);
-            self.state.slide(blank);
+            self.h.undo(&mut self.parts, tile, next, blank, undo);
+            self.position.slide(blank);
         }
         false
     }

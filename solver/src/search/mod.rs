@@ -336,7 +336,7 @@ pub(crate) fn goal_array(goal: &pdbformat::Goal) -> [u8; crate::position::MAX_CE
     g
 }
 
-/// The estimate of `tiles` from a fresh heuristic state.
+/// The estimate of `tiles` from the heuristic's parts computed afresh.
 pub(crate) fn estimate<H: Heuristic>(h: &H, tiles: &[u8; crate::position::MAX_CELLS]) -> u32 {
     h.value(&h.init(tiles))
 }
