@@ -70,6 +70,37 @@ fn status(dir: &Path, name: &str) -> Status {
     )
 }
 
+/// Every standard entry, the large ones included (which the tests do not build), asks for the
+/// tables its manifest record describes: the same patterns, kind, encoding and entry counts
+/// (`pdbgen::plan` works them out without building anything).
+#[test]
+fn every_standard_entry_plans_the_tables_of_its_record() {
+    let m = committed();
+    for s in standard::STANDARD {
+        let rec = m.get(s.name).unwrap();
+        let req = pdbgen::BuildRequest::standard(s, None).unwrap();
+        let plan = pdbgen::plan(&req).unwrap();
+        let patterns: Vec<String> = req
+            .partition
+            .patterns()
+            .iter()
+            .map(|p| p.to_string())
+            .collect();
+        let recorded: Vec<&str> = rec.tables.iter().map(|t| t.pattern.as_str()).collect();
+        assert_eq!(patterns, recorded, "{}", s.name);
+        let counts: Vec<u64> = rec.tables.iter().map(|t| t.entries).collect();
+        assert_eq!(plan.entries, counts, "{}", s.name);
+        assert_eq!(plan.entries.iter().sum::<u64>(), rec.entries, "{}", s.name);
+        assert_eq!(
+            (rec.kind.as_str(), rec.encoding.as_str()),
+            (s.kind.name(), s.encoding.name()),
+            "{}",
+            s.name
+        );
+        assert_eq!(rec.board, format!("{}x{}", s.width, s.height));
+    }
+}
+
 #[test]
 fn the_committed_manifest_is_sound_and_complete() {
     let m = committed();
