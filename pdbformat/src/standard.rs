@@ -1,10 +1,13 @@
 //! The standard databases, defined once: their stable names, boards, goals, partitions, table
-//! kinds, entry encodings and compression, and which one is each board's default.
+//! kinds and entry encodings, and which one is each board's default.
 //!
 //! `xtask` builds, records and publishes exactly these files (`artifacts/<name>.pdb`), and the
 //! solver looks up a board's default database here ([`default_for`]) and builds it from the
 //! same definition when it is missing, so the two cannot disagree. Names are a published
 //! interface: users and scripts open `artifacts/15-663-za.pdb` by name.
+//!
+//! Standard files are stored uncompressed (`<name>.pdb`, memory-mappable); compressed copies
+//! of them are variants named `<name>.zstd.pdb` and `<name>.gzip.pdb` ([`variant_file_name`]).
 //!
 //! Adding a database is one line of [`STANDARD`], for example a bit1 7-8 table
 //! (`StandardDb::square("15-78-za-bit1", 4, "78", ZA).encoded(Encoding::Bit1).large()`) or the
@@ -16,7 +19,7 @@
 
 use crate::board::Board;
 use crate::error::{PatternError, PuzzleError};
-use crate::format::{Compression, Encoding, WriteOptions};
+use crate::format::{Compression, Encoding};
 use crate::goal::Goal;
 use crate::pattern::Partition;
 use crate::rank::TableKind;
@@ -39,17 +42,13 @@ pub struct StandardDb {
     pub kind: TableKind,
     /// Entry encoding of every table.
     pub encoding: Encoding,
-    /// Compression of the file as published under [`StandardDb::file_name`] (compressed
-    /// variants of it are named by [`variant_file_name`]).
-    pub compression: Compression,
     /// Whether building it takes minutes and gigabytes (left out of tests and quick runs).
     pub large: bool,
 }
 
 impl StandardDb {
     /// A database on a `side`×`side` board for the blank-first goal, with `u8` entries,
-    /// uncompressed, small; chain [`encoded`](Self::encoded), [`compressed`](Self::compressed)
-    /// and [`large`](Self::large) to change that.
+    /// small; chain [`encoded`](Self::encoded) and [`large`](Self::large) to change that.
     pub const fn square(
         name: &'static str,
         side: usize,
@@ -64,7 +63,6 @@ impl StandardDb {
             partition,
             kind,
             encoding: Encoding::U8,
-            compression: Compression::None,
             large: false,
         }
     }
@@ -72,14 +70,6 @@ impl StandardDb {
     /// The same database with `encoding` entries.
     pub const fn encoded(self, encoding: Encoding) -> StandardDb {
         StandardDb { encoding, ..self }
-    }
-
-    /// The same database published with `compression`.
-    pub const fn compressed(self, compression: Compression) -> StandardDb {
-        StandardDb {
-            compression,
-            ..self
-        }
     }
 
     /// The same database, marked as taking minutes and gigabytes to build.
@@ -111,13 +101,13 @@ impl StandardDb {
         Ok(p)
     }
 
-    /// Write options for the published file: [`compression`](Self::compression) with the
-    /// default levels.
-    pub fn write_options(&self) -> WriteOptions {
-        WriteOptions {
-            compression: self.compression,
-            ..WriteOptions::default()
-        }
+    /// The board, goal and partition at once (what most users of an entry need).
+    pub fn resolve(&self) -> Result<Resolved, StandardError> {
+        Ok(Resolved {
+            board: self.board()?,
+            goal: self.goal()?,
+            partition: self.partition()?,
+        })
     }
 
     /// The file name inside the artifacts folder: `<name>.pdb`.
@@ -159,6 +149,17 @@ impl StandardDb {
             source: e,
         }
     }
+}
+
+/// A standard database's board, goal and partition ([`StandardDb::resolve`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Resolved {
+    /// The board.
+    pub board: Board,
+    /// The goal.
+    pub goal: Goal,
+    /// The partition, checked complete.
+    pub partition: Partition,
 }
 
 use TableKind::{ZeroAware as ZA, ZeroUnaware as ZU};
@@ -235,6 +236,18 @@ pub fn lookup(name: &str) -> Result<&'static StandardDb, StandardError> {
     })
 }
 
+/// The databases named in `names`, in the standard order, or the whole set when `names` is
+/// empty; an unknown name is an error that lists the known ones.
+pub fn select<S: AsRef<str>>(names: &[S]) -> Result<Vec<&'static StandardDb>, StandardError> {
+    for n in names {
+        lookup(n.as_ref())?;
+    }
+    Ok(STANDARD
+        .iter()
+        .filter(|s| names.is_empty() || names.iter().any(|n| n.as_ref() == s.name))
+        .collect())
+}
+
 /// The standard names, comma-separated (for messages).
 pub fn known_names() -> String {
     STANDARD
@@ -253,8 +266,8 @@ pub fn default_for(board: Board) -> Option<&'static StandardDb> {
 }
 
 /// The standard database stored in the file called `file_name`, with the compression the name
-/// implies: `<name>.pdb` (the entry's own [`compression`](StandardDb::compression)),
-/// `<name>.zstd.pdb`, `<name>.gzip.pdb`.
+/// implies: `<name>.pdb` (none), `<name>.zstd.pdb`, `<name>.gzip.pdb` (and `<name>.none.pdb`,
+/// which [`variant_file_name`] never writes).
 pub fn parse_file_name(file_name: &str) -> Option<(&'static StandardDb, Compression)> {
     let stem = file_name.strip_suffix(".pdb")?;
     for c in [Compression::Zstd, Compression::Gzip, Compression::None] {
@@ -265,13 +278,13 @@ pub fn parse_file_name(file_name: &str) -> Option<(&'static StandardDb, Compress
             return find(name).map(|s| (s, c));
         }
     }
-    find(stem).map(|s| (s, s.compression))
+    find(stem).map(|s| (s, Compression::None))
 }
 
-/// The file name of `db` stored with `compression`: its own [`StandardDb::file_name`] for its
-/// own compression, `<name>.<compression>.pdb` otherwise.
+/// The file name of `db` stored with `compression`: [`StandardDb::file_name`] uncompressed,
+/// `<name>.<compression>.pdb` otherwise.
 pub fn variant_file_name(db: &StandardDb, compression: Compression) -> String {
-    if compression == db.compression {
+    if compression == Compression::None {
         db.file_name()
     } else {
         format!("{}.{}.pdb", db.name, compression.name())
@@ -313,6 +326,16 @@ mod tests {
     #[test]
     fn the_set_resolves_and_follows_the_naming_rule() {
         check_definitions().unwrap();
+        for (i, a) in STANDARD.iter().enumerate() {
+            assert!(STANDARD[i + 1..].iter().all(|b| b.name != a.name));
+            let suffix = match a.kind {
+                TableKind::ZeroAware => "-za",
+                TableKind::ZeroUnaware => "-zu",
+            };
+            assert!(a.name.contains(suffix), "{}", a.name);
+        }
+        let p = find("15-663-za").unwrap().partition().unwrap();
+        assert_eq!(p.to_string().matches('/').count(), 2);
         for s in STANDARD {
             assert_eq!(s.conventional_name().as_deref(), Some(s.name), "{s:?}");
             let p = s.partition().unwrap();
@@ -352,12 +375,30 @@ mod tests {
     fn defaults_per_board() {
         let b44 = Board::new(4, 4).unwrap();
         let d = default_for(b44).unwrap();
+        let r = d.resolve().unwrap();
+        assert_eq!((r.board, &r.goal), (b44, &Goal::blank_first(b44)));
+        assert_eq!(r.partition, d.partition().unwrap());
         assert_eq!(d.name, "15-663-za");
         assert_eq!(d.file_name(), "15-663-za.pdb");
         assert_eq!((d.kind, d.encoding), (ZA, Encoding::U8));
         assert_eq!(d.goal().unwrap(), Goal::blank_first(b44));
         assert!(default_for(Board::new(3, 3).unwrap()).is_none());
         assert!(default_for(Board::new(5, 5).unwrap()).is_none());
+    }
+
+    #[test]
+    fn selections_keep_the_standard_order() {
+        assert_eq!(select::<&str>(&[]).unwrap().len(), STANDARD.len());
+        let s = select(&["15-663-zu", "8-full-za", "15-663-zu"]).unwrap();
+        let names: Vec<_> = s.iter().map(|s| s.name).collect();
+        assert_eq!(names, ["8-full-za", "15-663-zu"]);
+        let e = select(&["8-full-za".to_string(), "15-664-za".into()]).unwrap_err();
+        assert!(matches!(e, StandardError::Unknown { ref name, .. } if name == "15-664-za"));
+        let text = e.to_string();
+        assert!(
+            text.contains("15-664-za") && text.contains("15-663-za"),
+            "{text}"
+        );
     }
 
     #[test]
@@ -392,16 +433,18 @@ mod tests {
         assert_eq!(bit1.conventional_name().as_deref(), Some(bit1.name));
         assert!(bit1.large && bit1.encoding == Encoding::Bit1);
         bit1.partition().unwrap();
-        let z = StandardDb::square("24-6666-za", 5, "6666", ZA).compressed(Compression::Zstd);
+        let z = StandardDb::square("24-6666-za", 5, "6666", ZA).large();
         assert_eq!(z.conventional_name().as_deref(), Some("24-6666-za"));
-        assert_eq!(z.write_options().compression, Compression::Zstd);
         assert_eq!(z.partition().unwrap().patterns().len(), 4);
-        assert_eq!(variant_file_name(&z, Compression::Zstd), "24-6666-za.pdb");
         assert_eq!(
-            variant_file_name(&z, Compression::None),
-            "24-6666-za.none.pdb"
+            variant_file_name(&z, Compression::Zstd),
+            "24-6666-za.zstd.pdb"
         );
-        assert!(parse_file_name("15-663-za.none.pdb").is_some());
+        assert_eq!(variant_file_name(&z, Compression::None), "24-6666-za.pdb");
+        assert_eq!(
+            parse_file_name("15-663-za.none.pdb").map(|(s, c)| (s.name, c)),
+            Some(("15-663-za", Compression::None))
+        );
         let bad = StandardDb::square("15-99-za", 4, "99", ZA);
         assert!(matches!(
             bad.partition(),

@@ -5,12 +5,13 @@
 use crate::build::{build_file, BuildRequest};
 use crate::error::BuildError;
 use crate::observer::{BuildObserver, TableSummary};
+use pdbformat::format::WriteOptions;
 use pdbformat::standard::{StandardDb, StandardError};
 use std::path::Path;
 
 impl BuildRequest {
     /// What [`build_file`] needs to build standard database `db` with `threads` workers
-    /// (`None` for all cores): its goal, partition, kind, encoding and compression.
+    /// (`None` for all cores): its goal, partition, kind and encoding, uncompressed.
     pub fn standard(
         db: &StandardDb,
         threads: Option<usize>,
@@ -21,7 +22,7 @@ impl BuildRequest {
             kind: db.kind,
             threads,
             encoding: db.encoding,
-            write: db.write_options(),
+            write: WriteOptions::default(),
         })
     }
 }
@@ -51,7 +52,7 @@ mod tests {
             assert_eq!(r.goal, db.goal().unwrap());
             assert_eq!(r.partition, db.partition().unwrap());
             assert_eq!((r.kind, r.encoding), (db.kind, db.encoding));
-            assert_eq!(r.write.compression, db.compression);
+            assert_eq!(r.write.compression, Compression::None);
             assert_eq!(r.threads, Some(1));
         }
     }

@@ -8,11 +8,13 @@
 //! rewritten between its marker comments (`<!-- bench:generator:start -->` … `:end -->`), with
 //! the machine it ran on; the prose around the markers is left alone.
 
+use crate::file_size;
 use crate::manifest::{compare_header, Manifest};
-use crate::standard::{self, Standard};
-use crate::{file_size, human_bytes};
 use anyhow::{bail, Context, Result};
 use pdbformat::format::PdbFile;
+use pdbformat::standard::{self, StandardDb};
+use pdbformat::system::{total_memory, LoadAverage};
+use pdbformat::units::{self, thousands};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -127,10 +129,9 @@ fn vm_hwm(status: &Path) -> Option<u64> {
     line.split_whitespace().nth(1)?.parse().ok()
 }
 
-/// The 1-minute load average (`/proc/loadavg`), when known.
+/// The 1-minute load average, when known (as `/proc/loadavg` writes it: `0.52`).
 pub fn load_average() -> Option<String> {
-    let text = std::fs::read_to_string("/proc/loadavg").ok()?;
-    text.split_whitespace().next().map(str::to_string)
+    LoadAverage::read().map(|l| format!("{:.2}", l.one))
 }
 
 /// What the figures were measured on, as one line of Markdown; `load` is the load average
@@ -146,13 +147,8 @@ pub fn machine_line(root: &Path, load: Option<&str>) -> String {
     let threads = std::thread::available_parallelism()
         .map(|n| n.get())
         .unwrap_or(1);
-    let mem = std::fs::read_to_string("/proc/meminfo")
-        .ok()
-        .and_then(|m| {
-            let l = m.lines().find(|l| l.starts_with("MemTotal:"))?.to_string();
-            l.split_whitespace().nth(1)?.parse::<u64>().ok()
-        })
-        .map(|kib| format!(", {} RAM", human_bytes(kib * 1024)))
+    let mem = total_memory()
+        .map(|b| format!(", {} RAM", units::bytes(b)))
         .unwrap_or_default();
     let rustc = command_line("rustc", &["--version"], root).unwrap_or_else(|| "rustc ?".into());
     let commit = command_line("git", &["rev-parse", "--short", "HEAD"], root)
@@ -208,21 +204,8 @@ fn civil_from_days(z: i64) -> (i64, u32, u32) {
     (yoe + era * 400 + i64::from(m <= 2), m, d)
 }
 
-/// `1234567` → `1,234,567`.
-pub fn thousands(n: u64) -> String {
-    let s = n.to_string();
-    let mut out = String::new();
-    for (i, c) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
-
 fn kib_text(kib: Option<u64>) -> String {
-    kib.map_or_else(|| "?".into(), |k| human_bytes(k * 1024))
+    kib.map_or_else(|| "?".into(), |k| units::bytes(k * 1024))
 }
 
 /// The figures of the summary object that `solver bench --json` prints last.
@@ -315,7 +298,7 @@ fn binaries(root: &Path) -> (PathBuf, PathBuf) {
 
 /// One row of the generator table.
 struct GenRow {
-    db: &'static Standard,
+    db: &'static StandardDb,
     m: Measured,
     entries: u64,
     size: u64,
@@ -325,7 +308,7 @@ struct GenRow {
 fn generator_section(
     root: &Path,
     pdbgen: &Path,
-    dbs: &[&'static Standard],
+    dbs: &[&'static StandardDb],
     manifest: &Manifest,
     work: &Path,
     threads: Option<usize>,
@@ -338,13 +321,15 @@ fn generator_section(
         let mut args: Vec<String> = vec![
             "build".into(),
             "--board".into(),
-            s.board().to_string(),
+            format!("{}x{}", s.width, s.height),
             "--goal".into(),
             s.goal.into(),
             "--partition".into(),
             s.partition.into(),
             "--kind".into(),
             s.kind.name().into(),
+            "--encoding".into(),
+            s.encoding.name().into(),
             "--output".into(),
             out.display().to_string(),
         ];
@@ -393,13 +378,14 @@ fn generator_section(
     t += "|---|---|---|---|---:|---:|---:|---:|---|\n";
     for r in &rows {
         t += &format!(
-            "| {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
+            "| {} | {}x{} | {} | {} | {} | {} | {} | {} | {} |\n",
             r.db.name,
-            r.db.board(),
+            r.db.width,
+            r.db.height,
             r.db.partition,
             r.db.kind,
             thousands(r.entries),
-            human_bytes(r.size),
+            units::bytes(r.size),
             if r.m.success {
                 format!("{:.2}", r.m.seconds)
             } else {
@@ -415,7 +401,7 @@ fn generator_section(
 fn solver_section(
     root: &Path,
     solver: &Path,
-    dbs: &[(&'static Standard, PathBuf)],
+    dbs: &[(&'static StandardDb, PathBuf)],
     instances: &Path,
     first: Option<usize>,
 ) -> Result<(String, bool)> {
@@ -600,8 +586,6 @@ mod tests {
         assert_eq!(civil_from_days(0), (1970, 1, 1));
         assert_eq!(civil_from_days(19_782), (2024, 2, 29));
         assert_eq!(civil_from_days(11_016), (2000, 2, 29));
-        assert_eq!(thousands(1_234_567), "1,234,567");
-        assert_eq!(thousands(12), "12");
         assert_eq!(utc_date().len(), 10);
     }
 

@@ -1,7 +1,7 @@
 //! Maintainers' tasks for the PDB toolchain, run as `cargo xtask …` (see `cargo xtask --help`).
 //!
 //! One module per task: [`artifacts`] (build, verify, record, compress and publish the
-//! [`standard`] databases against the committed [`manifest`]), [`bench`](mod@bench) (the figures of
+//! standard databases of [`pdbformat::standard`] against the committed [`manifest`]), [`bench`](mod@bench) (the figures of
 //! `BENCHMARKS.md`) and [`ci`] (what CI runs). Every task takes its folders as arguments, so
 //! the tests run them on temporary folders instead of the real `artifacts/`.
 
@@ -9,7 +9,6 @@ pub mod artifacts;
 pub mod bench;
 pub mod ci;
 pub mod manifest;
-pub mod standard;
 
 use anyhow::{Context, Result};
 use pdbformat::format::Digest;
@@ -41,22 +40,6 @@ pub fn file_sha256(path: &Path) -> Result<Digest> {
     Ok(Digest::from_hasher(h))
 }
 
-/// Bytes in binary units with one decimal: `512 B`, `11.0 MiB`, `1.5 GiB`.
-pub fn human_bytes(n: u64) -> String {
-    const UNITS: [&str; 5] = ["B", "KiB", "MiB", "GiB", "TiB"];
-    let mut v = n as f64;
-    let mut u = 0;
-    while v >= 1024.0 && u + 1 < UNITS.len() {
-        v /= 1024.0;
-        u += 1;
-    }
-    if u == 0 {
-        format!("{n} B")
-    } else {
-        format!("{v:.1} {}", UNITS[u])
-    }
-}
-
 /// Makes a file readable by everyone (`rw-r--r--` on Unix): files written through temporary
 /// files are created private, which does not suit a committed manifest or a release.
 pub fn make_readable(path: &Path) -> Result<()> {
@@ -83,10 +66,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn bytes_and_digests() {
-        assert_eq!(human_bytes(512), "512 B");
-        assert_eq!(human_bytes(11 << 20), "11.0 MiB");
-        assert_eq!(human_bytes(3 << 29), "1.5 GiB");
+    fn digests_and_the_root() {
         let dir = tempfile::tempdir().unwrap();
         let p = dir.path().join("f");
         std::fs::write(&p, b"abc").unwrap();

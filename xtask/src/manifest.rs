@@ -5,10 +5,10 @@
 //! file: file bytes depend on the compression, the entries do not. Builds are deterministic, so
 //! these digests are the same on every machine.
 
-use crate::standard::{self, Standard, ENCODING};
 use anyhow::{bail, Context, Result};
 use pdbformat::format::{Digest, Header};
 use pdbformat::rank::entry_count;
+use pdbformat::standard::{self, StandardDb};
 use pdbformat::Goal;
 use serde::{Deserialize, Serialize};
 use std::path::Path;
@@ -45,7 +45,7 @@ pub struct Manifest {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct DbRecord {
-    /// Standard name (the file is `<name>.pdb`).
+    /// StandardDb name (the file is `<name>.pdb`).
     pub name: String,
     /// Board as `WxH`.
     pub board: String,
@@ -181,7 +181,7 @@ impl Manifest {
                 out.push(format!(
                     "{}: not a standard database (known: {})",
                     d.name,
-                    standard::known()
+                    standard::known_names()
                 ));
                 continue;
             };
@@ -230,7 +230,7 @@ impl DbRecord {
 
     /// How this record's parameters differ from the standard definition `s` (and whether its
     /// counts and digests are well-formed).
-    pub fn differences_from_standard(&self, s: &Standard) -> Vec<String> {
+    pub fn differences_from_standard(&self, s: &StandardDb) -> Vec<String> {
         let mut out = Vec::new();
         let mut field = |what: &str, found: &str, expected: String| {
             if found != expected {
@@ -239,18 +239,21 @@ impl DbRecord {
                 ));
             }
         };
-        let goal = s.goal();
-        let patterns: Vec<String> = s
-            .partition()
+        let r = match s.resolve() {
+            Ok(r) => r,
+            Err(e) => return vec![e.to_string()],
+        };
+        let patterns: Vec<String> = r
+            .partition
             .patterns()
             .iter()
             .map(|p| p.to_string())
             .collect();
-        field("board", &self.board, s.board().to_string());
-        field("goal", &self.goal, goal_text(&goal));
+        field("board", &self.board, r.board.to_string());
+        field("goal", &self.goal, goal_text(&r.goal));
         field("partition", &self.partition, patterns.join("/"));
         field("kind", &self.kind, s.kind.name().to_string());
-        field("encoding", &self.encoding, ENCODING.name().to_string());
+        field("encoding", &self.encoding, s.encoding.name().to_string());
         let table_patterns: Vec<&str> = self.tables.iter().map(|t| t.pattern.as_str()).collect();
         if table_patterns.join("/") != self.partition {
             out.push(format!(
@@ -266,8 +269,8 @@ impl DbRecord {
                 self.tables.iter().map(|t| t.entries).sum::<u64>()
             ));
         }
-        for (i, (t, p)) in self.tables.iter().zip(s.partition().patterns()).enumerate() {
-            if let Ok(n) = entry_count(s.board(), p.len(), s.kind) {
+        for (i, (t, p)) in self.tables.iter().zip(r.partition.patterns()).enumerate() {
+            if let Ok(n) = entry_count(r.board, p.len(), s.kind) {
                 if t.entries != n {
                     out.push(format!(
                         "table {i} has {} entries, its pattern has {n}",
@@ -286,20 +289,24 @@ impl DbRecord {
 /// How the header of a file for standard database `s` differs from the standard definition and,
 /// when given, from its manifest record (entry counts, largest values, entry digests). Empty
 /// when they agree. The compression is not compared: it does not change the entries.
-pub fn compare_header(h: &Header, s: &Standard, rec: Option<&DbRecord>) -> Vec<String> {
+pub fn compare_header(h: &Header, s: &StandardDb, rec: Option<&DbRecord>) -> Vec<String> {
     let mut out = Vec::new();
-    if h.board() != s.board() {
-        out.push(format!("board is {}, expected {}", h.board(), s.board()));
+    let r = match s.resolve() {
+        Ok(r) => r,
+        Err(e) => return vec![e.to_string()],
+    };
+    if h.board() != r.board {
+        out.push(format!("board is {}, expected {}", h.board(), r.board));
         return out;
     }
-    if h.goal != s.goal() {
+    if h.goal != r.goal {
         out.push(format!(
             "goal is {}, expected {}",
             goal_text(&h.goal),
-            goal_text(&s.goal())
+            goal_text(&r.goal)
         ));
     }
-    let expected = s.partition();
+    let expected = r.partition;
     let found: Vec<String> = h.tables.iter().map(|t| t.pattern.to_string()).collect();
     if h.tables.len() != expected.patterns().len()
         || h.tables
@@ -316,10 +323,10 @@ pub fn compare_header(h: &Header, s: &Standard, rec: Option<&DbRecord>) -> Vec<S
         if t.kind != s.kind {
             out.push(format!("table {i} is {}, expected {}", t.kind, s.kind));
         }
-        if t.encoding != ENCODING {
+        if t.encoding != s.encoding {
             out.push(format!(
-                "table {i} has {} entries, expected {ENCODING}",
-                t.encoding
+                "table {i} has {} entries, expected {}",
+                t.encoding, s.encoding
             ));
         }
     }
@@ -364,9 +371,10 @@ mod tests {
 
     fn sample() -> Manifest {
         let s = standard::find("8-full-za").unwrap();
-        let goal = s.goal();
-        let p = &s.partition().patterns()[0].clone();
-        let n = entry_count(s.board(), p.len(), s.kind).unwrap();
+        let r = s.resolve().unwrap();
+        let goal = r.goal;
+        let p = &r.partition.patterns()[0].clone();
+        let n = entry_count(r.board, p.len(), s.kind).unwrap();
         Manifest {
             manifest_version: MANIFEST_VERSION,
             databases: vec![DbRecord {

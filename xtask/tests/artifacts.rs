@@ -4,6 +4,7 @@
 //! codes.
 
 use pdbformat::format::{write_pdb, LoadOptions, PdbFile, TableSource, WriteOptions};
+use pdbformat::standard::{self, StandardDb};
 use pdbformat::Goal;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -17,10 +18,9 @@ use xtask::artifacts::record::{record_dir, Change};
 use xtask::artifacts::verify::{check_file, semantic_problems, verify_dir, Status};
 use xtask::artifacts::{default_dir, manifest_path, raw_path};
 use xtask::manifest::Manifest;
-use xtask::standard::{self, Standard};
 
 /// The small standard databases: everything but 7-8.
-fn small() -> Vec<&'static Standard> {
+fn small() -> Vec<&'static StandardDb> {
     standard::STANDARD.iter().filter(|s| !s.large).collect()
 }
 
@@ -68,6 +68,37 @@ fn status(dir: &Path, name: &str) -> Status {
         pdbformat::format::Compression::None,
         committed().get(name),
     )
+}
+
+/// Every standard entry, the large ones included (which the tests do not build), asks for the
+/// tables its manifest record describes: the same patterns, kind, encoding and entry counts
+/// (`pdbgen::plan` works them out without building anything).
+#[test]
+fn every_standard_entry_plans_the_tables_of_its_record() {
+    let m = committed();
+    for s in standard::STANDARD {
+        let rec = m.get(s.name).unwrap();
+        let req = pdbgen::BuildRequest::standard(s, None).unwrap();
+        let plan = pdbgen::plan(&req).unwrap();
+        let patterns: Vec<String> = req
+            .partition
+            .patterns()
+            .iter()
+            .map(|p| p.to_string())
+            .collect();
+        let recorded: Vec<&str> = rec.tables.iter().map(|t| t.pattern.as_str()).collect();
+        assert_eq!(patterns, recorded, "{}", s.name);
+        let counts: Vec<u64> = rec.tables.iter().map(|t| t.entries).collect();
+        assert_eq!(plan.entries, counts, "{}", s.name);
+        assert_eq!(plan.entries.iter().sum::<u64>(), rec.entries, "{}", s.name);
+        assert_eq!(
+            (rec.kind.as_str(), rec.encoding.as_str()),
+            (s.kind.name(), s.encoding.name()),
+            "{}",
+            s.name
+        );
+        assert_eq!(rec.board, format!("{}x{}", s.width, s.height));
+    }
 }
 
 #[test]
@@ -121,8 +152,8 @@ fn the_manifest_check_finds_flipped_bytes_truncation_and_other_parameters() {
         "{st}"
     );
     let s = standard::find("8-full-za").unwrap();
-    let mut req = s.request(None);
-    req.goal = Goal::blank_last(s.board());
+    let mut req = pdbgen::BuildRequest::standard(s, None).unwrap();
+    req.goal = Goal::blank_last(s.board().unwrap());
     pdbgen::build_file(&req, &path, &pdbgen::NoProgress).unwrap();
     let st = status(dir.path(), "8-full-za");
     assert!(
@@ -248,7 +279,7 @@ fn record_reproduces_the_committed_records() {
 fn publish_then_verify_round_trip() {
     let names = ["8-full-za", "8-full-zu", "15-555-za", "15-555-zu"];
     let dir = folder_with(&names);
-    let dbs: Vec<&Standard> = names.iter().map(|n| standard::find(n).unwrap()).collect();
+    let dbs: Vec<&StandardDb> = names.iter().map(|n| standard::find(n).unwrap()).collect();
     let out = tempfile::tempdir().unwrap();
     let rel = out.path().join("release");
     let m = committed();
@@ -415,5 +446,53 @@ fn the_command_line_reports_errors_with_exit_codes() {
     assert!(
         err.contains("manifest") && !err.contains("panicked"),
         "{err}"
+    );
+}
+
+/// `artifacts verify --semantic` checks bit1 tables too, through their restored values (it
+/// reported them as uncheckable before the check moved into pdbgen's library).
+#[test]
+fn the_semantic_check_covers_bit1_tables() {
+    use pdbformat::format::Encoding;
+    use pdbformat::{Board, Partition, TableKind};
+    let dir = tempfile::tempdir().unwrap();
+    let b = Board::new(3, 3).unwrap();
+    let goal = Goal::blank_first(b);
+    let req = pdbgen::BuildRequest {
+        partition: Partition::parse(&goal, "1-4/5-8").unwrap(),
+        goal,
+        kind: TableKind::ZeroAware,
+        threads: Some(1),
+        encoding: Encoding::Bit1,
+        write: WriteOptions::default(),
+    };
+    let good = dir.path().join("bit1.pdb");
+    pdbgen::build_file(&req, &good, &pdbgen::NoProgress).unwrap();
+    let file = PdbFile::open(&good).unwrap();
+    assert!(semantic_problems(&file).unwrap().is_empty());
+    // One bit flipped in table 1, checksums recomputed: only the semantic check can tell.
+    let h = file.header().clone();
+    let tables: Vec<_> = (0..2)
+        .map(|i| file.load(i, LoadOptions::default()).unwrap())
+        .collect();
+    let mut bits = tables[1].bytes.to_vec();
+    bits[20] ^= 0x04;
+    let srcs: Vec<TableSource> = tables
+        .iter()
+        .enumerate()
+        .map(|(i, t)| TableSource {
+            entries: if i == 1 { &bits } else { &t.bytes },
+            ..t.source()
+        })
+        .collect();
+    let bad = dir.path().join("flipped.pdb");
+    write_pdb(&bad, &h.goal, &srcs, &WriteOptions::default()).unwrap();
+    let bad = PdbFile::open(&bad).unwrap();
+    bad.verify().unwrap();
+    let problems = semantic_problems(&bad).unwrap();
+    assert!(!problems.is_empty());
+    assert!(
+        problems.iter().all(|p| p.starts_with("table 1 [5-8]: ")),
+        "{problems:?}"
     );
 }

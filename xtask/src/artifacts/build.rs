@@ -8,14 +8,15 @@
 
 use super::verify::{check_file, Status};
 use super::{manifest_path, raw_path};
+use crate::file_size;
 use crate::manifest::{compare_header, Manifest};
-use crate::standard::{self, Standard};
-use crate::{file_size, human_bytes};
 use anyhow::{bail, Context, Result};
 use pdbformat::format::{Compression, PdbFile};
+use pdbformat::standard::{self, StandardDb};
 use pdbformat::system::available_memory;
+use pdbformat::units;
 use pdbgen::progress::BarObserver;
-use pdbgen::{build_file, plan, BuildObserver, NoProgress};
+use pdbgen::{build_file, plan, BuildObserver, BuildRequest, NoProgress};
 use std::path::Path;
 use std::time::Instant;
 
@@ -49,9 +50,9 @@ pub enum Outcome {
 pub fn build_dir(
     dir: &Path,
     manifest: &Manifest,
-    dbs: &[&'static Standard],
+    dbs: &[&'static StandardDb],
     opts: &BuildOptions,
-) -> Result<Vec<(&'static Standard, Outcome)>> {
+) -> Result<Vec<(&'static StandardDb, Outcome)>> {
     std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     let mut out = Vec::new();
     let mut differ = Vec::new();
@@ -85,7 +86,7 @@ pub fn build_dir(
             None => println!(
                 "{}: built in {seconds:.1} s ({}); not in the manifest yet: check it and run `cargo xtask artifacts record {}`",
                 s.file_name(),
-                human_bytes(size),
+                units::bytes(size),
                 s.name
             ),
             Some(r) => {
@@ -94,7 +95,7 @@ pub fn build_dir(
                     println!(
                         "{}: built in {seconds:.1} s ({}); matches the manifest",
                         s.file_name(),
-                        human_bytes(size)
+                        units::bytes(size)
                     );
                 } else {
                     println!(
@@ -120,8 +121,8 @@ pub fn build_dir(
 
 /// Builds one file through `pdbgen::build_file` (temporary file renamed into place); returns
 /// the seconds it took.
-fn build_one(path: &Path, s: &Standard, opts: &BuildOptions) -> Result<f64> {
-    let req = s.request(opts.threads);
+fn build_one(path: &Path, s: &StandardDb, opts: &BuildOptions) -> Result<f64> {
+    let req = BuildRequest::standard(s, opts.threads)?;
     let p = plan(&req)?;
     let total: u64 = p.entries.iter().sum();
     println!(
@@ -129,19 +130,19 @@ fn build_one(path: &Path, s: &Standard, opts: &BuildOptions) -> Result<f64> {
         s.file_name(),
         req.partition.patterns().len(),
         s.kind,
-        s.board(),
+        req.goal.board(),
         s.goal,
         req.partition,
         total,
-        human_bytes(p.peak_bytes)
+        units::bytes(p.peak_bytes)
     );
     if let Some(avail) = available_memory() {
         if p.peak_bytes > avail && !opts.ignore_memory_check {
             bail!(
                 "{} needs about {} of memory but only {} is available; free memory or pass --ignore-memory-check",
                 s.name,
-                human_bytes(p.peak_bytes),
-                human_bytes(avail)
+                units::bytes(p.peak_bytes),
+                units::bytes(avail)
             );
         }
     }

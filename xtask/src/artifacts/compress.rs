@@ -9,11 +9,12 @@
 
 use super::verify::{check_file, Status};
 use super::{manifest_path, raw_path, variant_path};
+use crate::file_size;
 use crate::manifest::{compare_header, DbRecord, Manifest};
-use crate::standard::{self, Standard};
-use crate::{file_size, human_bytes};
 use anyhow::{bail, Context, Result};
 use pdbformat::format::{write_pdb, Compression, LoadOptions, PdbFile, TableSource, WriteOptions};
+use pdbformat::standard::{self, StandardDb};
+use pdbformat::units;
 use std::path::Path;
 use std::time::Instant;
 
@@ -85,7 +86,7 @@ pub struct Variant {
 #[derive(Clone, Debug)]
 pub struct Compressed {
     /// The database.
-    pub db: &'static Standard,
+    pub db: &'static StandardDb,
     /// Size of the raw file in bytes.
     pub raw_size: u64,
     /// The variants, zstd then gzip.
@@ -98,7 +99,7 @@ pub struct Compressed {
 pub fn compress_dir(
     dir: &Path,
     manifest: &Manifest,
-    dbs: &[&'static Standard],
+    dbs: &[&'static StandardDb],
     opts: &CompressOptions,
     require: bool,
 ) -> Result<Vec<Compressed>> {
@@ -123,7 +124,7 @@ pub fn compress_dir(
 
 fn compress_one(
     dir: &Path,
-    s: &'static Standard,
+    s: &'static StandardDb,
     rec: Option<&DbRecord>,
     opts: &CompressOptions,
 ) -> Result<Compressed> {
@@ -232,7 +233,7 @@ pub fn print_ratios(done: &[Compressed]) {
     );
     let (mut raw, mut z, mut g) = (0u64, 0u64, 0u64);
     for d in done {
-        let mut line = format!("{:<10} {:>10}", d.db.name, human_bytes(d.raw_size));
+        let mut line = format!("{:<10} {:>10}", d.db.name, units::bytes(d.raw_size));
         for v in &d.variants {
             match v.compression {
                 Compression::Zstd => z += v.size,
@@ -240,7 +241,7 @@ pub fn print_ratios(done: &[Compressed]) {
             }
             line += &format!(
                 " | {:>10} {:>6.2}% {:>8}",
-                human_bytes(v.size),
+                units::bytes(v.size),
                 100.0 * v.size as f64 / d.raw_size.max(1) as f64,
                 if v.reused {
                     "kept".to_string()
@@ -256,11 +257,11 @@ pub fn print_ratios(done: &[Compressed]) {
         println!(
             "{:<10} {:>10} | {:>10} {:>6.2}% {:>8} | {:>10} {:>6.2}%",
             "total",
-            human_bytes(raw),
-            human_bytes(z),
+            units::bytes(raw),
+            units::bytes(z),
             100.0 * z as f64 / raw.max(1) as f64,
             "",
-            human_bytes(g),
+            units::bytes(g),
             100.0 * g as f64 / raw.max(1) as f64
         );
     }

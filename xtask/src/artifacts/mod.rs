@@ -11,8 +11,8 @@ pub mod record;
 pub mod verify;
 
 use crate::manifest::MANIFEST_FILE;
-use crate::standard::{self, Standard};
 use pdbformat::format::Compression;
+use pdbformat::standard::{self, StandardDb};
 use std::path::{Path, PathBuf};
 
 /// The default artifacts folder: `artifacts/` in the workspace.
@@ -26,11 +26,11 @@ pub fn manifest_path(dir: &Path) -> PathBuf {
 }
 
 /// The raw file of `s` inside `dir`.
-pub fn raw_path(dir: &Path, s: &Standard) -> PathBuf {
+pub fn raw_path(dir: &Path, s: &StandardDb) -> PathBuf {
     dir.join(s.file_name())
 }
 
 /// The file of `s` stored with `c` inside `dir`.
-pub fn variant_path(dir: &Path, s: &Standard, c: Compression) -> PathBuf {
+pub fn variant_path(dir: &Path, s: &StandardDb, c: Compression) -> PathBuf {
     dir.join(standard::variant_file_name(s, c))
 }

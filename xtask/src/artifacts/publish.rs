@@ -9,11 +9,12 @@
 use super::compress::{compress_dir, CompressOptions, Long};
 use super::verify::{check_file, Status};
 use super::{manifest_path, raw_path, variant_path};
+use crate::file_sha256;
 use crate::manifest::{DbRecord, Manifest};
-use crate::standard::{self, Standard};
-use crate::{file_sha256, human_bytes};
 use anyhow::{bail, Context, Result};
 use pdbformat::format::{Compression, FORMAT_VERSION};
+use pdbformat::standard::{self, StandardDb};
+use pdbformat::units;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
@@ -49,7 +50,7 @@ pub struct ReleaseCompression {
 /// One database of a release.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ReleaseDb {
-    /// Standard name.
+    /// StandardDb name.
     pub name: String,
     /// Board as `WxH`.
     pub board: String,
@@ -113,7 +114,7 @@ pub fn publish_dir(
     dir: &Path,
     out: &Path,
     manifest: &Manifest,
-    dbs: &[&'static Standard],
+    dbs: &[&'static StandardDb],
     opts: &PublishOptions,
 ) -> Result<Release> {
     let problems = manifest.problems();
@@ -165,7 +166,7 @@ pub fn publish_dir(
                 sha256: digest.hex(),
             });
         }
-        databases.push(release_db(s, rec, files));
+        databases.push(release_db(s, rec, files)?);
     }
     let release = Release {
         manifest_version: 1,
@@ -200,13 +201,13 @@ pub fn publish_dir(
     Ok(release)
 }
 
-fn release_db(s: &Standard, rec: &DbRecord, files: Vec<ReleaseFile>) -> ReleaseDb {
-    let partition = s.partition();
-    ReleaseDb {
+fn release_db(s: &StandardDb, rec: &DbRecord, files: Vec<ReleaseFile>) -> Result<ReleaseDb> {
+    let r = s.resolve()?;
+    Ok(ReleaseDb {
         name: rec.name.clone(),
         board: rec.board.clone(),
         goal: rec.goal.clone(),
-        goal_tiles: s.goal().tiles().to_vec(),
+        goal_tiles: r.goal.tiles().to_vec(),
         partition: rec.partition.clone(),
         kind: rec.kind.clone(),
         encoding: rec.encoding.clone(),
@@ -214,7 +215,7 @@ fn release_db(s: &Standard, rec: &DbRecord, files: Vec<ReleaseFile>) -> ReleaseD
         tables: rec
             .tables
             .iter()
-            .zip(partition.patterns())
+            .zip(r.partition.patterns())
             .map(|(t, p)| ReleaseTable {
                 pattern: t.pattern.clone(),
                 tiles: p.tiles().to_vec(),
@@ -224,7 +225,7 @@ fn release_db(s: &Standard, rec: &DbRecord, files: Vec<ReleaseFile>) -> ReleaseD
             })
             .collect(),
         files,
-    }
+    })
 }
 
 fn same_dir(a: &Path, b: &Path) -> bool {
@@ -361,7 +362,7 @@ pub fn run(dir: &Path, out: &Path, names: &[String], opts: &PublishOptions) -> R
     println!(
         "published {} databases ({files} files, {}) in {}, with {JSON_FILE} and {SUMS_FILE}; checked (cd {} && sha256sum -c {SUMS_FILE})",
         release.databases.len(),
-        human_bytes(bytes),
+        units::bytes(bytes),
         out.display(),
         out.display()
     );

@@ -9,9 +9,9 @@
 use super::verify::semantic_problems;
 use super::{manifest_path, raw_path};
 use crate::manifest::{compare_header, DbRecord, Manifest};
-use crate::standard;
 use anyhow::{bail, Context, Result};
 use pdbformat::format::{Compression, PdbFile};
+use pdbformat::standard;
 use std::path::Path;
 use std::time::Instant;
 

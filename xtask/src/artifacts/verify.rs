@@ -4,13 +4,15 @@
 //! opened (header checks), compared with the standard definition and the manifest (parameters,
 //! entry counts, largest values, entry digests) and their checksums verified
 //! ([`pdbformat::format::PdbFile::verify`]). With `--semantic` the tables' values are also
-//! checked without rebuilding ([`pdbgen::semantic::verify_table`]).
+//! checked without rebuilding, bit1 tables included ([`pdbgen::verify`]).
 
 use super::{manifest_path, raw_path, variant_path};
 use crate::manifest::{compare_header, DbRecord, Manifest};
-use crate::standard::{self, Standard};
 use anyhow::Result;
-use pdbformat::format::{Compression, Encoding, LoadOptions, PdbFile};
+use pdbformat::format::{Compression, PdbFile};
+use pdbformat::standard::{self, StandardDb};
+use pdbgen::verify::{verify_tables, Depth};
+use pdbgen::NoProgress;
 use std::fmt;
 use std::path::Path;
 
@@ -63,7 +65,7 @@ impl fmt::Display for Status {
 #[derive(Clone, Debug)]
 pub struct FileReport {
     /// The standard database.
-    pub db: &'static Standard,
+    pub db: &'static StandardDb,
     /// The file name inside the folder.
     pub file: String,
     /// How it is stored (as its name says).
@@ -78,7 +80,7 @@ pub struct FileReport {
 /// parameters is not read in full.
 pub fn check_file(
     path: &Path,
-    s: &Standard,
+    s: &StandardDb,
     compression: Compression,
     rec: Option<&DbRecord>,
 ) -> Status {
@@ -115,43 +117,20 @@ pub fn check_file(
     }
 }
 
-/// The semantic check of every table of an opened file (what `pdbgen verify` does after the
-/// checksums): the failed checks, empty when the values are the exact abstract distances.
+/// The semantic check of every table of an opened file, through
+/// [`pdbgen::verify::verify_tables`] (what `pdbgen verify` does: checksums, then the values;
+/// bit1 tables through their restored values): one line per problem, empty when the values
+/// are the exact abstract distances.
 pub fn semantic_problems(file: &PdbFile) -> Result<Vec<String>> {
-    let h = file.header().clone();
-    let mut out = Vec::new();
-    for (i, t) in h.tables.iter().enumerate() {
-        let table = file.load(
-            i,
-            LoadOptions {
-                verify: true,
-                mmap: true,
-            },
-        )?;
-        let owned;
-        let values: &[u8] = match t.encoding {
-            Encoding::U8 => &table.bytes,
-            Encoding::U4 => {
-                owned = table.values().unwrap_or_default();
-                &owned
-            }
-            Encoding::Bit1 => {
-                out.push(format!(
-                    "table {i}: bit1 entries cannot be checked semantically"
-                ));
-                continue;
-            }
-        };
-        let violations =
-            pdbgen::semantic::verify_table(&h.goal, t.kind, &t.pattern, values, &|_| {})?;
-        out.extend(violations.iter().map(|v| {
-            format!(
-                "table {i} [{}]: {} (first at index {}, value {}, {} entries fail)",
-                t.pattern, v.check, v.index, v.value, v.count
-            )
-        }));
-    }
-    Ok(out)
+    let tables = verify_tables(file, Depth::Semantic, &NoProgress)?;
+    Ok(tables
+        .iter()
+        .flat_map(|t| {
+            t.problems
+                .iter()
+                .map(move |p| format!("table {} [{}]: {p}", t.table, t.pattern))
+        })
+        .collect())
 }
 
 /// Checks every file of `dbs` present in `dir` against `manifest`: the raw file (reported
@@ -160,7 +139,7 @@ pub fn semantic_problems(file: &PdbFile) -> Result<Vec<String>> {
 pub fn verify_dir(
     dir: &Path,
     manifest: &Manifest,
-    dbs: &[&'static Standard],
+    dbs: &[&'static StandardDb],
     semantic: bool,
 ) -> Vec<FileReport> {
     let mut out = Vec::new();
