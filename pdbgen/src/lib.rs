@@ -6,6 +6,7 @@
 
 pub mod bfs;
 pub mod build;
+pub mod hugepages;
 pub mod moves;
 pub mod observer;
 pub mod progress;

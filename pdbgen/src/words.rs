@@ -32,8 +32,12 @@ pub struct WordTable {
 impl WordTable {
     /// `len` entries, all [`UNREACHED`].
     pub fn new(len: usize) -> WordTable {
-        let mut words = Vec::new();
-        words.resize_with(len.div_ceil(8), || AtomicU64::new(u64::MAX));
+        // AtomicU64 has the size and layout of u64: fill plain words (on huge pages), then view
+        // them as atomics.
+        let words = crate::hugepages::filled_vec(len.div_ceil(8), u64::MAX)
+            .into_iter()
+            .map(AtomicU64::new)
+            .collect();
         WordTable { words, len }
     }
 
