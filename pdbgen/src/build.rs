@@ -4,6 +4,7 @@ use crate::bfs::zero_aware_distances;
 use crate::observer::{BuildObserver, TableSummary};
 use crate::reduce::zero_unaware_from_aware;
 use crate::stats::ValueStats;
+use crate::twobit::{build_bit1_table, Bit1Payload};
 use crate::words::Entries;
 use anyhow::{bail, Context, Result};
 use pdbformat::format::{encode_entries, write_pdb, Encoding, TableSource, WriteOptions};
@@ -36,11 +37,15 @@ pub struct BuildPlan {
     pub entries: Vec<u64>,
     /// Peak bytes of memory the build will hold.
     pub peak_bytes: u64,
+    /// Bits per entry of the BFS's working table: 2 for zero-aware `bit1` builds (the two-bit
+    /// BFS), 8 otherwise.
+    pub working_bits: u32,
 }
 
 /// Works out entry counts and peak memory: finished tables stay in memory until the file is
-/// written; the table being built needs its zero-aware byte table (plus the zero-unaware output
-/// for that kind) and the index's region tables.
+/// written; the table being built needs its zero-aware working table (a byte per entry, or 2
+/// bits for zero-aware `bit1` builds, whose output is compacted in place), plus the
+/// zero-unaware output for that kind, and the index's region tables.
 pub fn plan(req: &BuildRequest) -> Result<BuildPlan> {
     let board = req.goal.board();
     let mut entries = Vec::new();
@@ -54,6 +59,7 @@ pub fn plan(req: &BuildRequest) -> Result<BuildPlan> {
         let sets = pdbformat::rank::binomial(board.cells(), k);
         let index_bytes = sets * (board.cells() as u64 + 24);
         let working = match req.kind {
+            _ if two_bit(req) => za.div_ceil(4),
             TableKind::ZeroAware => za,
             TableKind::ZeroUnaware => za + out,
         };
@@ -64,6 +70,7 @@ pub fn plan(req: &BuildRequest) -> Result<BuildPlan> {
     Ok(BuildPlan {
         entries,
         peak_bytes: peak.max(kept),
+        working_bits: if two_bit(req) { 2 } else { 8 },
     })
 }
 
@@ -134,6 +141,11 @@ pub fn build_file(
     in_pool(req.threads, || {
         let mut built = Vec::new();
         for (i, p) in req.partition.patterns().iter().enumerate() {
+            if two_bit(req) {
+                let (payload, summary) = build_bit1_table(&req.goal, p, i, obs)?;
+                built.push((EncodedOrRaw::Bit1(payload), summary));
+                continue;
+            }
             let (entries, summary) = build_in_pool(&req.goal, p, req.kind, i, obs)?;
             if summary.unreached > 0 && req.encoding != Encoding::U8 {
                 bail!("pattern {p} fills the board and leaves parity-unreachable entries, which only u8 entries can mark");
@@ -169,6 +181,13 @@ pub fn build_file(
 enum EncodedOrRaw {
     Raw(Entries),
     Encoded(Vec<u8>),
+    Bit1(Bit1Payload),
+}
+
+/// Whether the build uses the two-bit BFS (zero-aware `bit1` tables), which never holds a
+/// byte per entry.
+fn two_bit(req: &BuildRequest) -> bool {
+    req.encoding == Encoding::Bit1 && req.kind == TableKind::ZeroAware
 }
 
 impl EncodedOrRaw {
@@ -176,6 +195,7 @@ impl EncodedOrRaw {
         match self {
             EncodedOrRaw::Raw(e) => e,
             EncodedOrRaw::Encoded(v) => v,
+            EncodedOrRaw::Bit1(p) => p,
         }
     }
 }

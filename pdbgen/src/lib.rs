@@ -14,6 +14,7 @@ pub mod reduce;
 pub mod restore;
 pub mod semantic;
 pub mod stats;
+pub mod twobit;
 pub mod words;
 
 pub use build::{available_memory, build_file, build_table, plan, BuildPlan, BuildRequest};

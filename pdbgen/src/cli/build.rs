@@ -76,10 +76,11 @@ pub fn run(a: BuildArgs) -> Result<ExitCode> {
         req.threads.unwrap_or_else(rayon::current_num_threads)
     );
     eprintln!(
-        "{} entries ({} as {}), peak memory about {}",
+        "{} entries ({} as {}), BFS working table {} bits per entry, peak memory about {}",
         HumanCount(total),
         bytes(p.entries.iter().map(|&e| req.encoding.encoded_len(e)).sum()),
         req.encoding,
+        p.working_bits,
         bytes(p.peak_bytes)
     );
     if let Some(avail) = available_memory() {
