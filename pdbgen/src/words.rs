@@ -5,6 +5,10 @@
 //! program has no data race and the result does not depend on the thread count.
 
 use std::ops::Deref;
+
+// Tables of more than 2^32 entries (7 tiles on 5x5 and up) are indexed by `usize`.
+#[cfg(not(target_pointer_width = "64"))]
+compile_error!("pdbgen indexes tables of more than 2^32 entries and needs a 64-bit target");
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 /// The value of entries not reached (yet, or ever: parity-unreachable states).

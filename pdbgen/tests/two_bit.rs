@@ -25,7 +25,12 @@ fn cases() -> Vec<(usize, usize, &'static str, Vec<usize>)> {
         (4, 3, "blank-last", vec![3, 4, 7, 8, 11]),
         (4, 4, "blank-first", vec![1, 2, 3, 4, 5]),
         (4, 4, "blank-last", vec![9, 10, 13, 14, 15]),
-        (4, 4, "5 1 2 3 4 0 6 7 8 9 10 11 12 13 14 15", vec![1, 4, 6, 11]),
+        (
+            4,
+            4,
+            "5 1 2 3 4 0 6 7 8 9 10 11 12 13 14 15",
+            vec![1, 4, 6, 11],
+        ),
     ]
 }
 
@@ -42,7 +47,11 @@ fn two_bit_bfs_matches_the_byte_bfs() {
         let mut histogram = vec![0u64; stats.histogram.len()];
         for (i, &v) in exact.iter().enumerate() {
             let i = i as u64;
-            assert_eq!(t.reached(i), v != UNREACHED, "{w}x{h} {g} {tiles:?} entry {i}");
+            assert_eq!(
+                t.reached(i),
+                v != UNREACHED,
+                "{w}x{h} {g} {tiles:?} entry {i}"
+            );
             if v != UNREACHED {
                 assert_eq!(t.bit1(i), (v >> 1) & 1, "{w}x{h} {g} {tiles:?} entry {i}");
                 histogram[v as usize] += 1;
@@ -58,7 +67,10 @@ fn two_bit_bfs_matches_the_byte_bfs() {
             assert_eq!(summary.histogram, histogram);
             assert_eq!(summary.entries, exact.len() as u64);
         } else {
-            let e = built.err().expect("a board-filling pattern is refused").to_string();
+            let e = built
+                .err()
+                .expect("a board-filling pattern is refused")
+                .to_string();
             assert!(e.contains("parity-unreachable"), "{e}");
         }
     }
