@@ -40,7 +40,15 @@ pub struct BuildPlan {
     /// Bits per entry of the BFS's working table: 2 for zero-aware `bit1` builds (the two-bit
     /// BFS), 8 otherwise.
     pub working_bits: u32,
+    /// Processor time the BFS levels will take, in core-seconds: a rough estimate from
+    /// [`NS_PER_ENTRY`] (tables much larger than the caches run slower per entry).
+    pub core_seconds: f64,
 }
+
+/// Processor time per entry of the BFS, in nanoseconds: measured on the 2-core development
+/// machine with the zero-aware 7-8 of the 15-puzzle (see BENCHMARKS.md), used only to tell
+/// the user before a build whether it takes minutes or days.
+pub const NS_PER_ENTRY: f64 = 200.0;
 
 /// Works out entry counts and peak memory: finished tables stay in memory until the file is
 /// written; the table being built needs its zero-aware working table (a byte per entry, or 2
@@ -51,11 +59,13 @@ pub fn plan(req: &BuildRequest) -> Result<BuildPlan> {
     let mut entries = Vec::new();
     let mut peak = 0u64;
     let mut kept = 0u64;
+    let mut bfs_entries = 0u64;
     for p in req.partition.patterns() {
         let k = p.len();
         let out = entry_count(board, k, req.kind).with_context(|| format!("pattern {p}"))?;
         let za =
             entry_count(board, k, TableKind::ZeroAware).with_context(|| format!("pattern {p}"))?;
+        bfs_entries += za;
         let sets = pdbformat::rank::binomial(board.cells(), k);
         let index_bytes = sets * (board.cells() as u64 + 24);
         let working = match req.kind {
@@ -71,6 +81,7 @@ pub fn plan(req: &BuildRequest) -> Result<BuildPlan> {
         entries,
         peak_bytes: peak.max(kept),
         working_bits: if two_bit(req) { 2 } else { 8 },
+        core_seconds: bfs_entries as f64 * NS_PER_ENTRY * 1e-9,
     })
 }
 
