@@ -43,6 +43,10 @@ pub fn guided_distances<A: Fn(usize, u8) -> bool + Sync>(
     let t = WordTable::new(idx.len() as usize);
     let goal_cells: Vec<u8> = pattern.goal_cells(goal).iter().map(|&c| c as u8).collect();
     t.claim(idx.index(&goal_cells, goal.blank_cell()) as usize, 0);
+    // Entries at an even depth lie in the cell sets of the goal's parity, odd depths in the
+    // others (see `ZeroAwareMoves::set_parity`).
+    let goal_occ = goal_cells.iter().fold(0u64, |m, &c| m | 1 << c);
+    let goal_parity = moves.set_parity(goal_occ);
     let fact = idx.order_count();
     let chunks = set_chunks(idx);
     let total = idx.len();
@@ -63,6 +67,12 @@ pub fn guided_distances<A: Fn(usize, u8) -> bool + Sync>(
                 let mut entries = 0u64;
                 let mut pending = Vec::with_capacity(2 * PREFETCH_BATCH);
                 for set in sets.clone() {
+                    let set_depth_parity = moves.set_parity(idx.set_mask(set)) ^ goal_parity;
+                    // Push expands entries at `depth`, pull fills entries at `depth + 1`.
+                    if set_depth_parity != (depth + pull as u8) & 1 {
+                        entries += idx.regions_of_set(set).len() as u64 * fact;
+                        continue;
+                    }
                     for region in idx.regions_of_set(set) {
                         let base = region as u64 * fact;
                         let block = base as usize..(base + fact) as usize;

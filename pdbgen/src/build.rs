@@ -5,6 +5,7 @@ use crate::error::BuildError;
 use crate::observer::{BuildObserver, TableSummary};
 use crate::reduce::zero_unaware_from_aware;
 use crate::stats::ValueStats;
+use crate::twobit::{build_bit1_table, Bit1Payload};
 use crate::words::Entries;
 use pdbformat::format::{encode_entries, write_pdb, Encoding, TableSource, WriteOptions};
 use pdbformat::rank::{entry_count, IndexError, PermutationIndex, ZeroAwareIndex};
@@ -36,23 +37,38 @@ pub struct BuildPlan {
     pub entries: Vec<u64>,
     /// Peak bytes of memory the build will hold.
     pub peak_bytes: u64,
+    /// Bits per entry of the BFS's working table: 2 for zero-aware `bit1` builds (the two-bit
+    /// BFS), 8 otherwise.
+    pub working_bits: u32,
+    /// Processor time the BFS levels will take, in core-seconds: a rough estimate from
+    /// [`NS_PER_ENTRY`] (tables much larger than the caches run slower per entry).
+    pub core_seconds: f64,
 }
 
+/// Processor time per entry of the BFS, in nanoseconds: measured on the 2-core development
+/// machine with the zero-aware 7-8 of the 15-puzzle (see BENCHMARKS.md), used only to tell
+/// the user before a build whether it takes minutes or days.
+pub const NS_PER_ENTRY: f64 = 200.0;
+
 /// Works out entry counts and peak memory: finished tables stay in memory until the file is
-/// written; the table being built needs its zero-aware byte table (plus the zero-unaware output
-/// for that kind) and the index's region tables.
+/// written; the table being built needs its zero-aware working table (a byte per entry, or 2
+/// bits for zero-aware `bit1` builds, whose output is compacted in place), plus the
+/// zero-unaware output for that kind, and the index's region tables.
 pub fn plan(req: &BuildRequest) -> Result<BuildPlan, BuildError> {
     let board = req.goal.board();
     let mut entries = Vec::new();
     let mut peak = 0u64;
     let mut kept = 0u64;
+    let mut bfs_entries = 0u64;
     for p in req.partition.patterns() {
         let k = p.len();
         let out = entry_count(board, k, req.kind).map_err(index_error(p))?;
         let za = entry_count(board, k, TableKind::ZeroAware).map_err(index_error(p))?;
+        bfs_entries += za;
         let sets = pdbformat::rank::binomial(board.cells(), k);
         let index_bytes = sets * (board.cells() as u64 + 24);
         let working = match req.kind {
+            _ if two_bit(req) => za.div_ceil(4),
             TableKind::ZeroAware => za,
             TableKind::ZeroUnaware => za + out,
         };
@@ -63,6 +79,8 @@ pub fn plan(req: &BuildRequest) -> Result<BuildPlan, BuildError> {
     Ok(BuildPlan {
         entries,
         peak_bytes: peak.max(kept),
+        working_bits: if two_bit(req) { 2 } else { 8 },
+        core_seconds: bfs_entries as f64 * NS_PER_ENTRY * 1e-9,
     })
 }
 
@@ -133,6 +151,11 @@ pub fn build_file(
     in_pool(req.threads, || {
         let mut built = Vec::new();
         for (i, p) in req.partition.patterns().iter().enumerate() {
+            if two_bit(req) {
+                let (payload, summary) = build_bit1_table(&req.goal, p, i, obs)?;
+                built.push((EncodedOrRaw::Bit1(payload), summary));
+                continue;
+            }
             let (entries, summary) = build_in_pool(&req.goal, p, req.kind, i, obs)?;
             if summary.unreached > 0 && req.encoding != Encoding::U8 {
                 return Err(BuildError::UnreachedNeedsU8 {
@@ -172,6 +195,13 @@ pub fn build_file(
 enum EncodedOrRaw {
     Raw(Entries),
     Encoded(Vec<u8>),
+    Bit1(Bit1Payload),
+}
+
+/// Whether the build uses the two-bit BFS (zero-aware `bit1` tables), which never holds a
+/// byte per entry.
+fn two_bit(req: &BuildRequest) -> bool {
+    req.encoding == Encoding::Bit1 && req.kind == TableKind::ZeroAware
 }
 
 impl EncodedOrRaw {
@@ -179,6 +209,7 @@ impl EncodedOrRaw {
         match self {
             EncodedOrRaw::Raw(e) => e,
             EncodedOrRaw::Encoded(v) => v,
+            EncodedOrRaw::Bit1(p) => p,
         }
     }
 }

@@ -44,6 +44,12 @@ pub enum BuildError {
         /// Its largest value.
         max: u8,
     },
+    /// A distance does not fit the summary's byte (beyond 254 moves).
+    #[error("pattern {pattern} has distances beyond 254, which do not fit a byte")]
+    TooDeep {
+        /// The pattern.
+        pattern: String,
+    },
     /// The file could not be written (nothing is left under its name).
     #[error("writing {}", path.display())]
     Write {

@@ -13,6 +13,7 @@
 pub mod bfs;
 pub mod build;
 pub mod error;
+pub mod hugepages;
 pub mod moves;
 pub mod observer;
 pub mod progress;
@@ -21,6 +22,7 @@ pub mod restore;
 pub mod semantic;
 pub mod standard;
 pub mod stats;
+pub mod twobit;
 pub mod verify;
 pub mod words;
 

@@ -1,7 +1,7 @@
 //! Moves in the abstract space of one pattern: a pattern tile next to the blank's free-cell
 //! region slides into that region (cost 1); the blank's moves among free cells are free.
 
-use pdbformat::rank::{rank_combination, rank_permutation, Binomials, BoardBits, ZeroAwareIndex};
+use pdbformat::rank::{rank_combination, Binomials, BoardBits, ZeroAwareIndex};
 use pdbformat::{Board, Direction};
 
 /// Tile orders are tabulated as slot lists up to this pattern size (9! · 9 bytes = 3.3 MB).
@@ -26,6 +26,10 @@ pub struct ZeroAwareMoves<'a> {
     /// the tile's old cell) after the tile on `slot` of `set` moves in `dir`; empty when the
     /// table would be too large.
     move_region: Vec<u32>,
+    /// `weight[i] = (k-1-i)!`: the weight of tile `i`'s Lehmer digit in a tile order's rank.
+    weight: [u64; MAX_TILES],
+    /// Cells whose row + column is odd.
+    odd_cells: u64,
 }
 
 /// A zero-aware state taken apart: its occupied cells, blank region and tiles' cells.
@@ -40,6 +44,10 @@ pub struct State {
     pub cells: [u8; MAX_TILES],
     /// Rank of each tile's cell inside the occupied set (first `k` used).
     pub slots: [u8; MAX_TILES],
+    /// The tile order's rank (the Lehmer rank of `slots`).
+    pub order: u64,
+    /// `tile_at[cell]`: the tile on an occupied cell (other cells: unspecified).
+    pub tile_at: [u8; 64],
 }
 
 impl<'a> ZeroAwareMoves<'a> {
@@ -82,6 +90,13 @@ impl<'a> ZeroAwareMoves<'a> {
                 }
             }
         }
+        let mut weight = [0u64; MAX_TILES];
+        for (i, w) in weight.iter_mut().enumerate().take(k) {
+            *w = (1..(k - i) as u64).product();
+        }
+        let odd_cells = (0..board.cells())
+            .filter(|&c| (c / board.width() + c % board.width()) % 2 == 1)
+            .fold(0u64, |m, c| m | 1 << c);
         ZeroAwareMoves {
             idx,
             bits: BoardBits::new(board),
@@ -90,6 +105,8 @@ impl<'a> ZeroAwareMoves<'a> {
             order_slots,
             step,
             move_region,
+            weight,
+            odd_cells,
         }
     }
 
@@ -110,8 +127,10 @@ impl<'a> ZeroAwareMoves<'a> {
         } else {
             slots[..self.k].copy_from_slice(&self.order_slots[order as usize * self.k..][..self.k]);
         }
+        let mut tile_at = [0u8; 64];
         for i in 0..self.k {
             cells[i] = sorted[slots[i] as usize];
+            tile_at[cells[i] as usize] = i as u8;
         }
         State {
             set,
@@ -119,7 +138,18 @@ impl<'a> ZeroAwareMoves<'a> {
             region: self.idx.region_mask(region),
             cells,
             slots,
+            order,
+            tile_at,
         }
+    }
+
+    /// The parity (0 or 1) of the sum of row + column over the occupied cells `occ`. A move
+    /// changes it, blank moves keep it: every entry of a cell set has a distance of the same
+    /// parity (the parity of the pattern tiles' Manhattan distance), so a BFS level can skip
+    /// the sets of the other parity.
+    #[inline]
+    pub fn set_parity(&self, occ: u64) -> u8 {
+        (occ & self.odd_cells).count_ones() as u8 & 1
     }
 
     /// Calls `f(index)` for every neighbour of `state` (each pattern-tile move into the region).
@@ -132,13 +162,17 @@ impl<'a> ZeroAwareMoves<'a> {
     }
 
     /// Whether `f(index)` holds for some neighbour of `state`; stops at the first that does.
+    ///
+    /// The neighbour's tile order is derived from the state's: a move to the next or previous
+    /// cell passes no other occupied cell and keeps every slot, so the order is unchanged; a
+    /// vertical move passes the occupied cells between its two cells, and only the moving tile's
+    /// comparisons with the tiles on those cells flip, each changing one Lehmer digit by 1.
     #[inline]
     pub fn any_neighbour(&self, state: &State, mut f: impl FnMut(u64) -> bool) -> bool {
-        let mut cells = state.cells;
         let frontier = self.bits.grow(state.region) & state.occ;
         let tabulated = !self.move_region.is_empty();
         for i in 0..self.k {
-            let p = cells[i] as usize;
+            let p = state.cells[i] as usize;
             if frontier >> p & 1 == 0 {
                 continue;
             }
@@ -147,31 +181,79 @@ impl<'a> ZeroAwareMoves<'a> {
                 if q == u8::MAX || state.region >> q & 1 == 0 {
                     continue;
                 }
-                let nocc = state.occ ^ (1 << p) ^ (1 << q);
-                cells[i] = q;
+                let q = q as usize;
                 let region = if tabulated {
                     self.move_region[(state.set * self.k + state.slots[i] as usize) * 4 + d]
                         as usize
                 } else {
+                    let nocc = state.occ ^ (1 << p) ^ (1 << q);
                     let set = rank_combination(nocc, &self.binom) as usize;
                     self.idx.region_at(set, p)
                 };
-                let order = self.order_rank(&cells[..self.k], nocc);
+                let order = if q > p + 1 {
+                    state.order + self.passed_weight(state, i, between(state.occ, p, q))
+                        - self.passed_back(state, i, between(state.occ, p, q))
+                } else if q + 1 < p {
+                    state.order + self.passed_back(state, i, between(state.occ, q, p))
+                        - self.passed_weight(state, i, between(state.occ, q, p))
+                } else {
+                    state.order
+                };
+                debug_assert_eq!(order, {
+                    let mut cells = state.cells;
+                    cells[i] = q as u8;
+                    self.order_rank(&cells[..self.k], state.occ ^ (1 << p) ^ (1 << q))
+                });
                 if f(self.idx.index_of(region, order)) {
                     return true;
                 }
             }
-            cells[i] = p as u8;
         }
         false
     }
 
+    /// When tile `i` moves to a higher slot past the tiles on `passed`: the Lehmer digit of
+    /// tile `i` grows by one for each passed tile after it in tile order.
+    #[inline(always)]
+    fn passed_weight(&self, state: &State, i: usize, passed: u64) -> u64 {
+        let mut m = passed;
+        let mut n = 0u64;
+        while m != 0 {
+            n += (state.tile_at[m.trailing_zeros() as usize] as usize > i) as u64;
+            m &= m - 1;
+        }
+        n * self.weight[i]
+    }
+
+    /// When tile `i` moves to a higher slot past the tiles on `passed`: the digit of each passed
+    /// tile before `i` in tile order shrinks by one (it no longer precedes a smaller slot).
+    #[inline(always)]
+    fn passed_back(&self, state: &State, i: usize, passed: u64) -> u64 {
+        let mut m = passed;
+        let mut w = 0u64;
+        while m != 0 {
+            let j = state.tile_at[m.trailing_zeros() as usize] as usize;
+            if j < i {
+                w += self.weight[j];
+            }
+            m &= m - 1;
+        }
+        w
+    }
+
+    /// The full Lehmer rank of the tiles on `cells` in the set `occ` (checks the incremental one).
     #[inline]
     fn order_rank(&self, cells: &[u8], occ: u64) -> u64 {
         let mut slots = [0u8; MAX_TILES];
         for (i, &c) in cells.iter().enumerate() {
             slots[i] = (occ & ((1u64 << c) - 1)).count_ones() as u8;
         }
-        rank_permutation(&slots[..cells.len()], cells.len())
+        pdbformat::rank::rank_permutation(&slots[..cells.len()], cells.len())
     }
+}
+
+/// The cells of `occ` strictly between the cells `lo < hi`.
+#[inline(always)]
+fn between(occ: u64, lo: usize, hi: usize) -> u64 {
+    occ & ((1u64 << hi) - 1) & !((1u64 << lo) - 1) & !(1u64 << lo)
 }

@@ -5,6 +5,10 @@
 //! program has no data race and the result does not depend on the thread count.
 
 use std::ops::Deref;
+
+// Tables of more than 2^32 entries (7 tiles on 5x5 and up) are indexed by `usize`.
+#[cfg(not(target_pointer_width = "64"))]
+compile_error!("pdbgen indexes tables of more than 2^32 entries and needs a 64-bit target");
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 /// The value of entries not reached (yet, or ever: parity-unreachable states).
@@ -32,8 +36,12 @@ pub struct WordTable {
 impl WordTable {
     /// `len` entries, all [`UNREACHED`].
     pub fn new(len: usize) -> WordTable {
-        let mut words = Vec::new();
-        words.resize_with(len.div_ceil(8), || AtomicU64::new(u64::MAX));
+        // AtomicU64 has the size and layout of u64: fill plain words (on huge pages), then view
+        // them as atomics.
+        let words = crate::hugepages::filled_vec(len.div_ceil(8), u64::MAX)
+            .into_iter()
+            .map(AtomicU64::new)
+            .collect();
         WordTable { words, len }
     }
 

@@ -257,6 +257,24 @@ mod tests {
     }
 
     #[test]
+    fn indexes_past_2_pow_32_round_trip() {
+        // 8 tiles on 5x5: about 2^35 entries, so every index computation must stay in u64.
+        let b = Board::new(5, 5).unwrap();
+        let z = ZeroAwareIndex::new(b, 8).unwrap();
+        assert!(z.len() > 1 << 32, "{}", z.len());
+        assert_eq!(ZeroAwareIndex::count_entries(b, 8).unwrap(), z.len());
+        let mut cells = [0u8; 8];
+        let step = z.len() / 997;
+        for i in (0..z.len())
+            .step_by(step as usize)
+            .chain([(1 << 32) - 1, 1 << 32, z.len() - 1])
+        {
+            let blank = z.unrank(i, &mut cells);
+            assert_eq!(z.index(&cells, blank), i);
+        }
+    }
+
+    #[test]
     fn exhaustive_bijection_on_small_boards() {
         for (w, h, k) in [(3, 3, 3), (2, 4, 4), (3, 3, 8), (4, 3, 3)] {
             let b = Board::new(w, h).unwrap();

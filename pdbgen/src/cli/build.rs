@@ -78,11 +78,21 @@ pub fn run(a: BuildArgs) -> Result<ExitCode> {
         req.threads.unwrap_or_else(rayon::current_num_threads)
     );
     eprintln!(
-        "{} entries ({} as {}), peak memory about {}",
+        "{} entries ({} as {}), BFS working table {} bits per entry, peak memory about {}",
         HumanCount(total),
         bytes(p.entries.iter().map(|&e| req.encoding.encoded_len(e)).sum()),
         req.encoding,
+        p.working_bits,
         bytes(p.peak_bytes)
+    );
+    let threads = req
+        .threads
+        .unwrap_or_else(rayon::current_num_threads)
+        .max(1);
+    eprintln!(
+        "rough time: {} of processor time, {} on {threads} threads",
+        duration(p.core_seconds),
+        duration(p.core_seconds / threads as f64)
     );
     if let Some(avail) = available_memory() {
         if p.peak_bytes > avail && !a.ignore_memory_check {
@@ -126,4 +136,14 @@ pub fn run(a: BuildArgs) -> Result<ExitCode> {
         start.elapsed().as_secs_f64()
     );
     Ok(ExitCode::SUCCESS)
+}
+
+/// A duration in the largest unit that keeps it readable.
+fn duration(seconds: f64) -> String {
+    match seconds {
+        s if s < 120.0 => format!("{s:.0} s"),
+        s if s < 7200.0 => format!("{:.0} min", s / 60.0),
+        s if s < 172_800.0 => format!("{:.1} h", s / 3600.0),
+        s => format!("{:.1} days", s / 86_400.0),
+    }
 }

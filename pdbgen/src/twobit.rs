@@ -1,0 +1,407 @@
+//! Two-bit breadth-first search for `bit1` tables: each entry holds "reached" and bit 1 of its
+//! depth, which with the parity of its cell set determine the depth modulo 4.
+//!
+//! Every move flips the parity of the occupied cell set (see `ZeroAwareMoves::set_parity`), so
+//! an entry's depth parity is known from its set; bit 1 of the depth, the very bit a `bit1`
+//! file stores, then gives the depth modulo 4. Level `d` either pushes from the entries whose
+//! depth is `d` modulo 4 (entries 4, 8, … levels older match too: re-expanding them claims
+//! nothing, since all their neighbours are reached) or pulls into the unreached entries of
+//! the other parity, each of which is claimed when any neighbour is reached (an unreached
+//! entry's reached neighbours all lie at depth `d`, else it would have been claimed before).
+//! Every write of a level writes the same two bits, so the table does not depend on the thread
+//! count. At the end, bit 1 of every entry is compacted in place into the `bit1` payload.
+
+use crate::error::BuildError;
+use crate::moves::ZeroAwareMoves;
+use crate::observer::{BuildObserver, TableSummary};
+use pdbformat::rank::ZeroAwareIndex;
+use pdbformat::{Goal, Pattern, TableKind};
+use rayon::prelude::*;
+use std::ops::Range;
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+
+/// Entries scanned per unit of parallel work (and per progress report).
+const CHUNK_ENTRIES: u64 = 1 << 20;
+/// The "reached" bit of every 2-bit entry of a word.
+const REACHED: u64 = 0x5555_5555_5555_5555;
+/// Neighbours gathered (and prefetched) before they are claimed.
+const PREFETCH_BATCH: usize = 48;
+
+/// A table of 2 bits per entry (bit 0: reached; bit 1: bit 1 of the depth), 32 per `u64`
+/// word, shared between threads through word-sized atomics.
+pub struct TwoBitTable {
+    words: Vec<AtomicU64>,
+    len: u64,
+}
+
+impl TwoBitTable {
+    /// `len` entries, none reached.
+    pub fn new(len: u64) -> TwoBitTable {
+        let words = crate::hugepages::filled_vec(len.div_ceil(32) as usize, 0u64)
+            .into_iter()
+            .map(AtomicU64::new)
+            .collect();
+        TwoBitTable { words, len }
+    }
+
+    /// Number of entries.
+    pub fn len(&self) -> u64 {
+        self.len
+    }
+
+    /// Whether there are no entries.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Whether entry `i` is reached.
+    #[inline]
+    pub fn reached(&self, i: u64) -> bool {
+        self.words[(i / 32) as usize].load(Relaxed) >> (2 * (i % 32)) & 1 == 1
+    }
+
+    /// Bit 1 of entry `i`'s depth (0 while unreached).
+    #[inline]
+    pub fn bit1(&self, i: u64) -> u8 {
+        (self.words[(i / 32) as usize].load(Relaxed) >> (2 * (i % 32) + 1)) as u8 & 1
+    }
+
+    /// Marks entry `i` reached at a depth whose bit 1 is `bit1`, if it is not reached yet;
+    /// returns whether this call reached it.
+    #[inline]
+    pub fn claim(&self, i: u64, bit1: u8) -> bool {
+        let word = &self.words[(i / 32) as usize];
+        let s = 2 * (i % 32);
+        let set = (1 | (bit1 as u64) << 1) << s;
+        let mut w = word.load(Relaxed);
+        loop {
+            if w >> s & 1 == 1 {
+                return false;
+            }
+            match word.compare_exchange_weak(w, w | set, Relaxed, Relaxed) {
+                Ok(_) => return true,
+                Err(cur) => w = cur,
+            }
+        }
+    }
+
+    /// Asks the processor to start loading the word of entry `i` (a hint only).
+    #[inline]
+    pub fn prefetch(&self, i: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let p = self.words[(i / 32) as usize]
+                .as_ptr()
+                .cast::<i8>()
+                .cast_const();
+            // SAFETY: a prefetch of an address inside `words` reads nothing and writes nothing.
+            #[allow(unused_unsafe)]
+            unsafe {
+                std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(p)
+            };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = i;
+    }
+
+    /// Calls `f(i)` for every entry `i` in `range`, in ascending order, for which the word
+    /// filter `select(word)` (a word of 2-bit entries in, a mask of their bit-0 positions out)
+    /// sets bit `2 · (i % 32)`.
+    #[inline]
+    fn for_each_selected(
+        &self,
+        range: Range<u64>,
+        select: impl Fn(u64) -> u64,
+        mut f: impl FnMut(u64),
+    ) {
+        let mut i = range.start;
+        while i < range.end {
+            let wi = i / 32;
+            let lo = i % 32;
+            let hi = (range.end - wi * 32).min(32);
+            let mut m = select(self.words[wi as usize].load(Relaxed)) & REACHED;
+            m &= u64::MAX << (2 * lo);
+            if hi < 32 {
+                m &= (1u64 << (2 * hi)) - 1;
+            }
+            while m != 0 {
+                f(wi * 32 + m.trailing_zeros() as u64 / 2);
+                m &= m - 1;
+            }
+            i = (wi + 1) * 32;
+        }
+    }
+
+    /// Ends shared use: bit 1 of every entry, packed 8 entries a byte, least significant bit
+    /// first (the `bit1` encoding). The payload is compacted in place over the table's memory,
+    /// so no second table is ever held.
+    pub fn into_bit1(self) -> Bit1Payload {
+        let mut words: Vec<u64> = self.words.into_iter().map(AtomicU64::into_inner).collect();
+        let n = words.len();
+        let base = words.as_mut_ptr();
+        for w in 0..n {
+            // SAFETY: word `w` is read before bytes 4w..4w+4 are written; those bytes lie in
+            // words w/2 <= w, already read, inside the allocation of `n` words.
+            unsafe {
+                let x = base.add(w).read();
+                let out = (gather_odd_bits(x) as u32).to_le_bytes();
+                std::ptr::copy_nonoverlapping(out.as_ptr(), base.cast::<u8>().add(4 * w), 4);
+            }
+        }
+        let bytes = self.len.div_ceil(8) as usize;
+        words.truncate(bytes.div_ceil(8));
+        words.shrink_to_fit();
+        Bit1Payload { words, bytes }
+    }
+}
+
+/// Bits 1, 3, 5, … of `x` gathered into the low 32 bits, in order.
+#[inline]
+fn gather_odd_bits(x: u64) -> u64 {
+    let mut y = (x >> 1) & 0x5555_5555_5555_5555;
+    y = (y | y >> 1) & 0x3333_3333_3333_3333;
+    y = (y | y >> 2) & 0x0f0f_0f0f_0f0f_0f0f;
+    y = (y | y >> 4) & 0x00ff_00ff_00ff_00ff;
+    y = (y | y >> 8) & 0x0000_ffff_0000_ffff;
+    (y | y >> 16) & 0x0000_0000_ffff_ffff
+}
+
+/// A `bit1` payload (a `u64`-backed buffer that reads as `[u8]`).
+pub struct Bit1Payload {
+    words: Vec<u64>,
+    bytes: usize,
+}
+
+impl std::ops::Deref for Bit1Payload {
+    type Target = [u8];
+
+    fn deref(&self) -> &[u8] {
+        // SAFETY: `words` holds at least `bytes` initialised bytes; u8 has alignment 1.
+        unsafe { std::slice::from_raw_parts(self.words.as_ptr().cast::<u8>(), self.bytes) }
+    }
+}
+
+/// What a two-bit BFS found besides the table.
+#[derive(Clone, Debug, Default)]
+pub struct TwoBitStats {
+    /// Entries first reached at each depth.
+    pub histogram: Vec<u64>,
+    /// Entries expanded by push levels (frontier entries and older ones of the same code).
+    pub expanded: u64,
+    /// Entries expanded by push levels that were at the level's depth.
+    pub frontier: u64,
+}
+
+/// The two-bit BFS of the zero-aware space of `pattern` towards `goal`.
+pub fn two_bit_distances(
+    goal: &Goal,
+    pattern: &Pattern,
+    idx: &ZeroAwareIndex,
+    table: usize,
+    obs: &dyn BuildObserver,
+) -> (TwoBitTable, TwoBitStats) {
+    let moves = ZeroAwareMoves::new(goal.board(), idx);
+    let t = TwoBitTable::new(idx.len());
+    let goal_cells: Vec<u8> = pattern.goal_cells(goal).iter().map(|&c| c as u8).collect();
+    t.claim(idx.index(&goal_cells, goal.blank_cell()), 0);
+    let goal_occ = goal_cells.iter().fold(0u64, |m, &c| m | 1 << c);
+    let goal_parity = moves.set_parity(goal_occ);
+    let fact = idx.order_count();
+    let chunks = set_chunks(idx);
+    let total = idx.len();
+    let mut stats = TwoBitStats {
+        histogram: vec![1],
+        ..TwoBitStats::default()
+    };
+    let mut reached = 1u64;
+    let mut depth = 0usize;
+    loop {
+        obs.level_started(table, depth.min(u8::MAX as usize) as u8);
+        // Push expands every entry of code `depth mod 4`: this level's frontier and the older
+        // entries 4, 8, … levels back. Pull looks at every unreached entry of the right parity.
+        let push_work: u64 = stats.histogram.iter().rev().step_by(4).sum();
+        let pull = total - reached < push_work;
+        let bit1 = ((depth + 1) >> 1 & 1) as u8;
+        let want_bit1 = (depth >> 1 & 1) as u64;
+        let scanned = AtomicU64::new(0);
+        let (new, expanded) = chunks
+            .par_iter()
+            .map(|sets| {
+                let mut claimed = 0u64;
+                let mut expanded = 0u64;
+                let mut entries = 0u64;
+                let mut pending = Vec::with_capacity(2 * PREFETCH_BATCH);
+                for set in sets.clone() {
+                    let regions = idx.regions_of_set(set);
+                    entries += regions.len() as u64 * fact;
+                    let set_depth_parity =
+                        (moves.set_parity(idx.set_mask(set)) ^ goal_parity) as usize;
+                    if set_depth_parity != (depth + pull as usize) & 1 {
+                        continue;
+                    }
+                    for region in regions {
+                        let base = region as u64 * fact;
+                        let block = base..base + fact;
+                        if pull {
+                            t.for_each_selected(
+                                block,
+                                |w| !w,
+                                |i| {
+                                    let state = moves.state(set, region, i - base);
+                                    if moves.any_neighbour(&state, |n| t.reached(n)) {
+                                        claimed += t.claim(i, bit1) as u64;
+                                    }
+                                },
+                            );
+                        } else {
+                            let select =
+                                |w: u64| w & if want_bit1 == 1 { w >> 1 } else { !(w >> 1) };
+                            t.for_each_selected(block, select, |i| {
+                                expanded += 1;
+                                let state = moves.state(set, region, i - base);
+                                moves.for_each_neighbour(&state, |n| {
+                                    t.prefetch(n);
+                                    pending.push(n);
+                                });
+                                if pending.len() >= PREFETCH_BATCH {
+                                    claimed += claim_all(&t, &mut pending, bit1);
+                                }
+                            });
+                        }
+                    }
+                }
+                claimed += claim_all(&t, &mut pending, bit1);
+                obs.chunk_done(table, scanned.fetch_add(entries, Relaxed) + entries);
+                (claimed, expanded)
+            })
+            .reduce(|| (0, 0), |a, b| (a.0 + b.0, a.1 + b.1));
+        if !pull {
+            stats.expanded += expanded;
+            stats.frontier += stats.histogram[depth];
+        }
+        reached += new;
+        obs.level_done(table, depth.min(u8::MAX as usize) as u8, reached);
+        if new == 0 {
+            break;
+        }
+        stats.histogram.push(new);
+        depth += 1;
+    }
+    (t, stats)
+}
+
+/// Builds the `bit1` payload of the zero-aware table of `pattern` towards `goal` through the
+/// two-bit BFS (2 bits per entry while building, compacted to 1 in place), with its summary.
+/// A pattern that leaves parity-unreachable entries (one that fills the board) is refused:
+/// only `u8` entries can mark them.
+pub fn build_bit1_table(
+    goal: &Goal,
+    pattern: &Pattern,
+    table: usize,
+    obs: &dyn BuildObserver,
+) -> Result<(Bit1Payload, TableSummary), BuildError> {
+    let start = std::time::Instant::now();
+    let idx =
+        ZeroAwareIndex::new(goal.board(), pattern.len()).map_err(|source| BuildError::Index {
+            pattern: pattern.to_string(),
+            source,
+        })?;
+    obs.table_started(table, pattern, TableKind::ZeroAware, idx.len());
+    let (t, stats) = two_bit_distances(goal, pattern, &idx, table, obs);
+    let reached: u64 = stats.histogram.iter().sum();
+    let unreached = idx.len() - reached;
+    if unreached != 0 {
+        return Err(BuildError::UnreachedNeedsU8 {
+            pattern: pattern.to_string(),
+        });
+    }
+    if stats.histogram.len() > u8::MAX as usize {
+        return Err(BuildError::TooDeep {
+            pattern: pattern.to_string(),
+        });
+    }
+    let weighted: u64 = stats
+        .histogram
+        .iter()
+        .enumerate()
+        .map(|(v, &n)| v as u64 * n)
+        .sum();
+    let summary = TableSummary {
+        pattern: pattern.clone(),
+        kind: TableKind::ZeroAware,
+        entries: idx.len(),
+        unreached,
+        max_value: (stats.histogram.len() - 1) as u8,
+        mean_value: weighted as f64 / reached as f64,
+        histogram: stats.histogram,
+        seconds: start.elapsed().as_secs_f64(),
+    };
+    let payload = t.into_bit1();
+    obs.table_done(table, &summary);
+    Ok((payload, summary))
+}
+
+/// Claims every pending entry with bit 1 `bit1`; returns how many were new.
+#[inline]
+fn claim_all(t: &TwoBitTable, pending: &mut Vec<u64>, bit1: u8) -> u64 {
+    let claimed = pending.iter().map(|&n| t.claim(n, bit1) as u64).sum();
+    pending.clear();
+    claimed
+}
+
+/// Ranges of cell sets holding about [`CHUNK_ENTRIES`] entries each.
+fn set_chunks(idx: &ZeroAwareIndex) -> Vec<Range<usize>> {
+    let fact = idx.order_count();
+    let mut chunks = Vec::new();
+    let mut start = 0;
+    let mut acc = 0u64;
+    for set in 0..idx.set_count() {
+        acc += idx.regions_of_set(set).len() as u64 * fact;
+        if acc >= CHUNK_ENTRIES {
+            chunks.push(start..set + 1);
+            start = set + 1;
+            acc = 0;
+        }
+    }
+    if start < idx.set_count() {
+        chunks.push(start..idx.set_count());
+    }
+    chunks
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn gather_and_scan() {
+        assert_eq!(gather_odd_bits(0b10_00_10_10), 0b1011);
+        assert_eq!(gather_odd_bits(u64::MAX), 0xffff_ffff);
+        let t = TwoBitTable::new(70);
+        assert!(t.claim(3, 1));
+        assert!(!t.claim(3, 0));
+        assert!(t.claim(33, 0));
+        assert!(t.claim(69, 1));
+        assert!(t.reached(3) && t.bit1(3) == 1 && t.bit1(33) == 0 && !t.reached(4));
+        let mut found = vec![];
+        t.for_each_selected(0..70, |w| w, |i| found.push(i));
+        assert_eq!(found, vec![3, 33, 69]);
+        found.clear();
+        t.for_each_selected(4..69, |w| w, |i| found.push(i));
+        assert_eq!(found, vec![33]);
+        found.clear();
+        t.for_each_selected(0..70, |w| w & w >> 1, |i| found.push(i));
+        assert_eq!(found, vec![3, 69]);
+        let unreached = {
+            let mut n = 0;
+            t.for_each_selected(0..70, |w| !w, |_| n += 1);
+            n
+        };
+        assert_eq!(unreached, 67);
+        let p = t.into_bit1();
+        assert_eq!(p.len(), 9);
+        assert_eq!(p[0], 1 << 3);
+        assert_eq!(p[4], 0);
+        assert_eq!(p[8], 1 << 5);
+    }
+}
