@@ -143,8 +143,9 @@ fn claim_all<A: Fn(usize, u8) -> bool>(
     claimed
 }
 
-/// Ranges of cell sets holding about [`CHUNK_ENTRIES`] entries each.
-fn set_chunks(idx: &ZeroAwareIndex) -> Vec<std::ops::Range<usize>> {
+/// Ranges of cell sets holding about [`CHUNK_ENTRIES`] entries each: the units of parallel
+/// work of both BFS variants (this one and the two-bit one).
+pub(crate) fn set_chunks(idx: &ZeroAwareIndex) -> Vec<std::ops::Range<usize>> {
     let fact = idx.order_count();
     let mut chunks = Vec::new();
     let mut start = 0;

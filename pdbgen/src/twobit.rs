@@ -11,17 +11,18 @@
 //! Every write of a level writes the same two bits, so the table does not depend on the thread
 //! count. At the end, bit 1 of every entry is compacted in place into the `bit1` payload.
 
+use crate::bfs::set_chunks;
 use crate::error::BuildError;
 use crate::moves::ZeroAwareMoves;
 use crate::observer::{BuildObserver, TableSummary};
+use crate::stats::ValueStats;
+use crate::words::prefetch_word;
 use pdbformat::rank::ZeroAwareIndex;
 use pdbformat::{Goal, Pattern, TableKind};
 use rayon::prelude::*;
 use std::ops::Range;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
-/// Entries scanned per unit of parallel work (and per progress report).
-const CHUNK_ENTRIES: u64 = 1 << 20;
 /// The "reached" bit of every 2-bit entry of a word.
 const REACHED: u64 = 0x5555_5555_5555_5555;
 /// Neighbours gathered (and prefetched) before they are claimed.
@@ -88,20 +89,7 @@ impl TwoBitTable {
     /// Asks the processor to start loading the word of entry `i` (a hint only).
     #[inline]
     pub fn prefetch(&self, i: u64) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            let p = self.words[(i / 32) as usize]
-                .as_ptr()
-                .cast::<i8>()
-                .cast_const();
-            // SAFETY: a prefetch of an address inside `words` reads nothing and writes nothing.
-            #[allow(unused_unsafe)]
-            unsafe {
-                std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(p)
-            };
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = i;
+        prefetch_word(&self.words[(i / 32) as usize]);
     }
 
     /// Calls `f(i)` for every entry `i` in `range`, in ascending order, for which the word
@@ -320,20 +308,18 @@ pub fn build_bit1_table(
             pattern: pattern.to_string(),
         });
     }
-    let weighted: u64 = stats
-        .histogram
-        .iter()
-        .enumerate()
-        .map(|(v, &n)| v as u64 * n)
-        .sum();
+    let values = ValueStats {
+        histogram: stats.histogram,
+        unreached,
+    };
     let summary = TableSummary {
         pattern: pattern.clone(),
         kind: TableKind::ZeroAware,
         entries: idx.len(),
         unreached,
-        max_value: (stats.histogram.len() - 1) as u8,
-        mean_value: weighted as f64 / reached as f64,
-        histogram: stats.histogram,
+        max_value: values.max_value(),
+        mean_value: values.mean(),
+        histogram: values.histogram,
         seconds: start.elapsed().as_secs_f64(),
     };
     let payload = t.into_bit1();
@@ -347,26 +333,6 @@ fn claim_all(t: &TwoBitTable, pending: &mut Vec<u64>, bit1: u8) -> u64 {
     let claimed = pending.iter().map(|&n| t.claim(n, bit1) as u64).sum();
     pending.clear();
     claimed
-}
-
-/// Ranges of cell sets holding about [`CHUNK_ENTRIES`] entries each.
-fn set_chunks(idx: &ZeroAwareIndex) -> Vec<Range<usize>> {
-    let fact = idx.order_count();
-    let mut chunks = Vec::new();
-    let mut start = 0;
-    let mut acc = 0u64;
-    for set in 0..idx.set_count() {
-        acc += idx.regions_of_set(set).len() as u64 * fact;
-        if acc >= CHUNK_ENTRIES {
-            chunks.push(start..set + 1);
-            start = set + 1;
-            acc = 0;
-        }
-    }
-    if start < idx.set_count() {
-        chunks.push(start..idx.set_count());
-    }
-    chunks
 }
 
 #[cfg(test)]

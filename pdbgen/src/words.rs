@@ -84,17 +84,7 @@ impl WordTable {
     /// it changes no value). Used to overlap the cache misses of random claims.
     #[inline]
     pub fn prefetch(&self, i: usize) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            let p = self.words[i / 8].as_ptr().cast::<i8>().cast_const();
-            // SAFETY: a prefetch of an address inside `words` reads nothing and writes nothing.
-            #[allow(unused_unsafe)]
-            unsafe {
-                std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(p)
-            };
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = i;
+        prefetch_word(&self.words[i / 8]);
     }
 
     /// Calls `f(i)` for every entry in `range` equal to `value`, in ascending order.
@@ -168,6 +158,24 @@ impl std::fmt::Debug for Entries {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "Entries({} bytes)", self.len)
     }
+}
+
+/// Asks the processor to start loading `word` into the cache (a hint only: it reads and
+/// changes no value). Shared by the byte table and the two-bit table.
+#[inline]
+pub(crate) fn prefetch_word(word: &AtomicU64) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        let p = word.as_ptr().cast::<i8>().cast_const();
+        // SAFETY: a prefetch of an address inside a live allocation reads nothing and writes
+        // nothing.
+        #[allow(unused_unsafe)]
+        unsafe {
+            std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(p)
+        };
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = word;
 }
 
 #[cfg(test)]
