@@ -107,6 +107,9 @@ struct CompressArgs {
     /// gzip level (1-9).
     #[arg(long, default_value_t = 9)]
     gzip_level: u32,
+    /// zstd worker threads (default: one per core); the output is the same for any count.
+    #[arg(long)]
+    zstd_workers: Option<u32>,
 }
 
 impl CompressArgs {
@@ -119,6 +122,9 @@ impl CompressArgs {
                 artifacts::compress::Long::Auto
             },
             gzip_level: self.gzip_level,
+            zstd_workers: self
+                .zstd_workers
+                .unwrap_or_else(artifacts::compress::default_zstd_workers),
             force,
         }
     }

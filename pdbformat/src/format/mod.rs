@@ -24,4 +24,4 @@ pub use header::{
 };
 pub use reader::{LoadOptions, PdbFile};
 pub use view::EntryView;
-pub use writer::{write_pdb, TableSource, WriteOptions};
+pub use writer::{write_pdb, TableSource, WriteOptions, DEFAULT_ZSTD_JOB_SIZE};

@@ -37,7 +37,22 @@ pub struct WriteOptions {
     pub zstd_long: bool,
     /// gzip level (0..=9).
     pub gzip_level: u32,
+    /// zstd worker threads (zstd's own, started inside libzstd). `0` is zstd's single-threaded
+    /// mode; any `n >= 1` is its multithreaded mode, whose output depends on the level, the
+    /// window and [`zstd_job_size`](Self::zstd_job_size) but not on `n` (pinned by the test
+    /// `multithreaded_zstd_output_does_not_depend_on_workers`); it differs from the `0` output.
+    pub zstd_workers: u32,
+    /// Bytes of input per zstd job in multithreaded mode (ignored when `zstd_workers` is 0).
+    /// Set explicitly because zstd's default grows with the window (4 windows, 512 MiB with
+    /// long matching), which would leave a table of a few hundred MiB in one job, on one thread;
+    /// fixing it also keeps the output independent of zstd's defaults.
+    pub zstd_job_size: u32,
 }
+
+/// The default [`WriteOptions::zstd_job_size`]: 16 MiB, twice the level-19 window without long
+/// matching, so that jobs start a few at a time even on a 200 MiB table, and large enough that
+/// splitting costs little ratio (each job still sees the data before it as its window).
+pub const DEFAULT_ZSTD_JOB_SIZE: u32 = 16 << 20;
 
 impl Default for WriteOptions {
     fn default() -> Self {
@@ -46,6 +61,8 @@ impl Default for WriteOptions {
             zstd_level: 19,
             zstd_long: true,
             gzip_level: 9,
+            zstd_workers: 0,
+            zstd_job_size: DEFAULT_ZSTD_JOB_SIZE,
         }
     }
 }
@@ -166,6 +183,10 @@ fn compress(w: &mut dyn Write, entries: &[u8], opts: &WriteOptions) -> io::Resul
         Compression::Zstd => {
             let mut enc = zstd::stream::write::Encoder::new(w, opts.zstd_level)?;
             enc.include_checksum(false)?;
+            if opts.zstd_workers > 0 {
+                enc.multithread(opts.zstd_workers)?;
+                enc.set_parameter(zstd::stream::raw::CParameter::JobSize(opts.zstd_job_size))?;
+            }
             enc.set_pledged_src_size(Some(entries.len() as u64))?;
             if opts.zstd_long {
                 enc.long_distance_matching(true)?;

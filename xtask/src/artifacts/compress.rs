@@ -5,14 +5,18 @@
 //! can help, so that small files stay decodable with an 8 MiB window) and `<name>.gzip.pdb`
 //! (for browsers, which decompress gzip natively). The entries and their digests do not change;
 //! only the payloads are compressed. A variant already there with the same entries is kept
-//! unless `--force`. The two variants of a file are written in parallel.
+//! unless `--force`. The two variants of a file are written in parallel, and zstd itself runs
+//! multithreaded (one worker per core by default, `--zstd-workers N`); its multithreaded output
+//! does not depend on the worker count, so the files are reproducible across machines.
 
 use super::verify::{check_file, Status};
 use super::{manifest_path, raw_path, variant_path};
 use crate::file_size;
 use crate::manifest::{compare_header, DbRecord, Manifest};
 use anyhow::{bail, Context, Result};
-use pdbformat::format::{write_pdb, Compression, LoadOptions, PdbFile, TableSource, WriteOptions};
+use pdbformat::format::{
+    write_pdb, Compression, LoadOptions, PdbFile, TableSource, WriteOptions, DEFAULT_ZSTD_JOB_SIZE,
+};
 use pdbformat::standard::{self, StandardDb};
 use pdbformat::units;
 use std::path::Path;
@@ -41,6 +45,10 @@ pub struct CompressOptions {
     pub long: Long,
     /// gzip level (1..=9).
     pub gzip_level: u32,
+    /// zstd worker threads, at least 1: zstd's multithreaded mode, whose output is the same for
+    /// every worker count (jobs of [`DEFAULT_ZSTD_JOB_SIZE`] bytes), so the `.zstd.pdb` files
+    /// are the same on every machine whatever its core count.
+    pub zstd_workers: u32,
     /// Rewrite variants that are already there.
     pub force: bool,
 }
@@ -51,6 +59,7 @@ impl Default for CompressOptions {
             zstd_level: 19,
             long: Long::Auto,
             gzip_level: 9,
+            zstd_workers: default_zstd_workers(),
             force: false,
         }
     }
@@ -65,8 +74,18 @@ impl CompressOptions {
         if !(1..=9).contains(&self.gzip_level) {
             bail!("gzip level {} is not in 1..=9", self.gzip_level);
         }
+        if !(1..=256).contains(&self.zstd_workers) {
+            bail!("zstd workers {} is not in 1..=256", self.zstd_workers);
+        }
         Ok(())
     }
+}
+
+/// One zstd worker per core (at least 1).
+pub fn default_zstd_workers() -> u32 {
+    std::thread::available_parallelism()
+        .map(|n| n.get().min(256) as u32)
+        .unwrap_or(1)
 }
 
 /// One compressed variant.
@@ -185,6 +204,8 @@ fn compress_one(
                             zstd_level: opts.zstd_level,
                             zstd_long: long,
                             gzip_level: opts.gzip_level,
+                            zstd_workers: opts.zstd_workers,
+                            zstd_job_size: DEFAULT_ZSTD_JOB_SIZE,
                         };
                         write_pdb(&path, goal, sources, &w)
                             .with_context(|| format!("writing {}", path.display()))?;
