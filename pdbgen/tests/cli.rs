@@ -1,9 +1,10 @@
 //! The `pdbgen` command line: build, verify, info and compress on small boards, and the errors
 //! users see for bad input and damaged files.
 
+mod common;
+
 use assert_cmd::Command;
 use pdbformat::format::{write_pdb, LoadOptions, PdbFile, TableSource, WriteOptions};
-use pdbformat::{Board, Goal, Pattern, TableKind};
 use predicates::str::contains;
 use std::path::Path;
 
@@ -225,31 +226,8 @@ fn damaged_files_fail_verification() {
 #[test]
 fn semantic_errors_are_named_with_an_example_index() {
     let dir = tempfile::tempdir().unwrap();
-    let b = Board::new(3, 3).unwrap();
-    let goal = Goal::blank_first(b);
-    let pattern = Pattern::new(b, &[1, 2, 3]).unwrap();
-    let mut values = pdbgen::build_table(
-        &goal,
-        &pattern,
-        TableKind::ZeroAware,
-        Some(1),
-        0,
-        &pdbgen::NoProgress,
-    )
-    .unwrap()
-    .to_vec();
-    // Raise one entry by 2: parity, step and descent checks must fail; checksums are valid.
-    let i = values.iter().position(|&v| v == 5).unwrap();
-    values[i] = 7;
-    let f = dir.path().join("wrong.pdb");
-    let src = TableSource {
-        kind: TableKind::ZeroAware,
-        pattern: &pattern,
-        encoding: pdbformat::format::Encoding::U8,
-        max_value: *values.iter().max().unwrap(),
-        entries: &values,
-    };
-    write_pdb(&f, &goal, &[src], &WriteOptions::default()).unwrap();
+    // One entry raised by 2 (parity kept): the step check fails, the checksums are valid.
+    let (f, i) = common::write_raised_entry(dir.path());
     pdbgen()
         .arg("verify")
         .arg(&f)

@@ -2,13 +2,15 @@
 //! damaged checksum, of values that fail the semantic check behind valid checksums, and of
 //! bit1 tables, which are checked through their restored values.
 
+mod common;
+
 use pdbformat::format::{
     write_pdb, Compression, Encoding, LoadOptions, PdbFile, TableSource, WriteOptions,
 };
 use pdbformat::{Board, Goal, Partition, Pattern, TableKind};
 use pdbgen::semantic::checks;
 use pdbgen::verify::{verify_file, Depth, Problem, VerifyObserver, VerifyOptions};
-use pdbgen::{build_file, build_table, BuildRequest, NoProgress, VerifyError};
+use pdbgen::{build_file, BuildRequest, NoProgress, VerifyError};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
@@ -135,31 +137,8 @@ fn a_damaged_checksum_is_reported_and_stops_that_table_only() {
 #[test]
 fn wrong_values_with_valid_checksums_fail_the_semantic_check() {
     let dir = tempfile::tempdir().unwrap();
-    let b = Board::new(3, 3).unwrap();
-    let goal = Goal::blank_first(b);
-    let pattern = Pattern::new(b, &[1, 2, 3]).unwrap();
-    let mut values = build_table(
-        &goal,
-        &pattern,
-        TableKind::ZeroAware,
-        Some(1),
-        0,
-        &NoProgress,
-    )
-    .unwrap()
-    .to_vec();
-    // Raise one entry by 2 (parity kept): the step check fails, the checksums are valid.
-    let i = values.iter().position(|&v| v == 5).unwrap();
-    values[i] = 7;
-    let f = dir.path().join("wrong.pdb");
-    let src = TableSource {
-        kind: TableKind::ZeroAware,
-        pattern: &pattern,
-        encoding: Encoding::U8,
-        max_value: *values.iter().max().unwrap(),
-        entries: &values,
-    };
-    write_pdb(&f, &goal, &[src], &WriteOptions::default()).unwrap();
+    // One entry raised by 2 (parity kept): the step check fails, the checksums are valid.
+    let (f, i) = common::write_raised_entry(dir.path());
     assert!(verify_file(&f, opts(Depth::Checksums), &NoProgress)
         .unwrap()
         .passed());
