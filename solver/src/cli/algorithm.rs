@@ -48,6 +48,14 @@ pub struct AlgorithmArgs {
     /// two-buckets.
     #[arg(long, default_value = "auto", value_name = "KIND", value_parser = parse_queue)]
     pub queue: QueueChoice,
+    /// ida, hybrid, parallel-ida: turn duplicate-move pruning off (the move back to the
+    /// previous cell is still never made).
+    #[arg(long)]
+    pub no_prune: bool,
+    /// ida, hybrid, parallel-ida: word depth of the duplicate-move pruning machine (1 to 16).
+    #[arg(long, value_name = "L", default_value_t = solver::search::prune::DEFAULT_DEPTH,
+          value_parser = clap::value_parser!(u32).range(1..=solver::search::prune::MAX_DEPTH as i64))]
+    pub prune_depth: u32,
 }
 
 impl AlgorithmArgs {
@@ -62,6 +70,7 @@ impl AlgorithmArgs {
             depth_limit: self.depth_limit,
             hybrid_nodes: self.hybrid_nodes,
             queue: self.queue,
+            prune_depth: if self.no_prune { 0 } else { self.prune_depth },
         }
     }
 }

@@ -123,6 +123,8 @@ pub struct Pair {
     budget: Option<u64>,
     split: Option<u32>,
     queue: Option<QueueChoice>,
+    /// Word depth of the pruning machine (0: off).
+    prune: Option<u32>,
     label: String,
 }
 
@@ -143,6 +145,7 @@ pub fn parse_pair(s: &str) -> Result<Pair, String> {
         budget: None,
         split: None,
         queue: None,
+        prune: None,
         label: s.to_string(),
     };
     for part in parts {
@@ -179,9 +182,20 @@ pub fn parse_pair(s: &str) -> Result<Pair, String> {
             "budget" | "hybrid-nodes" => p.budget = Some(v.parse().map_err(|_| bad("a count"))?),
             "split" | "split-depth" => p.split = Some(v.parse().map_err(|_| bad("a depth"))?),
             "queue" => p.queue = Some(super::algorithm::parse_queue(v)?),
+            "prune" => {
+                p.prune = Some(match v.trim() {
+                    "off" | "no" | "0" => 0,
+                    "on" | "yes" => solver::search::prune::DEFAULT_DEPTH,
+                    d => d
+                        .parse::<u32>()
+                        .ok()
+                        .filter(|d| (1..=solver::search::prune::MAX_DEPTH).contains(d))
+                        .ok_or_else(|| bad("on, off or a word depth 1 to 16"))?,
+                })
+            }
             other => {
                 return Err(format!(
-                    "{s:?}: unknown setting {other:?}: use threads, w, timeout, nodes, memory, depth, budget, split or queue"
+                    "{s:?}: unknown setting {other:?}: use threads, w, timeout, nodes, memory, depth, budget, split, queue or prune"
                 ))
             }
         }
@@ -726,6 +740,11 @@ fn options(p: &Pair, a: &CompareArgs, base: solver::Limits) -> search::Options {
         hybrid_nodes: p.budget,
         split_depth: p.split,
         queue: p.queue.unwrap_or_default(),
+        no_prune: p.prune == Some(0),
+        prune_depth: p
+            .prune
+            .filter(|&d| d > 0)
+            .unwrap_or(solver::search::prune::DEFAULT_DEPTH),
     };
     args.options(limits)
 }

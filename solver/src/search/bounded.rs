@@ -3,11 +3,14 @@
 //! runs it from the start once per bound, `hybrid` from A*'s frontier, `parallel-ida` from the
 //! roots of its split, one probe per task.
 //!
-//! Moves are made in place, the move back to the parent is never generated, the children's
+//! Moves are made in place, the move back to the parent is never generated, nor a move the
+//! duplicate-move machine of `search/prune.rs` forbids (its state is carried per depth, as an
+//! argument of the recursion), the children's
 //! lookups are prepared (and prefetched) before any child is visited, the heuristic is updated
 //! incrementally with an early stop above the bound, and nothing is allocated (the path's
 //! capacity is reserved before each search).
 
+use super::prune::{Pruner, FORBIDDEN};
 use super::{Clock, Stop};
 use crate::heuristic::Heuristic;
 use crate::position::{MoveTable, Position, MAX_CELLS};
@@ -161,6 +164,7 @@ impl Budget for SharedBudget<'_> {
 pub(crate) struct Probe<'a, H: Heuristic, B: Budget> {
     h: &'a H,
     moves: &'a MoveTable,
+    prune: &'a Pruner,
     goal: &'a [u8; MAX_CELLS],
     /// The limits it searches under.
     pub(crate) budget: B,
@@ -180,10 +184,12 @@ pub(crate) struct Probe<'a, H: Heuristic, B: Budget> {
 }
 
 impl<'a, H: Heuristic, B: Budget> Probe<'a, H, B> {
-    /// A probe for `goal` (tiles per cell) using `moves`, `h` and `budget`.
+    /// A probe for `goal` (tiles per cell) using `moves`, the pruning machine `prune`, `h`
+    /// and `budget`.
     pub(crate) fn new(
         h: &'a H,
         moves: &'a MoveTable,
+        prune: &'a Pruner,
         goal: &'a [u8; MAX_CELLS],
         budget: B,
     ) -> Self {
@@ -194,6 +200,7 @@ impl<'a, H: Heuristic, B: Budget> Probe<'a, H, B> {
         Probe {
             h,
             moves,
+            prune,
             goal,
             budget,
             parts: h.init(&position.tiles),
@@ -233,7 +240,7 @@ impl<'a, H: Heuristic, B: Budget> Probe<'a, H, B> {
         self.position = start.clone();
         self.parts = self.h.init(&start.tiles);
         self.bound = bound;
-        self.dfs(g0, h0, prev)
+        self.dfs(g0, h0, prev, 0)
     }
 
     /// Reports the nodes not yet added to a shared budget.
@@ -241,7 +248,7 @@ impl<'a, H: Heuristic, B: Budget> Probe<'a, H, B> {
         self.budget.flush();
     }
 
-    fn dfs(&mut self, g: u32, hval: u32, prev: u8) -> bool {
+    fn dfs(&mut self, g: u32, hval: u32, prev: u8, state: u32) -> bool {
         if hval == 0 && self.position.tiles == *self.goal {
             return true;
         }
@@ -249,16 +256,23 @@ impl<'a, H: Heuristic, B: Budget> Probe<'a, H, B> {
         let blank = self.position.blank;
         let moves = self.moves;
         let targets = moves.targets(blank);
+        let prune = self.prune;
         let mut pending = [H::Pending::default(); 4];
-        for (p, &next) in pending.iter_mut().zip(targets) {
+        let mut states = [FORBIDDEN; 4];
+        for (slot, &next) in targets.iter().enumerate() {
             if next != prev {
+                states[slot] = prune.step(state, blank, slot);
+            }
+        }
+        for ((p, &next), &st) in pending.iter_mut().zip(targets).zip(&states) {
+            if st != FORBIDDEN {
                 *p = self
                     .h
                     .prepare(&self.parts, self.position.tiles[next as usize], next, blank);
             }
         }
-        for (p, &next) in pending.iter().zip(targets) {
-            if next == prev {
+        for ((p, &next), &st) in pending.iter().zip(targets).zip(&states) {
+            if st == FORBIDDEN {
                 continue;
             }
             if !self.budget.spend() {
@@ -281,7 +295,7 @@ impl<'a, H: Heuristic, B: Budget> Probe<'a, H, B> {
             let f = g + 1 + hv;
             if f <= self.bound {
                 self.path.push(next);
-                if self.dfs(g + 1, hv, blank) {
+                if self.dfs(g + 1, hv, blank, st) {
                     return true;
                 }
                 if self.interrupted {

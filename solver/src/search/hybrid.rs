@@ -98,7 +98,14 @@ fn two_phases<H: Heuristic, K: Packed, Q: OpenList<K>>(
     let h = e.heuristic();
     let moves = MoveTable::new(goal.board());
     let goal_tiles = goal_array(goal);
-    let mut probe = Probe::new(h, &moves, &goal_tiles, Local::new(e.clock.clone(), e.nodes));
+    let pruner = opts.pruner(goal.board());
+    let mut probe = Probe::new(
+        h,
+        &moves,
+        &pruner,
+        &goal_tiles,
+        Local::new(e.clock.clone(), e.nodes),
+    );
     let mut bound = frontier.first().map_or(u32::MAX, |n| n.g + n.h);
     let mut iterations = 0;
     let found = 'outer: loop {

@@ -24,7 +24,8 @@ pub fn search<H: Heuristic>(h: &H, goal: &Goal, start: &Position, opts: &Options
     let clock = Clock::new(&opts.limits);
     let moves = MoveTable::new(goal.board());
     let goal_tiles = goal_array(goal);
-    let mut probe = Probe::new(h, &moves, &goal_tiles, Local::new(clock, 0));
+    let pruner = opts.pruner(goal.board());
+    let mut probe = Probe::new(h, &moves, &pruner, &goal_tiles, Local::new(clock, 0));
     let h0 = estimate(h, &start.tiles);
     let mut bound = h0;
     let mut iterations = 0u32;

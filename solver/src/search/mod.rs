@@ -36,6 +36,7 @@ pub mod hybrid;
 pub mod ida;
 pub mod key;
 pub mod parallel_ida;
+pub mod prune;
 mod runner;
 pub mod strategic;
 pub mod weighted;
@@ -179,6 +180,10 @@ pub struct Options {
     pub hybrid_nodes: Option<u64>,
     /// `astar` and `hybrid`: the open list.
     pub queue: QueueChoice,
+    /// `ida`, `hybrid` and `parallel-ida`: the word depth of the duplicate-move pruning
+    /// machine (`search/prune.rs`); 0 turns pruning off (the move back to the parent is still
+    /// never made).
+    pub prune_depth: u32,
 }
 
 impl Default for Options {
@@ -192,11 +197,21 @@ impl Default for Options {
             depth_limit: None,
             hybrid_nodes: None,
             queue: QueueChoice::Auto,
+            prune_depth: prune::DEFAULT_DEPTH,
         }
     }
 }
 
 impl Options {
+    /// The duplicate-move pruning machine these options ask for on `board`.
+    pub fn pruner(&self, board: pdbformat::Board) -> prune::Pruner {
+        if self.prune_depth == 0 {
+            prune::Pruner::off(board)
+        } else {
+            prune::Pruner::new(board, self.prune_depth)
+        }
+    }
+
     /// The memory limit in bytes: the one given, or half of the available memory (4 GiB when
     /// it cannot be read).
     pub fn memory_limit(&self) -> u64 {

@@ -84,6 +84,7 @@ fn run<H: Heuristic + Sync, K: Packed>(
     let board = goal.board();
     let layout = Layout::new(board.cells());
     let moves = MoveTable::new(board);
+    let pruner = opts.pruner(board);
     let goal_tiles = goal_array(goal);
     let goal_key: K = layout.pack(&goal_tiles);
     let h0 = super::estimate(h, &start.tiles);
@@ -208,7 +209,7 @@ fn run<H: Heuristic + Sync, K: Packed>(
         let next_bound = AtomicU32::new(u32::MAX);
         pool.install(|| {
             roots.par_iter().with_max_len(1).for_each_init(
-                || Probe::new(h, &moves, &goal_tiles, shared.budget()),
+                || Probe::new(h, &moves, &pruner, &goal_tiles, shared.budget()),
                 |probe, r| {
                     let f = depth + r.h;
                     if f > bound {
