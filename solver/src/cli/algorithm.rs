@@ -59,6 +59,15 @@ pub struct AlgorithmArgs {
 }
 
 impl AlgorithmArgs {
+    /// The pruning word depth asked for (0: `--no-prune`).
+    pub fn prune_setting(&self) -> u32 {
+        if self.no_prune {
+            0
+        } else {
+            self.prune_depth
+        }
+    }
+
     /// The search options with `limits`.
     pub fn options(&self, limits: Limits) -> Options {
         Options {
@@ -70,7 +79,7 @@ impl AlgorithmArgs {
             depth_limit: self.depth_limit,
             hybrid_nodes: self.hybrid_nodes,
             queue: self.queue,
-            prune_depth: if self.no_prune { 0 } else { self.prune_depth },
+            prune_depth: self.prune_setting(),
         }
     }
 }

@@ -52,10 +52,12 @@ pub fn limits(max_nodes: Option<u64>, timeout: Option<f64>) -> Result<Limits> {
     Ok(Limits { max_nodes, timeout })
 }
 
-/// The options of an IDA* search under `limits`.
-pub fn ida_options(limits: &Limits) -> Options {
+/// The options of an IDA* search under `limits`, with duplicate-move pruning of word depth
+/// `prune_depth` (0: off).
+pub fn ida_options(limits: &Limits, prune_depth: u32) -> Options {
     Options {
         limits: *limits,
+        prune_depth,
         ..Options::default()
     }
 }
@@ -118,7 +120,7 @@ fn run_one(a: &SolveArgs, board: Option<Board>, limits: &Limits) -> Result<i32> 
         &setup.heuristic,
         &puzzle,
         &goal,
-        &ida_options(limits),
+        &ida_options(limits, a.algorithm.prune_setting()),
     ) {
         Ok(s) => {
             if a.json {
@@ -208,7 +210,14 @@ fn run_file(a: &SolveArgs, path: PathBuf, board: Option<Board>, limits: &Limits)
     );
     // Keep the clock moving while a hard instance is being searched.
     pb.enable_steady_tick(Duration::from_millis(250));
-    let (summary, stopped) = solve_lines(&setup.heuristic, &goal, &lines, limits, a.json, &pb);
+    let (summary, stopped) = solve_lines(
+        &setup.heuristic,
+        &goal,
+        &lines,
+        &ida_options(limits, a.algorithm.prune_setting()),
+        a.json,
+        &pb,
+    );
     pb.finish_and_clear();
     if a.json {
         eprintln!("{}", summary.text());
@@ -230,7 +239,7 @@ pub fn solve_lines(
     heuristic: &HeuristicChoice,
     goal: &Goal,
     lines: &[PuzzleLine],
-    limits: &Limits,
+    opts: &Options,
     json: bool,
     pb: &ProgressBar,
 ) -> (Summary, bool) {
@@ -242,9 +251,7 @@ pub fn solve_lines(
             .puzzle
             .as_ref()
             .map_err(|e| SolveError::Puzzle(e.clone()))
-            .and_then(|p| {
-                solve(Algorithm::Ida, heuristic, p, goal, &ida_options(limits)).map(|s| (p, s))
-            });
+            .and_then(|p| solve(Algorithm::Ida, heuristic, p, goal, opts).map(|s| (p, s)));
         match result {
             Ok((p, s)) => {
                 let mismatch = l.expected.filter(|&e| e as usize != s.len());

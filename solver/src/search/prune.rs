@@ -57,6 +57,7 @@ impl Pruner {
     }
 
     /// The machine of `board` for words of at most `depth` moves (capped at [`MAX_DEPTH`]).
+    #[allow(clippy::needless_range_loop)] // `goto[s][d]` and `goto[fail[s]][d]` side by side
     pub fn new(board: Board, depth: u32) -> Pruner {
         let depth = depth.min(MAX_DEPTH);
         let cells = board.cells();
