@@ -144,3 +144,28 @@ pub enum PatternError {
         name: String,
     },
 }
+
+/// An error and its causes in one line for people, each cause said once: the messages of
+/// `error` and of its chain of sources joined by `": "`, leaving out a cause whose message the
+/// line already holds (an error that shows its source in its own message and also returns it
+/// as its source would otherwise be read twice).
+///
+/// ```
+/// use pdbformat::error::describe;
+/// let io = std::io::Error::new(std::io::ErrorKind::NotFound, "no such file");
+/// let e = pdbformat::format::FormatError::Io { context: "cannot read x.pdb".into(), source: io };
+/// assert_eq!(describe(&e), "cannot read x.pdb: no such file");
+/// ```
+pub fn describe(error: &(dyn std::error::Error + 'static)) -> String {
+    let mut line = error.to_string();
+    let mut cause = error.source();
+    while let Some(c) = cause {
+        let said = c.to_string();
+        if !said.is_empty() && !line.contains(&said) {
+            line.push_str(": ");
+            line.push_str(&said);
+        }
+        cause = c.source();
+    }
+    line
+}

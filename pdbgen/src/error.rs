@@ -4,7 +4,7 @@
 //!
 //! Messages name the thing and say what is wrong; the lower-level cause (a format or index
 //! error) is the [`source`](std::error::Error::source), not repeated in the message, so print
-//! the chain (`{:#}` through `anyhow`) to see it all.
+//! the chain (`pdbformat::error::describe`, which says each cause once) to see it all.
 
 use pdbformat::format::FormatError;
 use pdbformat::rank::IndexError;

@@ -37,7 +37,7 @@ fn main() -> ExitCode {
     match result {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("error: {e:#}");
+            eprintln!("error: {}", pdbformat::error::describe(&*e));
             ExitCode::FAILURE
         }
     }

@@ -5,6 +5,8 @@ mod common;
 
 use assert_cmd::Command;
 use pdbformat::format::{write_pdb, LoadOptions, PdbFile, TableSource, WriteOptions};
+use pdbformat::testkit::says_each_cause_once;
+use predicates::prelude::predicate;
 use predicates::str::contains;
 use std::path::Path;
 
@@ -163,6 +165,7 @@ fn bad_arguments_are_clear_errors() {
             .args(&args)
             .assert()
             .failure()
+            .stderr(predicate::function(says_each_cause_once))
             .stderr(contains(msg));
         assert!(!out.exists(), "nothing may be left under the output name");
     }
@@ -188,6 +191,7 @@ fn damaged_files_fail_verification() {
         .arg(&bad)
         .assert()
         .failure()
+        .stderr(predicate::function(says_each_cause_once))
         .stdout(contains("checksum mismatch"));
     // Truncated.
     let short = dir.path().join("short.pdb");
@@ -197,12 +201,14 @@ fn damaged_files_fail_verification() {
         .arg(&short)
         .assert()
         .failure()
+        .stderr(predicate::function(says_each_cause_once))
         .stdout(contains("truncated"));
     pdbgen()
         .arg("info")
         .arg(&short)
         .assert()
         .failure()
+        .stderr(predicate::function(says_each_cause_once))
         .stderr(contains("truncated"));
     // Not a PDB file at all.
     let text = dir.path().join("text.pdb");
@@ -212,6 +218,7 @@ fn damaged_files_fail_verification() {
         .arg(&text)
         .assert()
         .failure()
+        .stderr(predicate::function(says_each_cause_once))
         .stdout(contains("not a PDB file"));
     // One good file and one bad: exit non-zero, the good one still reported OK.
     pdbgen()
@@ -220,6 +227,7 @@ fn damaged_files_fail_verification() {
         .arg(&bad)
         .assert()
         .failure()
+        .stderr(predicate::function(says_each_cause_once))
         .stdout(contains("ok.pdb: OK"));
 }
 
@@ -233,6 +241,7 @@ fn semantic_errors_are_named_with_an_example_index() {
         .arg(&f)
         .assert()
         .failure()
+        .stderr(predicate::function(says_each_cause_once))
         .stdout(contains(
             "every pattern move changes the value by exactly 1",
         ))
@@ -310,6 +319,7 @@ fn compact_encodings_round_trip_to_the_exact_values() {
         .arg(&u4)
         .assert()
         .failure()
+        .stderr(predicate::function(says_each_cause_once))
         .stderr(contains("too large for u4"));
     let small = build(
         dir.path(),
@@ -337,6 +347,7 @@ fn compact_encodings_round_trip_to_the_exact_values() {
         .arg(dir.path().join("no.pdb"))
         .assert()
         .failure()
+        .stderr(predicate::function(says_each_cause_once))
         .stderr(contains("bit1 entries need zero-aware tables"));
     // A bit flipped in a bit1 payload (checksums recomputed) fails the semantic check.
     let file = PdbFile::open(&bit1).unwrap();
@@ -364,5 +375,6 @@ fn compact_encodings_round_trip_to_the_exact_values() {
         .arg(&bad)
         .assert()
         .failure()
+        .stderr(predicate::function(says_each_cause_once))
         .stdout(contains("check failed"));
 }

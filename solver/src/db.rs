@@ -6,7 +6,12 @@
 //! (`madvise(MADV_HUGEPAGE)` on Linux): lookups are random accesses over tens of megabytes to
 //! gigabytes, and 2 MiB pages spare most of their TLB misses. Raw payloads are read straight
 //! into place, compressed ones decoded straight into place (zstd uses the table itself as its
-//! window), and their digest is checked on the way.
+//! window), and their digest is checked on the way, or, with
+//! [`OpenOptions::verify_in_background`], by a second thread over the loaded entries while the
+//! search already runs: [`Database::wait_verified`] gives its verdict, and [`crate::solve`]
+//! waits for it before it returns any result, so a corrupted table is reported as such and never
+//! gives an answer presented as good. With [`OpenOptions::expect_goal`] the header is checked
+//! against the puzzle's board and goal before any entry is read.
 //!
 //! `u8` and `u4` entries hold values. `bit1` entries hold bit 1 of each value of a zero-aware
 //! table and are read with *differential lookups*: a pattern move changes such a value by
@@ -15,12 +20,14 @@
 //! goal ([`LoadedTable::exact_value`]).
 
 use crate::position::MAX_CELLS;
+use pdbformat::format::Digest;
 use pdbformat::format::{Encoding, EntryView, FormatError, PdbFile, TableHeader};
 use pdbformat::rank::{flood, BoardBits, FastIndex};
 use pdbformat::rank::{TableIndex, TableKind};
 use pdbformat::{Board, Goal, Pattern, Symmetry};
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, OnceLock};
+use std::thread::JoinHandle;
 use std::time::Instant;
 use thiserror::Error;
 
@@ -70,6 +77,13 @@ pub enum DbError {
         goal: String,
         /// Its blank cell (row, column).
         blank: (usize, usize),
+    },
+    /// The background digest check ended without a verdict (its thread died): nothing about
+    /// the entries was confirmed.
+    #[error("cannot use database {path}: its digest check stopped before it finished; run again, or check the file with `pdbgen verify`")]
+    Unverified {
+        /// The file.
+        path: PathBuf,
     },
     /// Too many tables and views to combine.
     #[error("too many pattern tables combined: at most {max} (table groups × views) are supported, {found} were asked for")]
@@ -336,19 +350,81 @@ pub struct Database {
     tables: Vec<Arc<LoadedTable>>,
     bytes: u64,
     load_seconds: f64,
+    /// The digest check running beside the search, when it was asked for.
+    background: Option<BackgroundCheck>,
+}
+
+/// The first table whose entries do not match their digest: (table, expected, found).
+type Mismatch = (usize, Digest, Digest);
+
+/// A digest check of every table on a thread of its own, and its verdict once joined.
+#[derive(Debug)]
+struct BackgroundCheck {
+    thread: Mutex<Option<JoinHandle<Result<(), Mismatch>>>>,
+    verdict: OnceLock<Result<(), Mismatch>>,
 }
 
 /// How [`Database::open`] reads a file.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct OpenOptions {
-    /// Check every table's SHA-256 digest while loading (reads the whole file once).
+    /// Check every table's SHA-256 digest (reads every entry once more).
     pub verify: bool,
+    /// With `verify`: check the digests on a thread of their own after loading instead of
+    /// while loading, so that a search can start at once; [`Database::wait_verified`] (which
+    /// [`crate::solve`] calls before it returns) gives the verdict.
+    pub verify_in_background: bool,
+    /// Refuse the file, from its header alone and before any entry is read, unless it can serve
+    /// this goal (same board, blank cells related by a symmetry; see [`Database::frame_for`]).
+    pub expect_goal: Option<Goal>,
 }
 
 impl Default for OpenOptions {
     fn default() -> Self {
-        OpenOptions { verify: true }
+        OpenOptions {
+            verify: true,
+            verify_in_background: false,
+            expect_goal: None,
+        }
     }
+}
+
+impl BackgroundCheck {
+    /// Starts checking `tables` (in file order) against their headers' digests.
+    fn start(tables: Vec<Arc<LoadedTable>>) -> std::io::Result<BackgroundCheck> {
+        let handle = std::thread::Builder::new()
+            .name("pdb-verify".into())
+            .spawn(move || check_digests(&tables))?;
+        Ok(BackgroundCheck {
+            thread: Mutex::new(Some(handle)),
+            verdict: OnceLock::new(),
+        })
+    }
+
+    /// The verdict, waiting for the thread if it still runs; `None` if the thread died
+    /// before giving one.
+    fn wait(&self) -> Option<Result<(), Mismatch>> {
+        if let Some(v) = self.verdict.get() {
+            return Some(*v);
+        }
+        let mut guard = self.thread.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(handle) = guard.take() {
+            if let Ok(v) = handle.join() {
+                let _ = self.verdict.set(v);
+            }
+        }
+        self.verdict.get().copied()
+    }
+}
+
+/// Checks each table's entries against its header's digest, in file order.
+fn check_digests(tables: &[Arc<LoadedTable>]) -> Result<(), Mismatch> {
+    for (i, t) in tables.iter().enumerate() {
+        let found = Digest::of(&t.entries[..t.header.raw_len as usize]);
+        if found != t.header.raw_digest {
+            return Err((i, t.header.raw_digest, found));
+        }
+    }
+    Ok(())
 }
 
 impl Database {
@@ -375,6 +451,10 @@ impl Database {
         };
         let file = PdbFile::open(&path).map_err(format)?;
         let header = file.header().clone();
+        if let Some(goal) = &opts.expect_goal {
+            frame_between(&path, &header.goal, goal)?;
+        }
+        let background = opts.verify && opts.verify_in_background;
         let board = header.board();
         let total: u64 = header.tables.iter().map(|t| t.raw_len).sum();
         let mut before = 0u64;
@@ -389,7 +469,7 @@ impl Database {
                     why: e.to_string(),
                 })
             })?;
-            let entries = load_entries(&file, i, th, opts.verify, &mut |n| {
+            let entries = load_entries(&file, i, th, opts.verify && !background, &mut |n| {
                 progress(before + n, total)
             })
             .map_err(format)?;
@@ -442,13 +522,42 @@ impl Database {
             }
             tables.push(Arc::new(table));
         }
+        let background = if background {
+            match BackgroundCheck::start(tables.clone()) {
+                Ok(check) => Some(check),
+                // No thread to be had: check here and now.
+                Err(_) => {
+                    check_digests(&tables).map_err(|m| mismatch(&path, m))?;
+                    None
+                }
+            }
+        } else {
+            None
+        };
         Ok(Database {
             bytes: file.len(),
             path,
             goal: header.goal,
             tables,
             load_seconds: start.elapsed().as_secs_f64(),
+            background,
         })
+    }
+
+    /// Waits for the background digest check of [`OpenOptions::verify_in_background`], if one
+    /// runs, and gives its verdict: `Ok` when every table matched (or no background check was
+    /// asked for), the corruption error otherwise. Cheap once the check has finished.
+    pub fn wait_verified(&self) -> Result<(), DbError> {
+        let Some(check) = &self.background else {
+            return Ok(());
+        };
+        match check.wait() {
+            Some(Ok(())) => Ok(()),
+            Some(Err(m)) => Err(mismatch(&self.path, m)),
+            None => Err(DbError::Unverified {
+                path: self.path.clone(),
+            }),
+        }
     }
 
     /// The file's path.
@@ -508,28 +617,48 @@ impl Database {
     /// goal's blank cell to the database goal's blank cell. Errors when the board differs or
     /// no symmetry fits.
     pub fn frame_for(&self, goal: &Goal) -> Result<Symmetry, DbError> {
-        let board = goal.board();
-        if board != self.board() {
-            return Err(DbError::WrongBoard {
-                path: self.path.clone(),
-                db_board: self.board(),
-                board,
-            });
-        }
-        Symmetry::taking(board, goal.blank_cell(), self.goal.blank_cell()).ok_or_else(|| {
-            let rc = |c: usize| (board.row(c), board.col(c));
-            DbError::WrongGoal {
-                path: self.path.clone(),
-                db_goal: self.goal.to_string(),
-                db_blank: rc(self.goal.blank_cell()),
-                goal: goal.to_string(),
-                blank: rc(goal.blank_cell()),
-            }
-        })
+        frame_between(&self.path, &self.goal, goal)
     }
 
     /// Whether this database can serve `goal` (same board, blank cells related by a symmetry).
     pub fn fits(&self, goal: &Goal) -> bool {
         self.frame_for(goal).is_ok()
     }
+}
+
+/// The corruption error of a digest mismatch found by the background check.
+fn mismatch(path: &Path, (table, expected, found): Mismatch) -> DbError {
+    DbError::Format {
+        path: path.to_path_buf(),
+        source: FormatError::ChecksumMismatch {
+            table,
+            what: "entries",
+            expected,
+            found,
+        },
+    }
+}
+
+/// The symmetry that carries `goal`'s frame into the frame of a database built for `db_goal`
+/// (the file at `path`, for messages): it takes the goal's blank cell to the database goal's
+/// blank cell. Errors when the board differs or no symmetry fits.
+fn frame_between(path: &Path, db_goal: &Goal, goal: &Goal) -> Result<Symmetry, DbError> {
+    let board = goal.board();
+    if board != db_goal.board() {
+        return Err(DbError::WrongBoard {
+            path: path.to_path_buf(),
+            db_board: db_goal.board(),
+            board,
+        });
+    }
+    Symmetry::taking(board, goal.blank_cell(), db_goal.blank_cell()).ok_or_else(|| {
+        let rc = |c: usize| (board.row(c), board.col(c));
+        DbError::WrongGoal {
+            path: path.to_path_buf(),
+            db_goal: db_goal.to_string(),
+            db_blank: rc(db_goal.blank_cell()),
+            goal: goal.to_string(),
+            blank: rc(goal.blank_cell()),
+        }
+    })
 }

@@ -311,7 +311,10 @@ fn damage(path: &Path, f: impl Fn(&mut [u8])) {
 #[test]
 fn corrupt_bit1_files_give_clear_errors() {
     let dir = tempfile::tempdir().unwrap();
-    let no_verify = OpenOptions { verify: false };
+    let no_verify = OpenOptions {
+        verify: false,
+        ..Default::default()
+    };
     // A flipped bit: the digest check refuses the file.
     let (path, goal) = small_bit1(dir.path(), Compression::None);
     damage(&path, |p| p[p.len() / 2] ^= 4);
@@ -333,14 +336,14 @@ fn corrupt_bit1_files_give_clear_errors() {
     damage(&path, |p| {
         p[(goal_entry / 8) as usize] ^= 1 << (goal_entry % 8)
     });
-    let e = Database::open(&path, no_verify).unwrap_err();
+    let e = Database::open(&path, no_verify.clone()).unwrap_err();
     assert!(matches!(e, DbError::Corrupt { table: 0, .. }), "{e:?}");
     assert!(e.to_string().contains("goal"), "{e}");
     // Every bit 0 but the goal's: the walk from a start finds no way down, and solving says so
     // instead of searching with wrong values.
     let (path, _) = small_bit1(dir.path(), Compression::None);
     damage(&path, |p| p.fill(0));
-    let db = Arc::new(Database::open(&path, no_verify).unwrap());
+    let db = Arc::new(Database::open(&path, no_verify.clone()).unwrap());
     let s = solver_of(&db, true);
     let p = Puzzle::parse("8 7 6 5 4 3 2 1 0", None).unwrap();
     let e = s.ida(&p, &goal, &Limits::default()).unwrap_err();
@@ -370,7 +373,7 @@ fn corrupt_bit1_files_give_clear_errors() {
         p[n / 2] ^= 0x55
     });
     assert!(Database::open(&path, OpenOptions::default()).is_err());
-    let _ = Database::open(&path, no_verify);
+    let _ = Database::open(&path, no_verify.clone());
 }
 
 #[test]

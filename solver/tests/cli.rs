@@ -6,6 +6,7 @@ mod common;
 use assert_cmd::Command;
 use common::write_db;
 use pdbformat::rank::TableKind;
+use pdbformat::testkit::says_each_cause_once;
 use pdbformat::{Board, Direction, Goal, Puzzle};
 use predicates::prelude::*;
 use std::path::Path;
@@ -121,6 +122,7 @@ fn bad_puzzles_fail_clearly() {
             .args(["solve", "--goal", "blank-last", p])
             .assert()
             .code(1)
+            .stderr(predicate::function(says_each_cause_once))
             .stderr(predicate::str::contains(msg));
     }
     // Korf's first instance is unsolvable for blank-last; the message names the other goal.
@@ -133,31 +135,37 @@ fn bad_puzzles_fail_clearly() {
         ])
         .assert()
         .code(1)
+        .stderr(predicate::function(says_each_cause_once))
         .stderr(predicate::str::contains("solvable for --goal blank-first"));
     solver(home.path())
         .args(["solve"])
         .assert()
         .code(1)
+        .stderr(predicate::function(says_each_cause_once))
         .stderr(predicate::str::contains("give a puzzle"));
     solver(home.path())
         .args(["solve", "--heuristic", "magic", P8])
         .assert()
         .code(1)
+        .stderr(predicate::function(says_each_cause_once))
         .stderr(predicate::str::contains("unknown heuristic"));
     solver(home.path())
         .args(["solve", "--timeout", "0", P8])
         .assert()
         .code(1)
+        .stderr(predicate::function(says_each_cause_once))
         .stderr(predicate::str::contains("--timeout"));
     solver(home.path())
         .args(["solve", "--board", "3y4", P8])
         .assert()
         .code(1)
+        .stderr(predicate::function(says_each_cause_once))
         .stderr(predicate::str::contains("cannot read board"));
     solver(home.path())
         .args(["solve", "--goal", "1 2 3", P8])
         .assert()
         .code(1)
+        .stderr(predicate::function(says_each_cause_once))
         .stderr(predicate::str::contains("invalid goal"));
 }
 
@@ -212,6 +220,7 @@ fn database_errors() {
         .arg("14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3")
         .assert()
         .code(1)
+        .stderr(predicate::function(says_each_cause_once))
         .stderr(predicate::str::contains("is for a 3x3 board"));
     // A goal whose blank no symmetry reaches.
     solver(home.path())
@@ -220,6 +229,7 @@ fn database_errors() {
         .arg("1 2 3 0 4 5 6 7 8")
         .assert()
         .code(1)
+        .stderr(predicate::function(says_each_cause_once))
         .stderr(predicate::str::contains("no symmetry"));
     // --db with a classic heuristic.
     solver(home.path())
@@ -228,6 +238,7 @@ fn database_errors() {
         .arg(P8)
         .assert()
         .code(1)
+        .stderr(predicate::function(says_each_cause_once))
         .stderr(predicate::str::contains("--db needs --heuristic pdb"));
     // Corrupted payload: one flipped byte near the end.
     let mut bytes = std::fs::read(&db).unwrap();
@@ -241,6 +252,7 @@ fn database_errors() {
         .arg(P8)
         .assert()
         .code(1)
+        .stderr(predicate::function(says_each_cause_once))
         .stderr(predicate::str::contains("checksum mismatch"));
     // Truncated, not a PDB file at all, missing.
     std::fs::write(&bad, &bytes[..n / 2]).unwrap();
@@ -250,6 +262,7 @@ fn database_errors() {
         .arg(P8)
         .assert()
         .code(1)
+        .stderr(predicate::function(says_each_cause_once))
         .stderr(predicate::str::contains("truncated"));
     std::fs::write(&bad, b"hello, world").unwrap();
     solver(home.path())
@@ -258,12 +271,40 @@ fn database_errors() {
         .arg(P8)
         .assert()
         .code(1)
+        .stderr(predicate::function(says_each_cause_once))
         .stderr(predicate::str::contains("not a PDB file"));
     solver(home.path())
         .args(["solve", "--db", "missing.pdb", P8])
         .assert()
         .code(1)
+        .stderr(predicate::function(says_each_cause_once))
         .stderr(predicate::str::contains("missing.pdb"));
+    // A directory, and a missing bench file: the cause once, not once per layer.
+    solver(home.path())
+        .args(["solve", "--db"])
+        .arg(home.path())
+        .arg(P8)
+        .assert()
+        .code(1)
+        .stderr(predicate::function(says_each_cause_once))
+        .stderr(predicate::str::contains("Is a directory"));
+    solver(home.path())
+        .args(["bench", "missing.txt"])
+        .assert()
+        .code(1)
+        .stderr(predicate::function(says_each_cause_once))
+        .stderr(predicate::str::contains("missing.txt"));
+    // The header alone decides the board: a file with a damaged payload is refused as a
+    // database for another board (the payload is never read).
+    std::fs::write(&bad, &bytes).unwrap();
+    solver(home.path())
+        .args(["solve", "--db"])
+        .arg(&bad)
+        .arg("14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3")
+        .assert()
+        .code(1)
+        .stderr(predicate::function(says_each_cause_once))
+        .stderr(predicate::str::contains("is for a 3x3 board"));
 }
 
 #[test]
@@ -309,6 +350,7 @@ fn input_file_with_summary() {
         .arg(&list)
         .assert()
         .code(1)
+        .stderr(predicate::function(says_each_cause_once))
         .stderr(predicate::str::contains(
             "line 1: found length 27, the line says 26",
         ))
@@ -320,6 +362,7 @@ fn input_file_with_summary() {
         .args(["solve", "--input", "nope.txt"])
         .assert()
         .code(1)
+        .stderr(predicate::function(says_each_cause_once))
         .stderr(predicate::str::contains("cannot read nope.txt"));
 }
 
@@ -390,6 +433,7 @@ fn default_database_is_found_in_pdb_dir_and_artifacts() {
         .args(["solve", "--no-build", "--heuristic", "pdb", puzzle])
         .assert()
         .code(1)
+        .stderr(predicate::function(says_each_cause_once))
         .stderr(predicate::str::contains("give one with --db"));
 }
 
@@ -411,6 +455,7 @@ fn bench_runs_a_file() {
         .arg(&list)
         .assert()
         .code(1)
+        .stderr(predicate::function(says_each_cause_once))
         .stdout(predicate::str::contains("MISMATCH"));
 }
 
@@ -424,6 +469,7 @@ fn bench_json_has_one_object_per_instance_and_a_summary() {
         .arg(&list)
         .assert()
         .code(1)
+        .stderr(predicate::function(says_each_cause_once))
         .get_output()
         .stdout
         .clone();
@@ -542,5 +588,6 @@ fn boards_beyond_64_cells_are_refused() {
         .args(["solve", &tiles.join(" ")])
         .assert()
         .code(1)
+        .stderr(predicate::function(says_each_cause_once))
         .stderr(predicate::str::contains("at most 64 cells"));
 }

@@ -5,6 +5,7 @@ mod common;
 
 use assert_cmd::Command;
 use common::{random_solvable, Rng};
+use pdbformat::testkit::says_each_cause_once;
 use pdbformat::{Board, Direction, Goal, Puzzle};
 use predicates::prelude::*;
 use std::path::Path;
@@ -147,6 +148,7 @@ fn strategic_solves_a_20x20_board() {
         .arg(&text)
         .assert()
         .code(1)
+        .stderr(predicate::function(says_each_cause_once))
         .stderr(predicate::str::contains("at most 64 cells"));
 }
 
@@ -157,6 +159,7 @@ fn solve_errors_and_limits() {
         .args(["solve", "--algorithm", "bfs", KORF1])
         .assert()
         .code(1)
+        .stderr(predicate::function(says_each_cause_once))
         .stderr(predicate::str::contains(
             "breadth-first search keeps every position",
         ));
@@ -202,6 +205,7 @@ fn solve_errors_and_limits() {
         ])
         .assert()
         .code(1)
+        .stderr(predicate::function(says_each_cause_once))
         .stderr(predicate::str::contains("no solution within 3 moves"));
     solver(home.path())
         .args([
@@ -216,6 +220,7 @@ fn solve_errors_and_limits() {
         ])
         .assert()
         .code(1)
+        .stderr(predicate::function(says_each_cause_once))
         .stderr(predicate::str::contains("at most 1"));
     solver(home.path())
         .args([
@@ -228,6 +233,7 @@ fn solve_errors_and_limits() {
         ])
         .assert()
         .code(1)
+        .stderr(predicate::function(says_each_cause_once))
         .stderr(predicate::str::contains("cannot reach"));
     for bad in [
         ["--algorithm", "warp"],
@@ -264,6 +270,7 @@ fn solve_a_file_with_another_algorithm() {
         .arg(&f)
         .assert()
         .code(1)
+        .stderr(predicate::function(says_each_cause_once))
         .stdout(predicate::str::contains("#1    length   27"))
         .stdout(predicate::str::contains("solved 2 of 3"))
         .stderr(predicate::str::contains("line 3"));
@@ -280,6 +287,7 @@ fn solve_a_file_with_another_algorithm() {
         .arg(&f)
         .assert()
         .code(1)
+        .stderr(predicate::function(says_each_cause_once))
         .stdout(predicate::str::is_match(r"#1    length +\d+ \(\+\d+ *\)").unwrap());
 }
 
@@ -385,6 +393,7 @@ fn compare_flags_disagreement_limits_and_bad_pairs() {
         .arg(&f)
         .assert()
         .code(1)
+        .stderr(predicate::function(says_each_cause_once))
         .stderr(predicate::str::contains(
             "optimal algorithms disagree (the line says 25)",
         ));
@@ -417,5 +426,6 @@ fn compare_flags_disagreement_limits_and_bad_pairs() {
         .args(["compare", "--pairs", "ida:pdb", "--no-build", KORF1])
         .assert()
         .code(1)
+        .stderr(predicate::function(says_each_cause_once))
         .stderr(predicate::str::contains("no pattern database"));
 }

@@ -101,7 +101,14 @@ fn verification_can_be_skipped_but_is_on_by_default() {
         .unwrap_err()
         .to_string();
     assert!(e.contains("checksum mismatch"), "{e}");
-    assert!(Database::open(&path, OpenOptions { verify: false }).is_ok());
+    assert!(Database::open(
+        &path,
+        OpenOptions {
+            verify: false,
+            ..Default::default()
+        }
+    )
+    .is_ok());
 }
 
 /// A header whose table shape contradicts itself (format v1 layout, docs/FORMAT.md: the first
@@ -143,4 +150,67 @@ fn malformed_table_shape_is_refused_with_the_field_named() {
         "{e:?}"
     );
     assert!(e.to_string().contains("invalid table 0 entry count"), "{e}");
+}
+
+/// With `expect_goal` the header alone decides: a file for another board is refused as such
+/// before its (here damaged) payload is read or verified, and a damaged payload checked in the
+/// background is reported by `wait_verified` and by `solve`, never an answer.
+#[test]
+fn header_first_refusal_and_background_verification() {
+    use solver::{DbError, SolveError};
+    let dir = tempfile::tempdir().unwrap();
+    let goal = Goal::blank_first(Board::new(3, 3).unwrap());
+    let path = dir.path().join("x.pdb");
+    write_db_with(
+        &path,
+        &goal,
+        &PATTERNS,
+        TableKind::ZeroAware,
+        Encoding::U8,
+        &WriteOptions::default(),
+    );
+    let good = Database::open(
+        &path,
+        OpenOptions {
+            verify_in_background: true,
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    good.wait_verified().unwrap();
+    let mut bytes = std::fs::read(&path).unwrap();
+    let n = bytes.len();
+    bytes[n - 1] ^= 1;
+    std::fs::write(&path, &bytes).unwrap();
+    let other = Goal::blank_first(Board::new(4, 4).unwrap());
+    let e = Database::open(
+        &path,
+        OpenOptions {
+            expect_goal: Some(other),
+            ..Default::default()
+        },
+    )
+    .unwrap_err();
+    assert!(matches!(e, DbError::WrongBoard { .. }), "{e:?}");
+    let db = Database::open(
+        &path,
+        OpenOptions {
+            verify_in_background: true,
+            expect_goal: Some(goal.clone()),
+            ..Default::default()
+        },
+    )
+    .expect("the damage is found in the background, not while loading");
+    let e = db.wait_verified().unwrap_err();
+    assert!(e.to_string().contains("checksum mismatch"), "{e}");
+    let choice = HeuristicChoice::Pdb {
+        databases: vec![Arc::new(db)],
+        reflect: true,
+    };
+    let p = pdbformat::Puzzle::parse("8 6 7 2 5 4 3 0 1", None).unwrap();
+    let e = choice.ida(&p, &goal, &Limits::default()).unwrap_err();
+    assert!(
+        matches!(&e, SolveError::Database(DbError::Format { .. })),
+        "{e:?}"
+    );
 }

@@ -229,7 +229,7 @@ fn main() -> ExitCode {
         Ok(true) => ExitCode::SUCCESS,
         Ok(false) => ExitCode::FAILURE,
         Err(e) => {
-            eprintln!("error: {e:#}");
+            eprintln!("error: {}", pdbformat::error::describe(&*e));
             ExitCode::FAILURE
         }
     }

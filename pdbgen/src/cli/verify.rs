@@ -42,7 +42,11 @@ pub fn run(a: VerifyArgs) -> Result<ExitCode> {
                 failed += 1;
             }
             Err(e) => {
-                outln!("{}: FAILED: {:#}", path.display(), anyhow::Error::from(e));
+                outln!(
+                    "{}: FAILED: {}",
+                    path.display(),
+                    pdbformat::error::describe(&e)
+                );
                 failed += 1;
             }
         }

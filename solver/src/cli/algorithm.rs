@@ -80,6 +80,7 @@ impl AlgorithmArgs {
             hybrid_nodes: self.hybrid_nodes,
             queue: self.queue,
             prune_depth: self.prune_setting(),
+            ..Options::default()
         }
     }
 }

@@ -11,7 +11,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use pdbformat::units::thousands;
 use serde_json::json;
 use solver::report::{rate, Summary};
-use solver::{solve, Algorithm, SolveError};
+use solver::{solve, Algorithm, Options, SolveError};
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -51,10 +51,14 @@ pub struct BenchArgs {
 
 /// Runs `solver bench`.
 pub fn run(a: BenchArgs) -> Result<i32> {
-    let opts = ida_options(
-        &limits(a.max_nodes, a.timeout)?,
-        if a.no_prune { 0 } else { a.prune_depth },
-    );
+    let opts = Options {
+        // Checked once, before the summary.
+        wait_verified: false,
+        ..ida_options(
+            &limits(a.max_nodes, a.timeout)?,
+            if a.no_prune { 0 } else { a.prune_depth },
+        )
+    };
     let text = read_input(&a.file)?;
     let (board, mut lines) = list_board(&text, parse_board(a.heuristic.board.as_deref())?)?;
     if let Some(n) = a.first {
@@ -151,6 +155,9 @@ pub fn run(a: BenchArgs) -> Result<i32> {
         pb.inc(1);
     }
     pb.finish_and_clear();
+    // The lines above are progress; the summary is the verdict, given only once the tables'
+    // digests have been checked (the check ran beside the searches).
+    setup.heuristic.wait_verified()?;
     let n = summary.solved.max(1) as f64;
     let total_rate = if summary.total_seconds() > 0.0 {
         summary.total_nodes() as f64 / summary.total_seconds()

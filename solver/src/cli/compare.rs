@@ -431,7 +431,10 @@ fn prepare_pairs(a: &CompareArgs, goal: &Goal) -> Result<(Vec<Pair>, Heuristics)
                 heuristics.insert(p.heuristic, h);
             }
             Err(e) if !explicit => {
-                eprintln!("note: leaving out the {name} pairs: {e:#}");
+                eprintln!(
+                    "note: leaving out the {name} pairs: {}",
+                    pdbformat::error::describe(&*e)
+                );
                 dropped.push(p.heuristic);
             }
             Err(e) => return Err(e),

@@ -114,7 +114,7 @@ pub fn run() -> i32 {
     match result {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("error: {e:#}");
+            eprintln!("error: {}", pdbformat::error::describe(&*e));
             EXIT_ERROR
         }
     }

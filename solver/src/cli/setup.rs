@@ -42,9 +42,11 @@ fn heuristic_name(spec: &str) -> Result<Option<HeuristicName>> {
     })
 }
 
-/// Opens a database and says so on standard error, with a progress bar (bytes of entries
-/// read or decoded) while it loads, when standard error is a terminal.
-fn open_db(path: &Path, args: &HeuristicArgs) -> Result<Arc<Database>> {
+/// Opens a database for `goal` and says so on standard error, with a progress bar (bytes of
+/// entries read or decoded) while it loads, when standard error is a terminal. The header is
+/// checked against the goal before any entry is read, and the digests are checked on a thread
+/// of their own while the search runs (`solver::solve` waits for the verdict).
+fn open_db(path: &Path, args: &HeuristicArgs, goal: &Goal) -> Result<Arc<Database>> {
     // Hidden until the first bytes arrive, when the total is known.
     let pb =
         indicatif::ProgressBar::with_draw_target(None, indicatif::ProgressDrawTarget::hidden());
@@ -59,6 +61,8 @@ fn open_db(path: &Path, args: &HeuristicArgs) -> Result<Arc<Database>> {
         path,
         OpenOptions {
             verify: !args.no_verify,
+            verify_in_background: true,
+            expect_goal: Some(goal.clone()),
         },
         &mut |done, total| {
             if pb.length() != Some(total) {
@@ -134,7 +138,7 @@ pub fn make_heuristic(args: &HeuristicArgs, goal: &Goal) -> Result<Setup> {
         }
         args.dbs
             .iter()
-            .map(|p| open_db(p, args))
+            .map(|p| open_db(p, args, goal))
             .collect::<Result<_>>()?
     } else {
         match name {
@@ -188,7 +192,7 @@ pub fn make_heuristic(args: &HeuristicArgs, goal: &Goal) -> Result<Setup> {
                 ));
             }
         };
-        vec![open_db(&path, args)?]
+        vec![open_db(&path, args, goal)?]
     };
     let load_seconds = dbs.iter().map(|d| d.load_seconds()).sum();
     let heuristic = HeuristicChoice::Pdb {

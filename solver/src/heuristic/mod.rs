@@ -116,6 +116,17 @@ pub enum HeuristicChoice {
 }
 
 impl HeuristicChoice {
+    /// Waits for the background digest checks of the databases (see
+    /// [`crate::OpenOptions::verify_in_background`]) and fails with the first corruption found.
+    pub fn wait_verified(&self) -> Result<(), crate::DbError> {
+        match self {
+            HeuristicChoice::Pdb { databases, .. } => {
+                databases.iter().try_for_each(|db| db.wait_verified())
+            }
+            _ => Ok(()),
+        }
+    }
+
     /// The heuristic's family.
     pub fn name(&self) -> HeuristicName {
         match self {

@@ -184,6 +184,11 @@ pub struct Options {
     /// machine (`search/prune.rs`); 0 turns pruning off (the move back to the parent is still
     /// never made).
     pub prune_depth: u32,
+    /// Wait for the databases' background digest checks before returning (see
+    /// [`crate::OpenOptions::verify_in_background`]). A caller that solves many puzzles may
+    /// turn it off and call [`crate::HeuristicChoice::wait_verified`] itself before it presents
+    /// any result as final.
+    pub wait_verified: bool,
 }
 
 impl Default for Options {
@@ -198,6 +203,7 @@ impl Default for Options {
             hybrid_nodes: None,
             queue: QueueChoice::Auto,
             prune_depth: prune::DEFAULT_DEPTH,
+            wait_verified: true,
         }
     }
 }

@@ -126,6 +126,10 @@ fn bound_note(s: &Stats) -> String {
 /// Runs `algorithm` with the heuristic `choice` (ignored by `bfs` and `strategic`) on
 /// `puzzle` for `goal`, and returns the replayed solution.
 ///
+/// Databases opened with [`crate::OpenOptions::verify_in_background`] are waited for before
+/// anything is returned (unless [`Options::wait_verified`] is off): if one fails its digest
+/// check, that corruption is the error.
+///
 /// ```
 /// use pdbformat::{Board, Goal, Puzzle};
 /// use solver::search::{solve, Algorithm, Options};
@@ -142,6 +146,23 @@ fn bound_note(s: &Stats) -> String {
 /// assert!(s.len() >= 31 && !s.optimal);
 /// ```
 pub fn solve(
+    algorithm: Algorithm,
+    choice: &HeuristicChoice,
+    puzzle: &Puzzle,
+    goal: &Goal,
+    opts: &Options,
+) -> Result<Solution, SolveError> {
+    let result = solve_unverified(algorithm, choice, puzzle, goal, opts);
+    // A table whose digest check fails makes every answer from it suspect: the corruption is
+    // the result, whatever the search found.
+    if opts.wait_verified {
+        choice.wait_verified()?;
+    }
+    result
+}
+
+/// [`solve`] without waiting for the databases' background digest checks.
+fn solve_unverified(
     algorithm: Algorithm,
     choice: &HeuristicChoice,
     puzzle: &Puzzle,

@@ -297,7 +297,7 @@ pub fn check_release(out: &Path, manifest: &Manifest) -> Result<Vec<String>> {
         match file_sha256(&out.join(name)) {
             Ok(d) if d.hex() == *digest => {}
             Ok(d) => problems.push(format!("{name}: SHA-256 {d}, SHA256SUMS says {digest}")),
-            Err(e) => problems.push(format!("{name}: {e:#}")),
+            Err(e) => problems.push(format!("{name}: {}", pdbformat::error::describe(&*e))),
         }
     }
     let json = std::fs::read_to_string(out.join(JSON_FILE))
@@ -336,7 +336,7 @@ pub fn check_release(out: &Path, manifest: &Manifest) -> Result<Vec<String>> {
                     "{}: {n} bytes, manifest.json says {}",
                     f.file, f.size
                 )),
-                Err(e) => problems.push(format!("{e:#}")),
+                Err(e) => problems.push(pdbformat::error::describe(&*e)),
             }
             match check_file(&path, s, c, manifest.get(s.name)) {
                 Status::Ok => {}

@@ -162,7 +162,7 @@ pub fn verify_dir(
                 {
                     Ok(p) if p.is_empty() => {}
                     Ok(p) => status = Status::Wrong(p),
-                    Err(e) => status = Status::Corrupt(format!("{e:#}")),
+                    Err(e) => status = Status::Corrupt(pdbformat::error::describe(&*e)),
                 }
             }
             out.push(FileReport {
