@@ -169,30 +169,80 @@ pub fn find_in(dirs: &[SearchDir], goal: &Goal) -> Located {
     out
 }
 
+/// What [`build_default`] did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Built {
+    /// It built the file.
+    Here,
+    /// Another process built it while this one waited for the lock: the file is ready.
+    Elsewhere,
+}
+
 /// Builds the default database of `board` ([`default_db`]) at `path` with progress bars on
 /// standard error. Its goal is blank-first, so it serves every goal with the blank in a
 /// corner. Creates the directory; the file appears only when complete (written to a temporary
 /// file, then renamed). Needs the `build` feature (on by default), which brings in `pdbgen`.
+///
+/// Concurrent builds of one file wait for each other: the build holds an exclusive lock on
+/// `.<file name>.lock` beside it (an advisory lock of the operating system, released when its
+/// holder exits, so a killed build leaves nothing stale behind), and a process that obtains
+/// the lock after another one built the file uses that file instead of building it again.
 #[cfg(feature = "build")]
-pub fn build_default(board: Board, path: &Path) -> anyhow::Result<()> {
-    build_default_with(board, path, &pdbgen::progress::BarObserver::new())
+pub fn build_default(board: Board, path: &Path) -> anyhow::Result<Built> {
+    build_default_with(
+        board,
+        path,
+        &pdbgen::progress::BarObserver::new(),
+        &mut |_| {},
+    )
 }
 
-/// Like [`build_default`], reporting progress to `observer`.
+/// Like [`build_default`], reporting progress to `observer`, and calling `waiting` with the
+/// lock file's path if another process holds the lock (before waiting for it).
 #[cfg(feature = "build")]
 pub fn build_default_with(
     board: Board,
     path: &Path,
     observer: &dyn pdbgen::BuildObserver,
-) -> anyhow::Result<()> {
+    waiting: &mut dyn FnMut(&Path),
+) -> anyhow::Result<Built> {
     let db = default_db(board)
         .ok_or_else(|| anyhow::anyhow!("there is no default database for {board} boards"))?;
-    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir)
-            .map_err(|e| anyhow::anyhow!("cannot create {}: {e}", dir.display()))?;
+    let dir = path
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    std::fs::create_dir_all(dir)
+        .map_err(|e| anyhow::anyhow!("cannot create {}: {e}", dir.display()))?;
+    let lock_path = dir.join(format!(
+        ".{}.lock",
+        path.file_name().unwrap_or_default().to_string_lossy()
+    ));
+    let lock = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&lock_path)
+        .map_err(|e| anyhow::anyhow!("cannot create the lock {}: {e}", lock_path.display()))?;
+    match lock.try_lock() {
+        Ok(()) => {}
+        Err(std::fs::TryLockError::WouldBlock) => {
+            waiting(&lock_path);
+            lock.lock()
+                .map_err(|e| anyhow::anyhow!("cannot lock {}: {e}", lock_path.display()))?;
+        }
+        Err(std::fs::TryLockError::Error(e)) => {
+            anyhow::bail!("cannot lock {}: {e}", lock_path.display())
+        }
+    }
+    // Whoever held the lock before may have built the file meanwhile.
+    if path.is_file() && check_fits(path, &db.goal()?) == Fit::Fits {
+        return Ok(Built::Elsewhere);
     }
     pdbgen::build_standard(db, path, None, observer)?;
-    Ok(())
+    // The lock is released when `lock` is dropped (or the process ends).
+    drop(lock);
+    Ok(Built::Here)
 }
 
 #[cfg(test)]

@@ -544,6 +544,56 @@ fn default_database_is_built_once_then_reused() {
         .stderr(predicate::str::contains("15-663-za.pdb"));
 }
 
+/// Two solvers started together in an empty cache: the second waits for the first one's build
+/// (an advisory lock beside the file) and uses its file; the database is built once.
+#[test]
+fn concurrent_first_runs_build_the_default_database_once() {
+    let home = tempfile::tempdir().unwrap();
+    let dir = home.path().join("cache/pdb-tiles");
+    let lock = dir.join(".15-663-za.pdb.lock");
+    let puzzle = "1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15";
+    let spawn = || {
+        std::process::Command::new(assert_cmd::cargo::cargo_bin("solver"))
+            .current_dir(home.path())
+            .env_remove("PDB_DIR")
+            .env("HOME", home.path())
+            .env("XDG_CACHE_HOME", home.path().join("cache"))
+            .args(["solve", "--goal", "blank-last", puzzle])
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap()
+    };
+    let first = spawn();
+    // Start the second one once the first holds the lock (its build takes seconds).
+    let t0 = std::time::Instant::now();
+    while !lock.exists() && t0.elapsed() < std::time::Duration::from_secs(60) {
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    let second = spawn();
+    let outputs = [
+        first.wait_with_output().unwrap(),
+        second.wait_with_output().unwrap(),
+    ];
+    let mut builds = 0;
+    for o in &outputs {
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(o.status.success(), "{err}");
+        assert!(String::from_utf8_lossy(&o.stdout).contains("length:     1"));
+        builds += err.matches("built and saved").count();
+    }
+    assert_eq!(builds, 1, "the database is built once");
+    // Normally the second one; the first if the second won the race between the lock file's
+    // creation and its locking.
+    let waited = outputs
+        .iter()
+        .map(|o| String::from_utf8_lossy(&o.stderr).into_owned())
+        .filter(|e| e.contains("another solver is building it") && e.contains("using it"))
+        .count();
+    assert_eq!(waited, 1, "one solver waited for the other");
+    assert!(dir.join("15-663-za.pdb").is_file());
+}
+
 #[test]
 fn unusable_files_in_the_search_path_are_named_and_skipped() {
     let home = tempfile::tempdir().unwrap();

@@ -242,13 +242,30 @@ fn build_default(goal: &Goal) -> Result<std::path::PathBuf> {
         path.display()
     );
     let t0 = std::time::Instant::now();
-    locate::build_default(board, &path)
-        .with_context(|| format!("cannot build the default database {}", path.display()))?;
-    eprintln!(
-        "built and saved {} in {:.1} s; later runs reuse it",
-        path.display(),
-        t0.elapsed().as_secs_f64()
-    );
+    let built = locate::build_default_with(
+        board,
+        &path,
+        &pdbgen::progress::BarObserver::new(),
+        &mut |lock| {
+            eprintln!(
+                "another solver is building it (it holds {}); waiting for it ...",
+                lock.display()
+            )
+        },
+    )
+    .with_context(|| format!("cannot build the default database {}", path.display()))?;
+    match built {
+        locate::Built::Here => eprintln!(
+            "built and saved {} in {:.1} s; later runs reuse it",
+            path.display(),
+            t0.elapsed().as_secs_f64()
+        ),
+        locate::Built::Elsewhere => eprintln!(
+            "the other solver built {} ({:.1} s of waiting); using it",
+            path.display(),
+            t0.elapsed().as_secs_f64()
+        ),
+    }
     Ok(path)
 }
 
