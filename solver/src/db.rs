@@ -317,6 +317,51 @@ fn load_entries(
     })
 }
 
+/// Maps an uncompressed table's entries from the file at `path`, checking their digest when
+/// `verify` is set (which reads them all once).
+fn map_entries(
+    path: &Path,
+    table: usize,
+    th: &TableHeader,
+    verify: bool,
+) -> Result<memmap2::Mmap, FormatError> {
+    let io = |e| FormatError::Io {
+        context: format!("cannot map {}", path.display()),
+        source: e,
+    };
+    let file = std::fs::File::open(path).map_err(io)?;
+    let len = usize::try_from(th.raw_len)
+        .map_err(|_| io(std::io::Error::other("too large for this machine")))?;
+    // SAFETY: the map is read-only and the tools never modify a database file in place (they
+    // write a temporary file and rename it); a file changed by someone else while mapped is
+    // the documented risk of `Residence::Mapped`. `PdbFile::open` has checked that the file
+    // holds the whole payload.
+    let map = unsafe {
+        memmap2::MmapOptions::new()
+            .offset(th.payload_offset)
+            .len(len)
+            .map(&file)
+    }
+    .map_err(io)?;
+    #[cfg(unix)]
+    {
+        // Only a hint: lookups jump around the table.
+        let _ = map.advise(memmap2::Advice::Random);
+    }
+    if verify {
+        let found = Digest::of(&map);
+        if found != th.raw_digest {
+            return Err(FormatError::ChecksumMismatch {
+                table,
+                what: "entries",
+                expected: th.raw_digest,
+                found,
+            });
+        }
+    }
+    Ok(map)
+}
+
 /// A read prefetch of the cache line holding `p`.
 #[inline(always)]
 fn prefetch_read(p: *const u8) {
@@ -376,6 +421,23 @@ pub struct OpenOptions {
     /// Refuse the file, from its header alone and before any entry is read, unless it can serve
     /// this goal (same board, blank cells related by a symmetry; see [`Database::frame_for`]).
     pub expect_goal: Option<Goal>,
+    /// How the entries of uncompressed tables get into memory (compressed ones are always
+    /// decoded into huge-page memory).
+    pub residence: Residence,
+}
+
+/// Where a table's entries live while it is searched.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Residence {
+    /// Read into anonymous memory that asks for huge pages: a copy of the whole payload at
+    /// load time (system time), then lookups with few TLB misses.
+    #[default]
+    HugePages,
+    /// Mapped from the file (uncompressed payloads only): no copy and an instant load, pages
+    /// come from the page cache on first touch; lookups pay 4 KiB-page TLB misses. The file
+    /// must not change while it is mapped (the tools replace files by renaming, never in
+    /// place).
+    Mapped,
 }
 
 impl Default for OpenOptions {
@@ -384,6 +446,7 @@ impl Default for OpenOptions {
             verify: true,
             verify_in_background: false,
             expect_goal: None,
+            residence: Residence::HugePages,
         }
     }
 }
@@ -469,10 +532,16 @@ impl Database {
                     why: e.to_string(),
                 })
             })?;
-            let entries = load_entries(&file, i, th, opts.verify && !background, &mut |n| {
-                progress(before + n, total)
-            })
-            .map_err(format)?;
+            let entries = if opts.residence == Residence::Mapped
+                && th.compression == pdbformat::format::Compression::None
+            {
+                map_entries(&path, i, th, opts.verify && !background).map_err(format)?
+            } else {
+                load_entries(&file, i, th, opts.verify && !background, &mut |n| {
+                    progress(before + n, total)
+                })
+                .map_err(format)?
+            };
             before += th.raw_len;
             let fast = FastIndex::new(board, &index);
             let walk = (th.encoding == Encoding::Bit1).then(|| {

@@ -69,6 +69,6 @@ pub mod position;
 pub mod report;
 pub mod search;
 
-pub use db::{Database, DbError, OpenOptions};
+pub use db::{Database, DbError, OpenOptions, Residence};
 pub use heuristic::{Heuristic, HeuristicChoice, HeuristicName};
 pub use search::{replay, solve, Algorithm, Limits, Options, Solution, SolveError, Stats, Stop};

@@ -214,3 +214,71 @@ fn header_first_refusal_and_background_verification() {
         "{e:?}"
     );
 }
+
+/// Mapped from the file, an uncompressed table gives the same lengths as one read into memory,
+/// and a damaged one is still refused (inline and in the background); compressed tables are
+/// decoded into memory whatever the residence asked for.
+#[test]
+fn mapped_tables_give_exact_lengths_and_are_verified() {
+    use solver::Residence;
+    let dir = tempfile::tempdir().unwrap();
+    let goal = Goal::blank_first(Board::new(3, 3).unwrap());
+    let dist = all_distances(&goal);
+    let mut rng = Rng::new(10);
+    for (i, (encoding, compression)) in [
+        (Encoding::U8, Compression::None),
+        (Encoding::Bit1, Compression::None),
+        (Encoding::U4, Compression::Zstd),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let path = dir.path().join(format!("m{i}.pdb"));
+        let opts = WriteOptions {
+            compression,
+            ..WriteOptions::default()
+        };
+        write_db_with(
+            &path,
+            &goal,
+            &PATTERNS,
+            TableKind::ZeroAware,
+            encoding,
+            &opts,
+        );
+        let mapped = OpenOptions {
+            residence: Residence::Mapped,
+            ..Default::default()
+        };
+        let db = Database::open(&path, mapped.clone()).unwrap();
+        let s = HeuristicChoice::Pdb {
+            databases: vec![Arc::new(db)],
+            reflect: true,
+        };
+        for _ in 0..50 {
+            let p = random_solvable(&goal, &mut rng);
+            let sol = s.ida(&p, &goal, &Limits::default()).unwrap();
+            assert_eq!(sol.len(), dist[distance_key(&p)] as usize, "{p:#}");
+        }
+        let mut bytes = std::fs::read(&path).unwrap();
+        let n = bytes.len();
+        bytes[n - 1] ^= 1;
+        std::fs::write(&path, &bytes).unwrap();
+        let e = Database::open(&path, mapped.clone())
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("checksum mismatch") || e.contains("zstd"), "{e}");
+        if compression == Compression::None {
+            let db = Database::open(
+                &path,
+                OpenOptions {
+                    verify_in_background: true,
+                    ..mapped
+                },
+            )
+            .unwrap();
+            let e = db.wait_verified().unwrap_err().to_string();
+            assert!(e.contains("checksum mismatch"), "{e}");
+        }
+    }
+}

@@ -88,9 +88,14 @@ pub struct HeuristicArgs {
     /// Do not add the reflected (transposed) database lookup.
     #[arg(long)]
     pub no_reflect: bool,
-    /// Do not check the databases' SHA-256 digests while loading (faster for large files).
+    /// Do not check the databases' SHA-256 digests (they are checked on a second thread while
+    /// the search runs, and no result is final before the check has passed).
     #[arg(long)]
     pub no_verify: bool,
+    /// Where uncompressed tables live while searched: `huge-pages` (read into memory that
+    /// asks for 2 MiB pages) or `map` (mapped from the file: no copy, 4 KiB pages).
+    #[arg(long, value_name = "HOW", default_value = "huge-pages", value_parser = parse_residence)]
+    pub load: solver::Residence,
     /// Never build the default database; fall back to linear-conflict when none is found.
     #[arg(long)]
     pub no_build: bool,
@@ -100,6 +105,15 @@ pub struct HeuristicArgs {
 struct LocateArgs {
     #[command(flatten)]
     heuristic: HeuristicArgs,
+}
+
+/// Parses `--load`.
+fn parse_residence(s: &str) -> Result<solver::Residence, String> {
+    match s {
+        "huge-pages" => Ok(solver::Residence::HugePages),
+        "map" => Ok(solver::Residence::Mapped),
+        _ => Err(format!("unknown way to load {s:?}: use huge-pages or map")),
+    }
 }
 
 /// Parses the command line, runs it, and returns the exit code.

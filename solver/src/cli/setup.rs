@@ -63,6 +63,7 @@ fn open_db(path: &Path, args: &HeuristicArgs, goal: &Goal) -> Result<Arc<Databas
             verify: !args.no_verify,
             verify_in_background: true,
             expect_goal: Some(goal.clone()),
+            residence: args.load,
         },
         &mut |done, total| {
             if pb.length() != Some(total) {
