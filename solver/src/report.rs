@@ -108,7 +108,8 @@ impl Summary {
 
     /// Total search seconds.
     pub fn total_seconds(&self) -> f64 {
-        self.seconds.iter().sum()
+        // Summing no f64 gives -0.0, which prints as "-0.000".
+        self.seconds.iter().fold(0.0, |a, b| a + b)
     }
 
     /// Total generated nodes.
