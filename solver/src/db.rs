@@ -349,15 +349,7 @@ fn map_entries(
         let _ = map.advise(memmap2::Advice::Random);
     }
     if verify {
-        let found = Digest::of(&map);
-        if found != th.raw_digest {
-            return Err(FormatError::ChecksumMismatch {
-                table,
-                what: "entries",
-                expected: th.raw_digest,
-                found,
-            });
-        }
+        th.check_entries(table, &map)?;
     }
     Ok(map)
 }
@@ -482,9 +474,12 @@ impl BackgroundCheck {
 /// Checks each table's entries against its header's digest, in file order.
 fn check_digests(tables: &[Arc<LoadedTable>]) -> Result<(), Mismatch> {
     for (i, t) in tables.iter().enumerate() {
-        let found = Digest::of(&t.entries[..t.header.raw_len as usize]);
-        if found != t.header.raw_digest {
-            return Err((i, t.header.raw_digest, found));
+        let entries = &t.entries[..t.header.raw_len as usize];
+        if let Err(FormatError::ChecksumMismatch {
+            expected, found, ..
+        }) = t.header.check_entries(i, entries)
+        {
+            return Err((i, expected, found));
         }
     }
     Ok(())

@@ -8,15 +8,34 @@ use pdbformat::format::{Compression, Encoding, WriteOptions};
 use pdbformat::rank::TableKind;
 use pdbformat::{Board, Goal};
 use solver::{Database, HeuristicChoice, Limits, OpenOptions};
+use std::path::Path;
 use std::sync::Arc;
 
 const PATTERNS: [&[usize]; 3] = [&[1, 2, 3], &[4, 5, 6], &[7, 8]];
+
+/// Writes the tables of [`PATTERNS`] for `goal` at `path`.
+fn write(path: &Path, goal: &Goal, kind: TableKind, encoding: Encoding, compression: Compression) {
+    let opts = WriteOptions {
+        compression,
+        ..WriteOptions::default()
+    };
+    write_db_with(path, goal, &PATTERNS, kind, encoding, &opts);
+}
+
+/// Checks that `choice` solves `n` random positions in their exact number of moves.
+fn assert_exact_lengths(choice: &HeuristicChoice, goal: &Goal, rng: &mut Rng, n: usize) {
+    let dist = all_distances(goal);
+    for _ in 0..n {
+        let p = random_solvable(goal, rng);
+        let sol = choice.ida(&p, goal, &Limits::default()).unwrap();
+        assert_eq!(sol.len(), dist[distance_key(&p)] as usize, "{p:#}");
+    }
+}
 
 #[test]
 fn u4_and_compressed_files_give_exact_lengths() {
     let dir = tempfile::tempdir().unwrap();
     let goal = Goal::blank_last(Board::new(3, 3).unwrap());
-    let dist = all_distances(&goal);
     let forms = [
         (Encoding::U8, Compression::Zstd),
         (Encoding::U4, Compression::None),
@@ -25,18 +44,7 @@ fn u4_and_compressed_files_give_exact_lengths() {
     let mut rng = Rng::new(8);
     for (i, (encoding, compression)) in forms.into_iter().enumerate() {
         let path = dir.path().join(format!("f{i}.pdb"));
-        let opts = WriteOptions {
-            compression,
-            ..WriteOptions::default()
-        };
-        write_db_with(
-            &path,
-            &goal,
-            &PATTERNS,
-            TableKind::ZeroAware,
-            encoding,
-            &opts,
-        );
+        write(&path, &goal, TableKind::ZeroAware, encoding, compression);
         let db = Database::open(&path, OpenOptions::default()).unwrap();
         assert_eq!(db.tables().len(), 3);
         assert!(db.is_complete() && db.is_zero_aware());
@@ -44,11 +52,7 @@ fn u4_and_compressed_files_give_exact_lengths() {
             databases: vec![Arc::new(db)],
             reflect: true,
         };
-        for _ in 0..100 {
-            let p = random_solvable(&goal, &mut rng);
-            let sol = s.ida(&p, &goal, &Limits::default()).unwrap();
-            assert_eq!(sol.len(), dist[distance_key(&p)] as usize, "{p:#}");
-        }
+        assert_exact_lengths(&s, &goal, &mut rng, 100);
     }
 }
 
@@ -56,15 +60,13 @@ fn u4_and_compressed_files_give_exact_lengths() {
 fn bit1_files_give_exact_lengths() {
     let dir = tempfile::tempdir().unwrap();
     let goal = Goal::blank_first(Board::new(3, 3).unwrap());
-    let dist = all_distances(&goal);
     let path = dir.path().join("bit1.pdb");
-    write_db_with(
+    write(
         &path,
         &goal,
-        &PATTERNS,
         TableKind::ZeroAware,
         Encoding::Bit1,
-        &WriteOptions::default(),
+        Compression::None,
     );
     let db = Database::open(&path, OpenOptions::default()).unwrap();
     assert!(db.tables().iter().all(|t| t.is_differential()));
@@ -73,11 +75,7 @@ fn bit1_files_give_exact_lengths() {
         reflect: true,
     };
     let mut rng = Rng::new(9);
-    for _ in 0..100 {
-        let p = random_solvable(&goal, &mut rng);
-        let sol = s.ida(&p, &goal, &Limits::default()).unwrap();
-        assert_eq!(sol.len(), dist[distance_key(&p)] as usize, "{p:#}");
-    }
+    assert_exact_lengths(&s, &goal, &mut rng, 100);
 }
 
 #[test]
@@ -85,13 +83,12 @@ fn verification_can_be_skipped_but_is_on_by_default() {
     let dir = tempfile::tempdir().unwrap();
     let goal = Goal::blank_first(Board::new(3, 3).unwrap());
     let path = dir.path().join("x.pdb");
-    write_db_with(
+    write(
         &path,
         &goal,
-        &PATTERNS,
         TableKind::ZeroUnaware,
         Encoding::U8,
-        &WriteOptions::default(),
+        Compression::None,
     );
     let mut bytes = std::fs::read(&path).unwrap();
     let n = bytes.len();
@@ -125,13 +122,12 @@ fn malformed_table_shape_is_refused_with_the_field_named() {
     let dir = tempfile::tempdir().unwrap();
     let goal = Goal::blank_first(Board::new(3, 3).unwrap());
     let path = dir.path().join("m.pdb");
-    write_db_with(
+    write(
         &path,
         &goal,
-        &PATTERNS,
         TableKind::ZeroUnaware,
         Encoding::U8,
-        &WriteOptions::default(),
+        Compression::None,
     );
     let mut bytes = std::fs::read(&path).unwrap();
     let d = (GOAL_AT + 9).div_ceil(8) * 8;
@@ -161,13 +157,12 @@ fn header_first_refusal_and_background_verification() {
     let dir = tempfile::tempdir().unwrap();
     let goal = Goal::blank_first(Board::new(3, 3).unwrap());
     let path = dir.path().join("x.pdb");
-    write_db_with(
+    write(
         &path,
         &goal,
-        &PATTERNS,
         TableKind::ZeroAware,
         Encoding::U8,
-        &WriteOptions::default(),
+        Compression::None,
     );
     let good = Database::open(
         &path,
@@ -223,7 +218,6 @@ fn mapped_tables_give_exact_lengths_and_are_verified() {
     use solver::Residence;
     let dir = tempfile::tempdir().unwrap();
     let goal = Goal::blank_first(Board::new(3, 3).unwrap());
-    let dist = all_distances(&goal);
     let mut rng = Rng::new(10);
     for (i, (encoding, compression)) in [
         (Encoding::U8, Compression::None),
@@ -234,18 +228,7 @@ fn mapped_tables_give_exact_lengths_and_are_verified() {
     .enumerate()
     {
         let path = dir.path().join(format!("m{i}.pdb"));
-        let opts = WriteOptions {
-            compression,
-            ..WriteOptions::default()
-        };
-        write_db_with(
-            &path,
-            &goal,
-            &PATTERNS,
-            TableKind::ZeroAware,
-            encoding,
-            &opts,
-        );
+        write(&path, &goal, TableKind::ZeroAware, encoding, compression);
         let mapped = OpenOptions {
             residence: Residence::Mapped,
             ..Default::default()
@@ -255,11 +238,7 @@ fn mapped_tables_give_exact_lengths_and_are_verified() {
             databases: vec![Arc::new(db)],
             reflect: true,
         };
-        for _ in 0..50 {
-            let p = random_solvable(&goal, &mut rng);
-            let sol = s.ida(&p, &goal, &Limits::default()).unwrap();
-            assert_eq!(sol.len(), dist[distance_key(&p)] as usize, "{p:#}");
-        }
+        assert_exact_lengths(&s, &goal, &mut rng, 50);
         let mut bytes = std::fs::read(&path).unwrap();
         let n = bytes.len();
         bytes[n - 1] ^= 1;

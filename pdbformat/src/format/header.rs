@@ -64,6 +64,30 @@ pub struct TableHeader {
     pub raw_digest: Digest,
 }
 
+impl TableHeader {
+    /// Checks that `found`, the digest of this table's raw entries (table number `table`),
+    /// is the one the header records; the only error is
+    /// `ChecksumMismatch { what: "entries" }`.
+    pub fn check_raw_digest(&self, table: usize, found: Digest) -> Result<(), FormatError> {
+        if found == self.raw_digest {
+            Ok(())
+        } else {
+            Err(FormatError::ChecksumMismatch {
+                table,
+                what: "entries",
+                expected: self.raw_digest,
+                found,
+            })
+        }
+    }
+
+    /// Checks `entries`, table number `table`'s raw entries, against the header's digest
+    /// (reads them all once); the only error is `ChecksumMismatch { what: "entries" }`.
+    pub fn check_entries(&self, table: usize, entries: &[u8]) -> Result<(), FormatError> {
+        self.check_raw_digest(table, Digest::of(entries))
+    }
+}
+
 impl Header {
     /// The board.
     pub fn board(&self) -> Board {

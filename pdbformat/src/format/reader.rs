@@ -244,15 +244,7 @@ impl PdbFile {
             }
         };
         if opts.verify {
-            let found = Digest::of(&bytes);
-            if found != t.raw_digest {
-                return Err(FormatError::ChecksumMismatch {
-                    table,
-                    what: "entries",
-                    expected: t.raw_digest,
-                    found,
-                });
-            }
+            t.check_entries(table, &bytes)?;
         }
         Ok(Table {
             header: t.clone(),
@@ -586,17 +578,9 @@ impl PdbFile {
                 }
             }
         }
-        if let Some(h) = hasher {
-            let found = Digest::from_hasher(h);
-            if found != t.raw_digest {
-                return Err(FormatError::ChecksumMismatch {
-                    table,
-                    what: "entries",
-                    expected: t.raw_digest,
-                    found,
-                });
-            }
+        match hasher {
+            Some(h) => t.check_raw_digest(table, Digest::from_hasher(h)),
+            None => Ok(()),
         }
-        Ok(())
     }
 }
