@@ -41,10 +41,11 @@ pub struct BenchArgs {
     /// Turn duplicate-move pruning off (the move back to the previous cell is still never made).
     #[arg(long)]
     no_prune: bool,
-    /// Word depth of the duplicate-move pruning machine (1 to 16).
-    #[arg(long, value_name = "L", default_value_t = solver::search::prune::DEFAULT_DEPTH,
+    /// Word depth of the duplicate-move pruning machine (1 to 16; default 12 on boards of at
+    /// most 16 cells, 10 on larger ones).
+    #[arg(long, value_name = "L",
           value_parser = clap::value_parser!(u32).range(1..=solver::search::prune::MAX_DEPTH as i64))]
-    prune_depth: u32,
+    prune_depth: Option<u32>,
     #[command(flatten)]
     heuristic: HeuristicArgs,
 }
@@ -53,7 +54,7 @@ pub struct BenchArgs {
 pub fn run(a: BenchArgs) -> Result<i32> {
     let opts = ida_options(
         &limits(a.max_nodes, a.timeout)?,
-        if a.no_prune { 0 } else { a.prune_depth },
+        if a.no_prune { Some(0) } else { a.prune_depth },
     );
     let text = read_input(&a.file)?;
     let (board, mut lines) = list_board(&text, parse_board(a.heuristic.board.as_deref())?)?;
