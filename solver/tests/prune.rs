@@ -208,3 +208,45 @@ fn lengths_and_nodes_on_3x4_against_no_pruning() {
         }
     }
 }
+
+/// The 6-6-3 zero-aware database, built on first use and kept between test runs (the same
+/// file as `korf.rs`).
+fn db663() -> std::sync::Arc<solver::Database> {
+    let path = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("solver-15-663-za.pdb");
+    let board = Board::new(4, 4).unwrap();
+    let db = solver::Database::open(&path, solver::OpenOptions::default()).or_else(|_| {
+        let default = solver::locate::default_db(board).unwrap();
+        pdbgen::build_standard(default, &path, None, &pdbgen::NoProgress).unwrap();
+        solver::Database::open(&path, solver::OpenOptions::default())
+    });
+    std::sync::Arc::new(db.unwrap())
+}
+
+#[test]
+fn korf_instances_same_lengths_fewer_nodes() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../bench/korf100.txt");
+    let text = std::fs::read_to_string(path).unwrap();
+    let goal = Goal::blank_first(Board::new(4, 4).unwrap());
+    let h = HeuristicChoice::Pdb {
+        databases: vec![db663()],
+        reflect: true,
+    };
+    let (mut on_total, mut off_total) = (0, 0);
+    for line in solver::input::read_puzzles(&text, None).into_iter().take(6) {
+        let p = line.puzzle.unwrap();
+        let off = solve(&h, &p, &goal, Some(0));
+        assert_eq!(off.moves.len(), line.expected.unwrap() as usize);
+        for depth in [8, default_depth(goal.board()), 14] {
+            let on = solve(&h, &p, &goal, Some(depth));
+            assert_eq!(on.moves.len(), off.moves.len(), "{p:#} depth {depth}");
+            assert!(on.stats.nodes <= off.stats.nodes, "{p:#} depth {depth}");
+            common::assert_replays(&p, &goal, &on);
+            if depth == default_depth(goal.board()) {
+                on_total += on.stats.nodes;
+            }
+        }
+        off_total += off.stats.nodes;
+    }
+    // Deep words cut a real share of the nodes, not just the inverse move.
+    assert!(on_total * 10 < off_total * 9, "{on_total} vs {off_total}");
+}
