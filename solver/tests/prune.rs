@@ -250,3 +250,28 @@ fn korf_instances_same_lengths_fewer_nodes() {
     // Deep words cut a real share of the nodes, not just the inverse move.
     assert!(on_total * 10 < off_total * 9, "{on_total} vs {off_total}");
 }
+
+/// Machine sizes and build times for `BENCHMARKS.md` (timing, so not run by default):
+/// `cargo test --release -p solver --test prune -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn machine_sizes_and_build_times() {
+    for (w, h) in [(3, 3), (4, 4), (5, 5)] {
+        let board = Board::new(w, h).unwrap();
+        for depth in [8, 10, 12, 14] {
+            let t = std::time::Instant::now();
+            let p = Pruner::new(board, depth);
+            let secs = t.elapsed().as_secs_f64();
+            eprintln!(
+                "{w}x{h} depth {depth}: {} words, {} states, {} table bytes, {secs:.3} s",
+                p.words(),
+                p.states(),
+                p.table_bytes()
+            );
+            // u16 entries (two bytes) while the states fit.
+            if p.states() < u16::MAX as usize {
+                assert_eq!(p.table_bytes(), (p.states() + 1) * 4 * 2);
+            }
+        }
+    }
+}

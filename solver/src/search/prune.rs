@@ -4,7 +4,7 @@
 //! **Words.** From every blank cell, move strings are enumerated breadth first, in (length,
 //! lexicographic) order of their directions (Up < Down < Left < Right), up to the word depth.
 //! A string whose effect (the board it makes from the identity board with the blank on that
-//! cell, packed into an integer) was already made by an earlier string has a strictly smaller
+//! cell, packed into an integer and hashed with `key.rs`'s hasher) was already made by an earlier string has a strictly smaller
 //! equivalent: it becomes a forbidden word for that cell and is not extended. The first string
 //! of each effect, the smallest of its class, is never forbidden, nor is any of its factors (a
 //! factor with a smaller equivalent would give the whole string one), so a search that refuses
@@ -26,7 +26,7 @@
 
 use pdbformat::{Board, Direction};
 use std::collections::{HashMap, HashSet, VecDeque};
-use std::hash::{BuildHasherDefault, Hash, Hasher};
+use std::hash::Hash;
 use std::sync::{Arc, Mutex, OnceLock};
 
 /// The word depth used on boards of at most 16 cells when none is given: measured on Korf's
@@ -53,40 +53,9 @@ pub fn default_depth(board: Board) -> u32 {
     }
 }
 
-/// A multiply-rotate hasher for integer keys (the FxHash construction): the enumeration hashes
-/// millions of packed boards, where SipHash's flood resistance buys nothing.
-#[derive(Default, Clone, Copy)]
-struct FxHasher(u64);
-
-impl Hasher for FxHasher {
-    #[inline]
-    fn write(&mut self, bytes: &[u8]) {
-        for chunk in bytes.chunks(8) {
-            let mut v = [0u8; 8];
-            v[..chunk.len()].copy_from_slice(chunk);
-            self.write_u64(u64::from_le_bytes(v));
-        }
-    }
-    #[inline]
-    fn write_u64(&mut self, v: u64) {
-        self.0 = (self.0.rotate_left(5) ^ v).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
-    }
-    #[inline]
-    fn write_u128(&mut self, v: u128) {
-        self.write_u64(v as u64);
-        self.write_u64((v >> 64) as u64);
-    }
-    #[inline]
-    fn write_u8(&mut self, v: u8) {
-        self.write_u64(v as u64);
-    }
-    #[inline]
-    fn finish(&self) -> u64 {
-        self.0
-    }
-}
-
-type FxBuild = BuildHasherDefault<FxHasher>;
+/// The crate's multiplicative hasher for packed keys: the enumeration hashes millions of packed
+/// boards, where SipHash's flood resistance buys nothing.
+type Fast = super::key::BuildFast;
 
 /// The machines built so far, by board width, height and word depth.
 type Machines = HashMap<(usize, usize, u32), Arc<Pruner>>;
@@ -165,7 +134,7 @@ impl Word {
 fn enumerate<K: Effect>(board: Board, depth: u32) -> Vec<Word> {
     let cells = board.cells();
     let mut words = Vec::new();
-    let mut seen: HashSet<K, FxBuild> = HashSet::default();
+    let mut seen: HashSet<K, Fast> = HashSet::default();
     let mut level: Vec<(K, u32, u8)> = Vec::new();
     let mut next: Vec<(K, u32, u8)> = Vec::new();
     for start in 0..cells {
@@ -199,7 +168,7 @@ fn enumerate<K: Effect>(board: Board, depth: u32) -> Vec<Word> {
 
 /// The words without those that have a forbidden proper suffix (from the cell it starts on).
 fn trim(board: Board, words: Vec<Word>) -> Vec<Word> {
-    let set: HashSet<Word, FxBuild> = words.iter().copied().collect();
+    let set: HashSet<Word, Fast> = words.iter().copied().collect();
     let mut kept: Vec<Word> = words
         .into_iter()
         .filter(|w| {
@@ -466,13 +435,13 @@ fn minimise(trans: &[[u32; 4]], initial: impl Fn(usize) -> u32) -> (Vec<u32>, us
     let n = trans.len();
     let mut class: Vec<u32> = (0..n).map(initial).collect();
     let mut count = {
-        let mut seen: HashSet<u32, FxBuild> = HashSet::default();
+        let mut seen: HashSet<u32, Fast> = HashSet::default();
         class.iter().for_each(|&c| {
             seen.insert(c);
         });
         seen.len()
     };
-    let mut ids: HashMap<(u32, [u32; 4]), u32, FxBuild> = HashMap::default();
+    let mut ids: HashMap<(u32, [u32; 4]), u32, Fast> = HashMap::default();
     loop {
         ids.clear();
         let next: Vec<u32> = (0..n)
