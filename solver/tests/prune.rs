@@ -1,24 +1,277 @@
-//! Duplicate-move pruning: the machine's words really have smaller equivalents, and searches
-//! with pruning find optimal lengths with no more nodes than without.
+//! Duplicate-move pruning: every move the machine forbids completes a string with a strictly
+//! smaller equivalent and no smallest string is ever forbidden (checked against a plain
+//! breadth-first enumeration of boards), searches with pruning find the BFS distance of every
+//! small-board position, and on the 15-puzzle the same lengths as without pruning, with no more
+//! nodes.
 
-use pdbformat::{Board, Direction};
-use solver::search::prune::{Pruner, FORBIDDEN};
-use std::time::Instant;
+mod common;
+
+use common::{all_distances, distance_key, Rng};
+use pdbformat::{Board, Direction, Goal, Puzzle};
+use solver::search::prune::{default_depth, Pruner, FORBIDDEN};
+use solver::{Algorithm, HeuristicChoice, Limits, Options, Solution};
+use std::collections::HashMap;
+
+/// The (length, lexicographic) key of a move string: directions in [`Direction::ALL`] order.
+fn order(s: &[Direction]) -> (usize, Vec<usize>) {
+    let idx = |d: &Direction| Direction::ALL.iter().position(|x| x == d).unwrap();
+    (s.len(), s.iter().map(idx).collect())
+}
+
+/// The board made by `moves` from the identity board with the blank on `start`, or `None` if
+/// a move leaves the board.
+fn apply(board: Board, start: usize, moves: &[Direction]) -> Option<Vec<u8>> {
+    let mut tiles: Vec<u8> = (0..board.cells() as u8).collect();
+    tiles[start] = u8::MAX;
+    let mut blank = start;
+    for &d in moves {
+        let to = board.neighbour(blank, d)?;
+        tiles.swap(blank, to);
+        blank = to;
+    }
+    Some(tiles)
+}
+
+/// For every board reachable from `start` in at most `depth` moves, the smallest string that
+/// makes it, by brute force over all strings in (length, lexicographic) order.
+fn smallest_strings(board: Board, start: usize, depth: usize) -> HashMap<Vec<u8>, Vec<Direction>> {
+    let mut best = HashMap::new();
+    let mut level: Vec<Vec<Direction>> = vec![Vec::new()];
+    best.insert(apply(board, start, &[]).unwrap(), Vec::new());
+    for _ in 0..depth {
+        let mut next = Vec::new();
+        for s in &level {
+            for d in Direction::ALL {
+                let mut t = s.clone();
+                t.push(d);
+                if let Some(b) = apply(board, start, &t) {
+                    best.entry(b).or_insert_with(|| t.clone());
+                    next.push(t);
+                }
+            }
+        }
+        level = next;
+    }
+    best
+}
+
+/// Runs the machine on `moves` from `start`: the index of the first forbidden move, if any.
+fn first_forbidden(p: &Pruner, board: Board, start: usize, moves: &[Direction]) -> Option<usize> {
+    let mut state = p.start(start as u8);
+    let mut cell = start;
+    for (i, &d) in moves.iter().enumerate() {
+        let slot = board.neighbours(cell).position(|(x, _)| x == d).unwrap();
+        state = p.step(state, slot);
+        if state == FORBIDDEN {
+            return Some(i);
+        }
+        cell = board.neighbour(cell, d).unwrap();
+    }
+    None
+}
+
+/// The machine checked on every string it lets through, up to `reach` moves from every cell.
+fn check_machine(w: usize, h: usize, depth: u32, reach: usize) {
+    let board = Board::new(w, h).unwrap();
+    let p = Pruner::new(board, depth);
+    let words = Pruner::forbidden_words(board, depth);
+    assert_eq!(words.len(), p.words());
+    assert!(!words.is_empty());
+    for start in 0..board.cells() {
+        let best = smallest_strings(board, start, reach);
+        // Every word really has a strictly smaller equivalent, and the machine forbids its
+        // last move (and no earlier one) from the word's start cell.
+        for (_, word) in words.iter().filter(|(s, _)| *s == start) {
+            assert!(word.len() <= depth as usize);
+            let b = apply(board, start, word).expect("a word stays on the board");
+            let smaller = &best[&b];
+            assert!(
+                order(smaller) < order(word),
+                "{w}x{h} cell {start}: {word:?}"
+            );
+            assert_eq!(
+                first_forbidden(&p, board, start, word),
+                Some(word.len() - 1)
+            );
+        }
+        // The smallest string of every board is never forbidden (so IDA* stays optimal).
+        for s in best.values() {
+            assert_eq!(first_forbidden(&p, board, start, s), None, "{w}x{h} {s:?}");
+        }
+        // Every move the machine forbids, on every string it lets through up to `reach`
+        // moves, completes a string with a strictly smaller equivalent.
+        let mut stack = vec![(p.start(start as u8), start, Vec::new())];
+        let mut forbidden = 0usize;
+        while let Some((state, cell, s)) = stack.pop() {
+            for (slot, (d, to)) in board.neighbours(cell).enumerate() {
+                let mut t = s.clone();
+                t.push(d);
+                let next = p.step(state, slot);
+                if next == FORBIDDEN {
+                    forbidden += 1;
+                    let b = apply(board, start, &t).unwrap();
+                    let smaller = best.get(&b).expect("its equivalent is no longer");
+                    assert!(order(smaller) < order(&t), "{w}x{h} cell {start}: {t:?}");
+                } else if t.len() < reach {
+                    stack.push((next, to, t));
+                }
+            }
+        }
+        assert!(forbidden > 0);
+    }
+}
 
 #[test]
+fn machine_forbids_only_strings_with_smaller_equivalents() {
+    check_machine(3, 3, 12, 14);
+    check_machine(4, 2, 12, 13);
+    check_machine(4, 3, 10, 11);
+    check_machine(4, 4, 8, 10);
+    check_machine(5, 5, 6, 7);
+}
+
+#[test]
+fn machine_is_built_for_4x4_and_5x5_at_the_default_depth() {
+    for (w, h) in [(4, 4), (5, 5)] {
+        let board = Board::new(w, h).unwrap();
+        let depth = default_depth(board);
+        let p = Pruner::new(board, depth);
+        assert_eq!(p.depth(), depth);
+        assert!(p.words() > 0 && p.states() >= board.cells());
+        // The machine prunes more with deeper words (as counted by its words).
+        assert!(Pruner::new(board, depth - 2).words() < p.words());
+    }
+}
+
+fn solve(h: &HeuristicChoice, p: &Puzzle, goal: &Goal, prune: Option<u32>) -> Solution {
+    let opts = Options {
+        limits: Limits::default(),
+        prune_depth: prune,
+        ..Options::default()
+    };
+    solver::solve(Algorithm::Ida, h, p, goal, &opts).unwrap()
+}
+
+/// Every `step`-th position of the board solved with pruning at `depth`: its BFS distance.
+fn against_bfs(goal: Goal, depth: u32, step: usize) {
+    let board = goal.board();
+    let dist = all_distances(&goal);
+    let n = board.cells();
+    let mut cells = vec![0u8; n - 1];
+    let mut checked = 0;
+    for (k, &d) in dist.iter().enumerate().step_by(step) {
+        if d == u8::MAX {
+            continue;
+        }
+        pdbformat::rank::unrank_permutation(k as u64, n, &mut cells);
+        let mut tiles = vec![0u16; n];
+        for (i, &c) in cells.iter().enumerate() {
+            tiles[c as usize] = i as u16 + 1;
+        }
+        let p = Puzzle::new(board, &tiles).unwrap();
+        assert_eq!(distance_key(&p), k);
+        let s = solve(&HeuristicChoice::LinearConflict, &p, &goal, Some(depth));
+        assert_eq!(s.moves.len(), d as usize, "{p:#}");
+        assert!(s.optimal);
+        checked += 1;
+    }
+    assert!(checked > 1000);
+}
+
+#[test]
+fn lengths_equal_bfs_distances_on_3x3_both_goals() {
+    let b = Board::new(3, 3).unwrap();
+    against_bfs(Goal::blank_first(b), default_depth(b), 1);
+    against_bfs(Goal::blank_last(b), 16, 3);
+}
+
+#[test]
+fn lengths_equal_bfs_distances_on_2x4() {
+    let b = Board::new(4, 2).unwrap();
+    against_bfs(Goal::blank_first(b), default_depth(b), 1);
+    against_bfs(Goal::blank_last(b), 16, 1);
+}
+
+#[test]
+fn lengths_and_nodes_on_3x4_against_no_pruning() {
+    let b = Board::new(4, 3).unwrap();
+    let goal = Goal::blank_first(b);
+    let mut rng = Rng::new(12);
+    for _ in 0..150 {
+        let p = common::random_solvable(&goal, &mut rng);
+        let h = HeuristicChoice::LinearConflict;
+        let off = solve(&h, &p, &goal, Some(0));
+        for depth in [4, default_depth(b)] {
+            let on = solve(&h, &p, &goal, Some(depth));
+            assert_eq!(on.moves.len(), off.moves.len(), "{p:#}");
+            assert!(on.stats.nodes <= off.stats.nodes, "{p:#}");
+        }
+    }
+}
+
+/// The 6-6-3 zero-aware database, built on first use and kept between test runs (the same
+/// file as `korf.rs`).
+fn db663() -> std::sync::Arc<solver::Database> {
+    let path = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("solver-15-663-za.pdb");
+    let board = Board::new(4, 4).unwrap();
+    let db = solver::Database::open(&path, solver::OpenOptions::default()).or_else(|_| {
+        let default = solver::locate::default_db(board).unwrap();
+        pdbgen::build_standard(default, &path, None, &pdbgen::NoProgress).unwrap();
+        solver::Database::open(&path, solver::OpenOptions::default())
+    });
+    std::sync::Arc::new(db.unwrap())
+}
+
+#[test]
+fn korf_instances_same_lengths_fewer_nodes() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../bench/korf100.txt");
+    let text = std::fs::read_to_string(path).unwrap();
+    let goal = Goal::blank_first(Board::new(4, 4).unwrap());
+    let h = HeuristicChoice::Pdb {
+        databases: vec![db663()],
+        reflect: true,
+    };
+    let (mut on_total, mut off_total) = (0, 0);
+    for line in solver::input::read_puzzles(&text, None).into_iter().take(6) {
+        let p = line.puzzle.unwrap();
+        let off = solve(&h, &p, &goal, Some(0));
+        assert_eq!(off.moves.len(), line.expected.unwrap() as usize);
+        for depth in [8, default_depth(goal.board()), 14] {
+            let on = solve(&h, &p, &goal, Some(depth));
+            assert_eq!(on.moves.len(), off.moves.len(), "{p:#} depth {depth}");
+            assert!(on.stats.nodes <= off.stats.nodes, "{p:#} depth {depth}");
+            common::assert_replays(&p, &goal, &on);
+            if depth == default_depth(goal.board()) {
+                on_total += on.stats.nodes;
+            }
+        }
+        off_total += off.stats.nodes;
+    }
+    // Deep words cut a real share of the nodes, not just the inverse move.
+    assert!(on_total * 10 < off_total * 9, "{on_total} vs {off_total}");
+}
+
+/// Machine sizes and build times for `BENCHMARKS.md` (timing, so not run by default):
+/// `cargo test --release -p solver --test prune -- --ignored --nocapture`.
+#[test]
+#[ignore]
 fn machine_sizes_and_build_times() {
-    for (w, h, l) in [(3, 3, 8), (4, 4, 8), (4, 4, 12), (5, 5, 8), (5, 5, 10)] {
-        let b = Board::new(w, h).unwrap();
-        let t = Instant::now();
-        let p = Pruner::new(b, l);
-        eprintln!(
-            "{w}x{h} depth {l}: {} words, {} states, {} bytes, {:.3} s",
-            p.words(),
-            p.states(),
-            p.table_bytes(),
-            t.elapsed().as_secs_f64()
-        );
-        assert!(p.words() > 0);
-        let _ = (Direction::Up, FORBIDDEN);
+    for (w, h) in [(3, 3), (4, 4), (5, 5)] {
+        let board = Board::new(w, h).unwrap();
+        for depth in [8, 10, 12, 14] {
+            let t = std::time::Instant::now();
+            let p = Pruner::new(board, depth);
+            let secs = t.elapsed().as_secs_f64();
+            eprintln!(
+                "{w}x{h} depth {depth}: {} words, {} states, {} table bytes, {secs:.3} s",
+                p.words(),
+                p.states(),
+                p.table_bytes()
+            );
+            // u16 entries (two bytes) while the states fit.
+            if p.states() < u16::MAX as usize {
+                assert_eq!(p.table_bytes(), (p.states() + 1) * 4 * 2);
+            }
+        }
     }
 }

@@ -52,17 +52,19 @@ pub struct AlgorithmArgs {
     /// previous cell is still never made).
     #[arg(long)]
     pub no_prune: bool,
-    /// ida, hybrid, parallel-ida: word depth of the duplicate-move pruning machine (1 to 16).
-    #[arg(long, value_name = "L", default_value_t = solver::search::prune::DEFAULT_DEPTH,
+    /// ida, hybrid, parallel-ida: word depth of the duplicate-move pruning machine (1 to 16;
+    /// default 12 on boards of at most 16 cells, 10 on larger ones).
+    #[arg(long, value_name = "L",
           value_parser = clap::value_parser!(u32).range(1..=solver::search::prune::MAX_DEPTH as i64))]
-    pub prune_depth: u32,
+    pub prune_depth: Option<u32>,
 }
 
 impl AlgorithmArgs {
-    /// The pruning word depth asked for (0: `--no-prune`).
-    pub fn prune_setting(&self) -> u32 {
+    /// The pruning word depth asked for (`Some(0)`: `--no-prune`; `None`: the board's
+    /// default).
+    pub fn prune_setting(&self) -> Option<u32> {
         if self.no_prune {
-            0
+            Some(0)
         } else {
             self.prune_depth
         }

@@ -124,7 +124,7 @@ pub struct Pair {
     split: Option<u32>,
     queue: Option<QueueChoice>,
     /// Word depth of the pruning machine (0: off).
-    prune: Option<u32>,
+    prune: Option<Option<u32>>,
     label: String,
 }
 
@@ -184,13 +184,14 @@ pub fn parse_pair(s: &str) -> Result<Pair, String> {
             "queue" => p.queue = Some(super::algorithm::parse_queue(v)?),
             "prune" => {
                 p.prune = Some(match v.trim() {
-                    "off" | "no" | "0" => 0,
-                    "on" | "yes" => solver::search::prune::DEFAULT_DEPTH,
-                    d => d
-                        .parse::<u32>()
-                        .ok()
-                        .filter(|d| (1..=solver::search::prune::MAX_DEPTH).contains(d))
-                        .ok_or_else(|| bad("on, off or a word depth 1 to 16"))?,
+                    "off" | "no" | "0" => Some(0),
+                    "on" | "yes" => None,
+                    d => Some(
+                        d.parse::<u32>()
+                            .ok()
+                            .filter(|d| (1..=solver::search::prune::MAX_DEPTH).contains(d))
+                            .ok_or_else(|| bad("on, off or a word depth 1 to 16"))?,
+                    ),
                 })
             }
             other => {
@@ -744,11 +745,8 @@ fn options(p: &Pair, a: &CompareArgs, base: solver::Limits) -> search::Options {
         hybrid_nodes: p.budget,
         split_depth: p.split,
         queue: p.queue.unwrap_or_default(),
-        no_prune: p.prune == Some(0),
-        prune_depth: p
-            .prune
-            .filter(|&d| d > 0)
-            .unwrap_or(solver::search::prune::DEFAULT_DEPTH),
+        no_prune: p.prune == Some(Some(0)),
+        prune_depth: p.prune.flatten().filter(|&d| d > 0),
     };
     args.options(limits)
 }

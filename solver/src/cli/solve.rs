@@ -53,8 +53,8 @@ pub fn limits(max_nodes: Option<u64>, timeout: Option<f64>) -> Result<Limits> {
 }
 
 /// The options of an IDA* search under `limits`, with duplicate-move pruning of word depth
-/// `prune_depth` (0: off).
-pub fn ida_options(limits: &Limits, prune_depth: u32) -> Options {
+/// `prune_depth` (`Some(0)`: off; `None`: the board's default).
+pub fn ida_options(limits: &Limits, prune_depth: Option<u32>) -> Options {
     Options {
         limits: *limits,
         prune_depth,

@@ -240,7 +240,8 @@ impl<'a, H: Heuristic, B: Budget> Probe<'a, H, B> {
         self.position = start.clone();
         self.parts = self.h.init(&start.tiles);
         self.bound = bound;
-        self.dfs(g0, h0, prev, 0)
+        let state = self.prune.start(start.blank);
+        self.dfs(g0, h0, prev, state)
     }
 
     /// Reports the nodes not yet added to a shared budget.
@@ -261,7 +262,7 @@ impl<'a, H: Heuristic, B: Budget> Probe<'a, H, B> {
         let mut states = [FORBIDDEN; 4];
         for (slot, &next) in targets.iter().enumerate() {
             if next != prev {
-                states[slot] = prune.step(state, blank, slot);
+                states[slot] = prune.step(state, slot);
             }
         }
         for ((p, &next), &st) in pending.iter_mut().zip(targets).zip(&states) {

@@ -181,9 +181,9 @@ pub struct Options {
     /// `astar` and `hybrid`: the open list.
     pub queue: QueueChoice,
     /// `ida`, `hybrid` and `parallel-ida`: the word depth of the duplicate-move pruning
-    /// machine (`search/prune.rs`); 0 turns pruning off (the move back to the parent is still
-    /// never made).
-    pub prune_depth: u32,
+    /// machine (`search/prune.rs`); `Some(0)` turns pruning off (the move back to the parent
+    /// is still never made), `None` takes the board's default ([`prune::default_depth`]).
+    pub prune_depth: Option<u32>,
     /// Wait for the databases' background digest checks before returning (see
     /// [`crate::OpenOptions::verify_in_background`]). A caller that solves many puzzles may
     /// turn it off and call [`crate::HeuristicChoice::wait_verified`] itself before it presents
@@ -202,20 +202,21 @@ impl Default for Options {
             depth_limit: None,
             hybrid_nodes: None,
             queue: QueueChoice::Auto,
-            prune_depth: prune::DEFAULT_DEPTH,
+            prune_depth: None,
             wait_verified: true,
         }
     }
 }
 
 impl Options {
-    /// The duplicate-move pruning machine these options ask for on `board`.
-    pub fn pruner(&self, board: pdbformat::Board) -> prune::Pruner {
-        if self.prune_depth == 0 {
-            prune::Pruner::off(board)
-        } else {
-            prune::Pruner::new(board, self.prune_depth)
-        }
+    /// The duplicate-move pruning machine these options ask for on `board`, built once per
+    /// process for each board and depth.
+    pub fn pruner(&self, board: pdbformat::Board) -> std::sync::Arc<prune::Pruner> {
+        prune::Pruner::shared(
+            board,
+            self.prune_depth
+                .unwrap_or_else(|| prune::default_depth(board)),
+        )
     }
 
     /// The memory limit in bytes: the one given, or half of the available memory (4 GiB when
