@@ -186,7 +186,7 @@ fn run<H: Heuristic + Sync, K: Packed>(
     let mut iterations = 0;
     let mut workers = 0;
     let mut spawn_error = None;
-    let mut per: Vec<(u64, u64, u64)> = Vec::new();
+    let mut per: Vec<(u64, u64, u64, bool)> = Vec::new();
     std::thread::scope(|scope| {
         let mut handles = Vec::with_capacity(threads);
         for w in 0..threads {
@@ -231,10 +231,10 @@ fn run<H: Heuristic + Sync, K: Packed>(
             bound = next_bound.load(Relaxed);
         }
         pool.finish();
-        // A worker that panicked has already unwound; its counts are lost, not the search.
+        // Workers catch their own panics (and report them), so joining cannot fail.
         per = handles
             .into_iter()
-            .map(|h| h.join().unwrap_or((0, 0, 0)))
+            .map(|h| h.join().unwrap_or((0, 0, 0, false)))
             .collect();
     });
     stats.nodes = split_nodes + per.iter().map(|p| p.0).sum::<u64>();
@@ -242,8 +242,10 @@ fn run<H: Heuristic + Sync, K: Packed>(
     stats.per_thread = per.iter().map(|p| p.0).collect();
     stats.iterations = iterations;
     let donated: u64 = per.iter().map(|p| p.2).sum();
+    let failed = per.iter().filter(|p| !p.3).count();
     stats.detail = match &spawn_error {
         Some(e) if workers == 0 => e.clone(),
+        _ if failed > 0 => format!("{failed} of {workers} worker threads failed (a bug)"),
         _ => format!(
             "{workers} threads, work stealing ({donated} subtrees handed over), {} from depth {depth}",
             if depth == 0 {
@@ -288,9 +290,10 @@ struct Worker<'a, H> {
 }
 
 impl<H: Heuristic> Worker<'_, H> {
-    /// Runs iterations until the search is over; returns the nodes generated and expanded
-    /// and the subtrees handed over.
-    fn run(self) -> (u64, u64, u64) {
+    /// Runs iterations until the search is over; returns the nodes generated and expanded,
+    /// the subtrees handed over, and false if the worker panicked (the search is then
+    /// aborted instead of waiting for it).
+    fn run(self) -> (u64, u64, u64, bool) {
         let mut probe = Stealer::new(
             self.h,
             self.moves,
@@ -299,27 +302,36 @@ impl<H: Heuristic> Worker<'_, H> {
             self.shared,
             self.pool,
         );
-        let mut seen = 0;
-        while let Some(bound) = self.pool.next_iteration(&mut seen) {
-            probe.begin(bound);
-            while let Some(task) = self.pool.take(&self.shared.abort) {
-                let hit = probe.search(task);
-                self.pool.done();
-                if hit {
-                    let mut w = self.winner.lock().unwrap_or_else(|e| e.into_inner());
-                    if w.is_none() {
-                        *w = Some(probe.solution());
+        let mut holding = false;
+        let body = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            let mut seen = 0;
+            while let Some(bound) = self.pool.next_iteration(&mut seen) {
+                probe.begin(bound);
+                while let Some(task) = self.pool.take(&self.shared.abort) {
+                    holding = true;
+                    let hit = probe.search(task);
+                    holding = false;
+                    self.pool.done();
+                    if hit {
+                        let mut w = self.winner.lock().unwrap_or_else(|e| e.into_inner());
+                        if w.is_none() {
+                            *w = Some(probe.solution());
+                        }
+                        self.shared.abort.store(true, Relaxed);
                     }
-                    self.shared.abort.store(true, Relaxed);
+                    if hit || probe.interrupted {
+                        self.pool.wake_all();
+                    }
                 }
-                if hit || probe.interrupted {
-                    self.pool.wake_all();
-                }
+                probe.flush();
+                self.next_bound.fetch_min(probe.next_bound, Relaxed);
             }
-            probe.flush();
-            self.next_bound.fetch_min(probe.next_bound, Relaxed);
+        }));
+        if body.is_err() {
+            self.shared.abort.store(true, Relaxed);
+            self.pool.fail(holding);
         }
-        (probe.nodes, probe.expanded, probe.donated)
+        (probe.nodes, probe.expanded, probe.donated, body.is_ok())
     }
 }
 

@@ -69,6 +69,8 @@ struct State {
     reported: usize,
     /// Set when the search is over: workers leave.
     finished: bool,
+    /// Workers that died (a panic): they count as having finished every later iteration.
+    failed: usize,
 }
 
 /// The tasks of the current iteration and the hand-shakes between the coordinator and the
@@ -100,7 +102,7 @@ impl Pool {
         s.bound = bound;
         s.generation += 1;
         self.work.notify_all();
-        while s.reported < workers {
+        while s.reported + s.failed < workers {
             s = self.idle.wait(s).unwrap_or_else(|e| e.into_inner());
         }
         s.tasks.clear();
@@ -160,6 +162,18 @@ impl Pool {
         if s.active == 0 && s.tasks.is_empty() {
             self.work.notify_all();
         }
+    }
+
+    /// For a worker that panicked (after setting the abort flag): gives back the task it
+    /// held, if `holding`, and stops counting it, so that nobody waits for it.
+    pub(crate) fn fail(&self, holding: bool) {
+        let mut s = self.lock();
+        if holding {
+            s.active -= 1;
+        }
+        s.failed += 1;
+        self.work.notify_all();
+        self.idle.notify_all();
     }
 
     /// Wakes every waiting worker (after setting the abort flag).
