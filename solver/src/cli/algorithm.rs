@@ -41,7 +41,8 @@ pub struct AlgorithmArgs {
     /// hybrid: positions A* stores before IDA* takes over from its frontier (default 1000000).
     #[arg(long, value_name = "N")]
     pub hybrid_nodes: Option<u64>,
-    /// parallel-ida: depth of the breadth-first split (default: about 64 subtrees per thread).
+    /// parallel-ida: depth of a breadth-first split whose positions start every iteration
+    /// (default: none; work stealing splits the tree).
     #[arg(long, value_name = "D")]
     pub split_depth: Option<u32>,
     /// astar, hybrid: open list: auto (by what the heuristic promises), heap, buckets or

@@ -1,7 +1,7 @@
 //! The cost-bounded depth-first search of IDA*, as a reusable probe: run from any position at
 //! any depth, under a node budget that is the probe's own or shared between threads. `ida`
-//! runs it from the start once per bound, `hybrid` from A*'s frontier, `parallel-ida` from the
-//! roots of its split, one probe per task.
+//! runs it from the start once per bound, `hybrid` from A*'s frontier; `parallel-ida` uses
+//! the same loop with stealable frames (`search/steal.rs`) and this file's shared budget.
 //!
 //! Moves are made in place, the move back to the parent is never generated, nor a move the
 //! duplicate-move machine of `search/prune.rs` forbids (its state is carried per depth, as an
@@ -242,11 +242,6 @@ impl<'a, H: Heuristic, B: Budget> Probe<'a, H, B> {
         self.bound = bound;
         let state = self.prune.start(start.blank);
         self.dfs(g0, h0, prev, state)
-    }
-
-    /// Reports the nodes not yet added to a shared budget.
-    pub(crate) fn flush(&mut self) {
-        self.budget.flush();
     }
 
     fn dfs(&mut self, g: u32, hval: u32, prev: u8, state: u32) -> bool {

@@ -38,6 +38,7 @@ pub mod key;
 pub mod parallel_ida;
 pub mod prune;
 mod runner;
+mod steal;
 pub mod strategic;
 pub mod weighted;
 
@@ -57,7 +58,7 @@ pub enum Algorithm {
     AStar,
     /// A* until a node budget is spent, then IDA* from its frontier ([`hybrid`]).
     Hybrid,
-    /// IDA* over threads from the nodes of a shallow breadth-first split ([`parallel_ida`]).
+    /// IDA* over threads with work stealing ([`parallel_ida`]).
     ParallelIda,
     /// Depth-limited depth-first search ([`dfs`]).
     Dfs,
@@ -169,8 +170,8 @@ pub struct Options {
     pub weight: f64,
     /// `parallel-ida`: threads (0: one per core).
     pub threads: usize,
-    /// `parallel-ida`: the depth of the breadth-first split (`None`: deep enough for about 64
-    /// subtrees per thread).
+    /// `parallel-ida`: the depth of an optional breadth-first split whose positions are each
+    /// iteration's first tasks (`None` or 0: none; work stealing splits the tree).
     pub split_depth: Option<u32>,
     /// `dfs`: the depth limit (`None`: start at twice the start's estimate and double it
     /// until a solution is found).

@@ -1,40 +1,40 @@
-//! IDA* across threads: a shallow breadth-first split, then every iteration's bounded
-//! depth-first searches run from the split's nodes in parallel (rayon).
+//! IDA* across threads with work stealing: long-lived workers share each iteration's tree,
+//! an idle worker receiving the shallowest untried subtree of a busy one (`search/steal.rs`).
 //!
-//! **Split.** Breadth-first from the start to depth `d`, keeping each position once: a
-//! position met again (at the same or a smaller depth) is dropped. The goal found on the way
-//! is an optimal solution (BFS). Dropping duplicates loses no optimal solution: on a shortest
-//! path every prefix is a shortest path, so the path's position at depth `d` is first reached
-//! at depth `d`, and the copy that is kept continues it (its first move cannot lead back to
-//! the kept copy's parent, which is nearer the start). The roots, the positions at depth
-//! `d`, are sorted by `f = d + h` (ties by smaller `h`). By default `d` grows until there are
-//! about 64 roots per thread; `Options::split_depth` fixes it.
+//! **Start.** By default every iteration starts from the start position alone: one worker
+//! takes it and the others are fed by donations, the split point moving down the tree as work
+//! gets scarce. With `Options::split_depth` = `d > 0`, a breadth-first split to depth `d`
+//! first keeps each position once (a position met again at the same or a smaller depth is
+//! dropped; on a shortest path every prefix is a shortest path, so the kept copy continues
+//! it), and its positions at depth `d`, in depth-first order, are every iteration's first
+//! tasks. A goal met in the split is an optimal solution (breadth-first).
 //!
-//! **Iterations.** The bound starts at the smallest root `f`. In an iteration every root with
-//! `f` within the bound is searched to the bound by a task on the thread pool; the next bound
-//! is the smallest `f` that exceeded it in any task. All roots are searched at a bound unless
-//! a solution turns up at that bound; a solution found at bound `B` is optimal because every
-//! shorter length was ruled out at the earlier bounds, so the other tasks are stopped at
-//! once. Lengths therefore equal those of `ida`; which optimal solution is returned, and the
-//! node counts of the last iteration, depend on timing.
+//! **Iterations.** The bound starts at the smallest `f` of the first tasks. Each iteration
+//! runs until the pool is empty and no worker is busy; the next bound is the smallest `f`
+//! that exceeded it in any worker. Iteration `B + 1` starts only once `B` is over, so a
+//! solution found at bound `B` is optimal (every shorter length was ruled out at the earlier
+//! bounds): the other workers stop at their next look at the shared counters. Lengths equal
+//! those of `ida`; which optimal solution is returned, and the node counts, depend on timing
+//! with more than one thread. With one thread the search visits the nodes of `ida` in its
+//! order (same counts).
 //!
 //! Node counts include the split; `Stats::per_thread` gives each worker's share of the
-//! depth-first nodes. The node limit is checked against a shared counter that each task
-//! updates every 1,024 nodes, so it may be passed by up to that much per thread.
+//! depth-first nodes, so without a split they sum to the total. The node limit is checked
+//! against a shared counter that each worker updates every 1,024 nodes, so it may be passed
+//! by up to that much per thread.
 
 use super::astar::with_key;
-use super::bounded::{Probe, Shared};
+use super::bounded::Shared;
 use super::key::{map_bytes, Layout, Packed, PosMap};
+use super::prune::Pruner;
+use super::steal::{Pool, Stealer, Task};
 use super::{goal_array, Clock, Options, Outcome, Stats, Stop};
 use crate::heuristic::Heuristic;
 use crate::position::{MoveTable, Position, MAX_CELLS, NO_CELL};
 use pdbformat::Goal;
-use rayon::prelude::*;
-use std::sync::atomic::{AtomicU32, AtomicU64, Ordering::Relaxed};
+use std::collections::VecDeque;
+use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
 use std::sync::Mutex;
-
-/// Roots per thread the automatic split aims for.
-const ROOTS_PER_THREAD: usize = 64;
 
 /// The threads `opts.threads` asks for (0: one per core).
 pub fn thread_count(threads: usize) -> usize {
@@ -64,13 +64,6 @@ struct SplitNode<K> {
     parent: u32,
     blank: u8,
     prev: u8,
-}
-
-/// A root of the depth-first phase.
-#[derive(Clone, Copy)]
-struct Root {
-    index: u32,
-    h: u32,
 }
 
 fn run<H: Heuristic + Sync, K: Packed>(
@@ -106,15 +99,10 @@ fn run<H: Heuristic + Sync, K: Packed>(
     let mut tiles = [0u8; MAX_CELLS];
     let mut found: Option<Vec<u8>> = (start_key == goal_key).then(Vec::new);
     let mut stop: Option<Stop> = None;
-    let target = ROOTS_PER_THREAD * threads;
     'split: while found.is_none() {
         let depth = levels.len() as u32 - 1;
         let last = levels.last().expect("at least the start");
-        let enough = match opts.split_depth {
-            Some(d) => depth >= d,
-            None => last.len() >= target || depth >= 40,
-        };
-        if enough && depth > 0 {
+        if depth >= opts.split_depth.unwrap_or(0) {
             break;
         }
         let mut next = Vec::new();
@@ -171,96 +159,106 @@ fn run<H: Heuristic + Sync, K: Packed>(
         };
     }
 
-    // The roots, by f then h.
+    // The roots, in the order of a depth-first search (breadth-first levels keep it).
     let split_nodes = stats.nodes;
     let last = &levels[depth as usize];
-    let mut roots: Vec<Root> = last
+    let roots: Vec<(Task, u32)> = last
         .iter()
         .enumerate()
         .map(|(i, n)| {
-            layout.unpack(n.key, &mut tiles);
-            Root {
-                index: i as u32,
-                h: super::estimate(h, &tiles),
-            }
+            let blank = layout.unpack(n.key, &mut tiles);
+            let task = Task {
+                position: Position { tiles, blank },
+                prev: n.prev,
+                state: pruner.start(blank),
+                path: split_path(&levels, depth as usize, i),
+                uncounted: false,
+            };
+            (task, depth + super::estimate(h, &tiles))
         })
         .collect();
-    roots.sort_by_key(|r| (depth + r.h, r.h));
-    let pool = match rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
-        Ok(p) => p,
-        Err(e) => {
-            stats.detail = format!("cannot start {threads} threads: {e}");
-            return Outcome {
-                path: None,
-                stop: None,
-                stats,
-            };
-        }
-    };
-    let workers = pool.current_num_threads();
-    let per_thread: Vec<AtomicU64> = (0..workers).map(|_| AtomicU64::new(0)).collect();
-    let expanded = AtomicU64::new(0);
+    drop(levels);
     let shared = Shared::new(clock.clone(), split_nodes);
-    let winner: Mutex<Option<(u32, Vec<u8>)>> = Mutex::new(None);
-    let mut bound = roots.first().map_or(u32::MAX, |r| depth + r.h);
+    let pool = Pool::default();
+    let next_bound = AtomicU32::new(u32::MAX);
+    let winner: Mutex<Option<Vec<u8>>> = Mutex::new(None);
+    let mut bound = roots.iter().map(|r| r.1).min().unwrap_or(u32::MAX);
     let mut iterations = 0;
-    while bound != u32::MAX {
-        iterations += 1;
-        let next_bound = AtomicU32::new(u32::MAX);
-        pool.install(|| {
-            roots.par_iter().with_max_len(1).for_each_init(
-                || Probe::new(h, &moves, &pruner, &goal_tiles, shared.budget()),
-                |probe, r| {
-                    let f = depth + r.h;
-                    if f > bound {
-                        next_bound.fetch_min(f, Relaxed);
-                        return;
-                    }
-                    if shared.abort.load(Relaxed) {
-                        return;
-                    }
-                    let n = &last[r.index as usize];
-                    let mut t = [0u8; MAX_CELLS];
-                    let blank = layout.unpack(n.key, &mut t);
-                    let root = Position { tiles: t, blank };
-                    let (nodes0, exp0) = (probe.nodes, probe.expanded);
-                    probe.reset_bound();
-                    let hit = probe.search(&root, depth, r.h, n.prev, bound);
-                    probe.flush();
-                    next_bound.fetch_min(probe.next_bound, Relaxed);
-                    let me = rayon::current_thread_index().unwrap_or(0) % workers;
-                    per_thread[me].fetch_add(probe.nodes - nodes0, Relaxed);
-                    expanded.fetch_add(probe.expanded - exp0, Relaxed);
-                    if hit {
-                        let mut w = winner.lock().unwrap_or_else(|e| e.into_inner());
-                        if w.is_none() {
-                            *w = Some((r.index, probe.path.clone()));
-                        }
-                        shared.abort.store(true, Relaxed);
-                    }
-                },
-            )
-        });
-        if winner.lock().unwrap_or_else(|e| e.into_inner()).is_some() || shared.stop().is_some() {
-            break;
+    let mut workers = 0;
+    let mut spawn_error = None;
+    let mut per: Vec<(u64, u64, u64, bool)> = Vec::new();
+    std::thread::scope(|scope| {
+        let mut handles = Vec::with_capacity(threads);
+        for w in 0..threads {
+            let ctx = Worker {
+                h,
+                moves: &moves,
+                pruner: &pruner,
+                goal: &goal_tiles,
+                shared: &shared,
+                pool: &pool,
+                next_bound: &next_bound,
+                winner: &winner,
+            };
+            match std::thread::Builder::new()
+                .name(format!("pida-{w}"))
+                .spawn_scoped(scope, move || ctx.run())
+            {
+                Ok(handle) => handles.push(handle),
+                Err(e) => {
+                    spawn_error = Some(format!("cannot start thread {w}: {e}"));
+                    break;
+                }
+            }
         }
-        bound = next_bound.load(Relaxed);
-    }
-    let per: Vec<u64> = per_thread.iter().map(|a| a.load(Relaxed)).collect();
-    stats.nodes = split_nodes + per.iter().sum::<u64>();
-    stats.expanded += expanded.load(Relaxed);
-    stats.per_thread = per;
+        workers = handles.len();
+        while workers > 0 && bound != u32::MAX {
+            iterations += 1;
+            next_bound.store(u32::MAX, Relaxed);
+            let tasks: VecDeque<Task> = roots
+                .iter()
+                .filter(|r| r.1 <= bound)
+                .map(|r| r.0.clone())
+                .collect();
+            for r in roots.iter().filter(|r| r.1 > bound) {
+                next_bound.fetch_min(r.1, Relaxed);
+            }
+            pool.run_iteration(tasks, bound, workers);
+            if winner.lock().unwrap_or_else(|e| e.into_inner()).is_some() || shared.stop().is_some()
+            {
+                break;
+            }
+            bound = next_bound.load(Relaxed);
+        }
+        pool.finish();
+        // Workers catch their own panics (and report them), so joining cannot fail.
+        per = handles
+            .into_iter()
+            .map(|h| h.join().unwrap_or((0, 0, 0, false)))
+            .collect();
+    });
+    stats.nodes = split_nodes + per.iter().map(|p| p.0).sum::<u64>();
+    stats.expanded += per.iter().map(|p| p.1).sum::<u64>();
+    stats.per_thread = per.iter().map(|p| p.0).collect();
     stats.iterations = iterations;
-    stats.detail = format!(
-        "{workers} threads, split at depth {depth} into {} roots",
-        roots.len()
-    );
+    let donated: u64 = per.iter().map(|p| p.2).sum();
+    let failed = per.iter().filter(|p| !p.3).count();
+    stats.detail = match &spawn_error {
+        Some(e) if workers == 0 => e.clone(),
+        _ if failed > 0 => format!("{failed} of {workers} worker threads failed (a bug)"),
+        _ => format!(
+            "{workers} threads, work stealing ({donated} subtrees handed over), {} from depth {depth}",
+            if depth == 0 {
+                "one root".to_string()
+            } else {
+                format!("split into {} roots", roots.len())
+            }
+        ),
+    };
     stats.seconds = clock.seconds();
     let won = winner.into_inner().unwrap_or_else(|e| e.into_inner());
     match won {
-        Some((i, tail)) => {
-            let mut path = split_path(&levels, depth as usize, i as usize);
-            path.extend_from_slice(&tail);
+        Some(path) => {
             stats.lower_bound = path.len() as u32;
             Outcome {
                 path: Some(path),
@@ -276,6 +274,64 @@ fn run<H: Heuristic + Sync, K: Packed>(
                 stats,
             }
         }
+    }
+}
+
+/// What a worker thread shares with the others.
+struct Worker<'a, H> {
+    h: &'a H,
+    moves: &'a MoveTable,
+    pruner: &'a Pruner,
+    goal: &'a [u8; MAX_CELLS],
+    shared: &'a Shared,
+    pool: &'a Pool,
+    next_bound: &'a AtomicU32,
+    winner: &'a Mutex<Option<Vec<u8>>>,
+}
+
+impl<H: Heuristic> Worker<'_, H> {
+    /// Runs iterations until the search is over; returns the nodes generated and expanded,
+    /// the subtrees handed over, and false if the worker panicked (the search is then
+    /// aborted instead of waiting for it).
+    fn run(self) -> (u64, u64, u64, bool) {
+        let mut probe = Stealer::new(
+            self.h,
+            self.moves,
+            self.pruner,
+            self.goal,
+            self.shared,
+            self.pool,
+        );
+        let mut holding = false;
+        let body = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            let mut seen = 0;
+            while let Some(bound) = self.pool.next_iteration(&mut seen) {
+                probe.begin(bound);
+                while let Some(task) = self.pool.take(&self.shared.abort) {
+                    holding = true;
+                    let hit = probe.search(task);
+                    holding = false;
+                    self.pool.done();
+                    if hit {
+                        let mut w = self.winner.lock().unwrap_or_else(|e| e.into_inner());
+                        if w.is_none() {
+                            *w = Some(probe.solution());
+                        }
+                        self.shared.abort.store(true, Relaxed);
+                    }
+                    if hit || probe.interrupted {
+                        self.pool.wake_all();
+                    }
+                }
+                probe.flush();
+                self.next_bound.fetch_min(probe.next_bound, Relaxed);
+            }
+        }));
+        if body.is_err() {
+            self.shared.abort.store(true, Relaxed);
+            self.pool.fail(holding);
+        }
+        (probe.nodes, probe.expanded, probe.donated, body.is_ok())
     }
 }
 

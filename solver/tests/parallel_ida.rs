@@ -1,0 +1,198 @@
+//! `parallel-ida` (work stealing): the same lengths as `ida` on many random positions of
+//! several boards with 1, 2 and 4 threads, with and without a breadth-first split; one
+//! thread retraces `ida` node for node; node counts per thread add up; node and time limits
+//! stop it on every thread count.
+
+mod common;
+
+use common::{assert_replays, random_solvable, random_walk, Rng};
+use pdbformat::{Board, Goal, Puzzle};
+use solver::search::{Algorithm, Options, SolveError, Stop};
+use solver::{HeuristicChoice, Limits, Solution};
+use std::time::{Duration, Instant};
+
+fn run(alg: Algorithm, p: &Puzzle, goal: &Goal, o: &Options) -> Solution {
+    let r = solver::solve(alg, &HeuristicChoice::LinearConflict, p, goal, o)
+        .unwrap_or_else(|e| panic!("{alg} on {p:#}: {e}"));
+    assert_replays(p, goal, &r);
+    r
+}
+
+fn with(threads: usize, split_depth: Option<u32>) -> Options {
+    Options {
+        threads,
+        split_depth,
+        ..Options::default()
+    }
+}
+
+/// Solves every puzzle with `ida` and with `parallel-ida` over thread counts and splits, and
+/// checks lengths, optimality flags and the per-thread counts.
+fn agree(goal: &Goal, puzzles: &[Puzzle]) {
+    for p in puzzles {
+        let want = run(Algorithm::Ida, p, goal, &Options::default());
+        for threads in [1, 2, 4] {
+            for split in [None, Some(2)] {
+                let r = run(Algorithm::ParallelIda, p, goal, &with(threads, split));
+                assert_eq!(
+                    r.len(),
+                    want.len(),
+                    "{p:#}: {threads} threads, split {split:?}"
+                );
+                assert!(r.optimal);
+                if r.stats.detail.contains("solved in the split") {
+                    continue;
+                }
+                assert_eq!(r.stats.per_thread.len(), threads, "{:?}", r.stats);
+                let sum: u64 = r.stats.per_thread.iter().sum();
+                if split.is_none() {
+                    assert_eq!(sum, r.stats.nodes, "{p:#}: {:?}", r.stats);
+                } else {
+                    assert!(sum <= r.stats.nodes && sum > 0, "{p:#}: {:?}", r.stats);
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn same_lengths_as_ida_on_random_3x3() {
+    let goal = Goal::blank_first(Board::new(3, 3).unwrap());
+    let mut rng = Rng::new(0x9a1d_0001);
+    let puzzles: Vec<Puzzle> = (0..40).map(|_| random_solvable(&goal, &mut rng)).collect();
+    agree(&goal, &puzzles);
+}
+
+#[test]
+fn same_lengths_as_ida_on_rectangular_boards() {
+    for (w, h, n, blank_last) in [(2, 4, 20, false), (4, 2, 20, true), (3, 4, 8, true)] {
+        let b = Board::new(w, h).unwrap();
+        let goal = if blank_last {
+            Goal::blank_last(b)
+        } else {
+            Goal::blank_first(b)
+        };
+        let mut rng = Rng::new(0x9a1d_0002 + w as u64 * 7 + h as u64);
+        let puzzles: Vec<Puzzle> = (0..n).map(|_| random_solvable(&goal, &mut rng)).collect();
+        agree(&goal, &puzzles);
+    }
+}
+
+#[test]
+fn same_lengths_as_ida_on_random_4x4_walks() {
+    let goal = Goal::blank_first(Board::new(4, 4).unwrap());
+    let mut rng = Rng::new(0x9a1d_0003);
+    let puzzles: Vec<Puzzle> = (0..12)
+        .map(|i| random_walk(&goal, 30 + 3 * i, &mut rng))
+        .collect();
+    agree(&goal, &puzzles);
+}
+
+#[test]
+fn one_thread_retraces_ida() {
+    let goal = Goal::blank_first(Board::new(4, 4).unwrap());
+    let mut rng = Rng::new(0x9a1d_0004);
+    for _ in 0..4 {
+        let p = random_walk(&goal, 60, &mut rng);
+        let ida = run(Algorithm::Ida, &p, &goal, &Options::default());
+        let par = run(Algorithm::ParallelIda, &p, &goal, &with(1, None));
+        assert_eq!(par.moves, ida.moves, "{p:#}");
+        assert_eq!(par.stats.nodes, ida.stats.nodes, "{p:#}");
+        assert_eq!(par.stats.expanded, ida.stats.expanded, "{p:#}");
+        assert_eq!(par.stats.iterations, ida.stats.iterations, "{p:#}");
+        assert_eq!(par.stats.per_thread, vec![ida.stats.nodes]);
+    }
+}
+
+#[test]
+fn work_is_shared_between_threads() {
+    // Korf's first instance under linear conflict: millions of nodes, enough for stealing.
+    let goal = Goal::blank_first(Board::new(4, 4).unwrap());
+    let p = Puzzle::parse("14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3", None).unwrap();
+    let r = run(Algorithm::ParallelIda, &p, &goal, &with(2, None));
+    assert_eq!(r.len(), 57);
+    let (a, b) = (r.stats.per_thread[0], r.stats.per_thread[1]);
+    // Both threads worked a real share (the first task goes to one of them; the other is fed
+    // only by donations).
+    assert!(a.min(b) * 10 > a.max(b), "{:?}", r.stats.per_thread);
+    assert!(r.stats.detail.contains("handed over"), "{}", r.stats.detail);
+}
+
+#[test]
+fn node_and_time_limits_stop_every_thread_count() {
+    let goal = Goal::blank_first(Board::new(4, 4).unwrap());
+    let p = Puzzle::parse("14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3", None).unwrap();
+    for threads in [1, 2, 4] {
+        for split in [None, Some(3)] {
+            let o = Options {
+                limits: Limits {
+                    max_nodes: Some(200_000),
+                    timeout: None,
+                },
+                ..with(threads, split)
+            };
+            match solver::solve(
+                Algorithm::ParallelIda,
+                &HeuristicChoice::Manhattan,
+                &p,
+                &goal,
+                &o,
+            ) {
+                Err(SolveError::Stopped {
+                    stop: Stop::Nodes,
+                    stats,
+                }) => {
+                    assert!(
+                        stats.nodes >= 200_000 && stats.nodes <= 200_000 + threads as u64 * 1024,
+                        "{threads} threads: {}",
+                        stats.nodes
+                    );
+                    let sum: u64 = stats.per_thread.iter().sum();
+                    assert!(sum <= stats.nodes && stats.per_thread.len() == threads);
+                }
+                other => panic!("{threads} threads: {other:?}"),
+            }
+            let o = Options {
+                limits: Limits {
+                    max_nodes: None,
+                    timeout: Some(Duration::from_millis(100)),
+                },
+                ..with(threads, split)
+            };
+            let t0 = Instant::now();
+            match solver::solve(
+                Algorithm::ParallelIda,
+                &HeuristicChoice::Hamming,
+                &p,
+                &goal,
+                &o,
+            ) {
+                Err(SolveError::Stopped {
+                    stop: Stop::Time,
+                    stats,
+                }) => assert!(stats.nodes > 0),
+                other => panic!("{threads} threads: {other:?}"),
+            }
+            assert!(t0.elapsed() < Duration::from_secs(3), "{threads} threads");
+        }
+    }
+}
+
+#[test]
+fn solved_start_and_bad_thread_counts() {
+    let goal = Goal::blank_last(Board::new(3, 3).unwrap());
+    let p = Puzzle::solved(&goal);
+    for threads in [1, 3] {
+        let r = run(Algorithm::ParallelIda, &p, &goal, &with(threads, None));
+        assert!(r.is_empty());
+    }
+    // Thousands of threads are refused before any starts.
+    let e = solver::solve(
+        Algorithm::ParallelIda,
+        &HeuristicChoice::Manhattan,
+        &p,
+        &goal,
+        &with(100_000, None),
+    );
+    assert!(e.is_err());
+}
