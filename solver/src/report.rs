@@ -108,7 +108,8 @@ impl Summary {
 
     /// Total search seconds.
     pub fn total_seconds(&self) -> f64 {
-        self.seconds.iter().sum()
+        // An empty f64 sum is -0.0; adding 0.0 prints it as 0.
+        self.seconds.iter().sum::<f64>() + 0.0
     }
 
     /// Total generated nodes.
