@@ -389,6 +389,16 @@ impl SearchState {
                 ),
             });
         }
+        if self.path.len() > super::ida::CUT_DEPTH {
+            return Err(CheckpointError::Field {
+                field: "path",
+                why: format!(
+                    "{} moves, more than the cut depth {}",
+                    self.path.len(),
+                    super::ida::CUT_DEPTH
+                ),
+            });
+        }
         if self.path.len() > self.bound as usize {
             return Err(CheckpointError::Field {
                 field: "path",
