@@ -108,8 +108,8 @@ impl Summary {
 
     /// Total search seconds.
     pub fn total_seconds(&self) -> f64 {
-        // Summing no f64 gives -0.0, which prints as "-0.000".
-        self.seconds.iter().fold(0.0, |a, b| a + b)
+        // An empty f64 sum is -0.0; adding 0.0 prints it as 0.
+        self.seconds.iter().sum::<f64>() + 0.0
     }
 
     /// Total generated nodes.

@@ -83,6 +83,7 @@ impl AlgorithmArgs {
             hybrid_nodes: self.hybrid_nodes,
             queue: self.queue,
             prune_depth: self.prune_setting(),
+            interrupt: Some(super::interrupt_flag()),
             ..Options::default()
         }
     }

@@ -1,6 +1,10 @@
 //! `solver bench`: every instance of a benchmark file, single-threaded, with a table of nodes and
 //! seconds per instance and in total, the database load time reported separately; with
 //! `--json`, one JSON object per instance and a summary object instead.
+//!
+//! Files that give a published node count per instance (`bench/korf50-24.txt`: Korf & Felner's
+//! IDA* nodes) get two more columns: that count and the ratio of ours to it. An instance
+//! stopped by `--timeout` or `--max-nodes` shows the lower bound its search proved.
 
 use super::setup::{make_goal, make_heuristic, parse_board};
 use super::solve::{ida_options, limits, list_board, puzzle_error, read_input};
@@ -11,7 +15,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use pdbformat::units::thousands;
 use serde_json::json;
 use solver::report::{rate, Summary};
-use solver::{solve, Algorithm, Options, SolveError};
+use solver::{solve, Algorithm, Options, SolveError, Stop};
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -31,9 +35,10 @@ pub struct BenchArgs {
     #[arg(long, value_name = "SECONDS")]
     timeout: Option<f64>,
     /// Print JSON lines instead of the table: one object per instance, in order
-    /// ({"instance", "line", "length", "expected", "initial_h", "nodes", "expanded",
-    /// "iterations", "seconds", "moves"}, or {"instance", "line", "error"} when it was not
-    /// solved), then one {"summary": {"file", "heuristic", "instances", "solved", "failed",
+    /// ({"instance", "id", "line", "length", "expected", "initial_h", "nodes", "expanded",
+    /// "iterations", "seconds", "moves", "published_nodes", "ratio"}, or {"instance", "id",
+    /// "line", "error"} when it was not solved, with "stopped", "lower_bound", "nodes",
+    /// "seconds", "published_nodes" when a limit stopped it), then one {"summary": {"file", "heuristic", "instances", "solved", "failed",
     /// "mismatched", "total_nodes", "total_seconds", "mean_nodes", "mean_seconds",
     /// "median_nodes", "median_seconds", "nodes_per_second", "load_seconds"}}.
     #[arg(long)]
@@ -72,6 +77,7 @@ pub fn run(a: BenchArgs) -> Result<i32> {
     let prune_start = std::time::Instant::now();
     let machine = opts.pruner(board);
     let prune_seconds = prune_start.elapsed().as_secs_f64();
+    let published = lines.iter().any(|l| l.published_nodes.is_some());
     if !a.json {
         println!(
             "{}: {} instances, {board} board, goal {goal}, single thread",
@@ -90,8 +96,18 @@ pub fn run(a: BenchArgs) -> Result<i32> {
             );
         }
         println!(
-            "{:>4} {:>4} {:>4} {:>16} {:>10} {:>12}",
-            "#", "len", "h0", "nodes", "seconds", "nodes/s"
+            "{:>4} {:>4} {:>4} {:>16} {:>10} {:>12}{}",
+            "#",
+            "len",
+            "h0",
+            "nodes",
+            "seconds",
+            "nodes/s",
+            if published {
+                format!(" {:>20} {:>9}", "published", "ratio")
+            } else {
+                String::new()
+            }
         );
     }
     let pb = if a.json {
@@ -108,6 +124,19 @@ pub fn run(a: BenchArgs) -> Result<i32> {
     let mut summary = Summary::default();
     let mut stopped = false;
     for (i, l) in lines.iter().enumerate() {
+        let number = l.id.map_or(i + 1, |id| id as usize);
+        let columns = |nodes: u64| match l.published_nodes {
+            Some(p) => format!(
+                " {:>20} {:>9}",
+                thousands(p),
+                match ratio(nodes, p) {
+                    r if r == 0.0 || r >= 1e-3 => format!("{r:.4}"),
+                    r => format!("{r:.2e}"),
+                }
+            ),
+            None if published => format!(" {:>20} {:>9}", "-", "-"),
+            None => String::new(),
+        };
         let result = l
             .puzzle
             .as_ref()
@@ -128,6 +157,7 @@ pub fn run(a: BenchArgs) -> Result<i32> {
                         "{}",
                         json!({
                             "instance": i + 1,
+                            "id": l.id,
                             "line": l.line,
                             "length": s.len(),
                             "expected": l.expected,
@@ -137,18 +167,21 @@ pub fn run(a: BenchArgs) -> Result<i32> {
                             "iterations": s.stats.iterations,
                             "seconds": s.stats.seconds,
                             "moves": s.blank_notation(),
+                            "published_nodes": l.published_nodes,
+                            "ratio": l.published_nodes.map(|p| ratio(s.stats.nodes, p)),
                         })
                     );
                 } else {
                     pb.suspend(|| {
                         println!(
-                            "{:>4} {:>4} {:>4} {:>16} {:>10.4} {:>12}{flag}",
-                            i + 1,
+                            "{:>4} {:>4} {:>4} {:>16} {:>10.4} {:>12}{}{flag}",
+                            number,
                             s.len(),
                             s.stats.initial_h,
                             thousands(s.stats.nodes),
                             s.stats.seconds,
-                            rate(s.nodes_per_second())
+                            rate(s.nodes_per_second()),
+                            columns(s.stats.nodes)
                         )
                     });
                 }
@@ -157,13 +190,56 @@ pub fn run(a: BenchArgs) -> Result<i32> {
                 summary.failed += 1;
                 stopped |= matches!(e, SolveError::Stopped { .. });
                 let msg = puzzle_error(&e, l.puzzle.as_ref().ok(), &goal);
-                if a.json {
+                if let SolveError::Stopped { stop, stats } = &e {
+                    if a.json {
+                        println!(
+                            "{}",
+                            json!({
+                                "instance": i + 1,
+                                "id": l.id,
+                                "line": l.line,
+                                "error": msg,
+                                "stopped": stop.describe(),
+                                "lower_bound": stats.lower_bound,
+                                "expected": l.expected,
+                                "initial_h": stats.initial_h,
+                                "nodes": stats.nodes,
+                                "seconds": stats.seconds,
+                                "published_nodes": l.published_nodes,
+                            })
+                        );
+                    } else {
+                        // The length column shows the proven lower bound, marked `>=`.
+                        pb.suspend(|| {
+                            println!(
+                                "{:>4} {:>4} {:>4} {:>16} {:>10.4} {:>12}{}  stopped ({}): length >= {}",
+                                number,
+                                format!(">={}", stats.lower_bound),
+                                stats.initial_h,
+                                thousands(stats.nodes),
+                                stats.seconds,
+                                rate(if stats.seconds > 0.0 {
+                                    stats.nodes as f64 / stats.seconds
+                                } else {
+                                    0.0
+                                }),
+                                columns(stats.nodes),
+                                stop.describe(),
+                                stats.lower_bound
+                            )
+                        });
+                    }
+                    if *stop == Stop::Interrupted {
+                        pb.inc(1);
+                        break;
+                    }
+                } else if a.json {
                     println!(
                         "{}",
-                        json!({ "instance": i + 1, "line": l.line, "error": msg })
+                        json!({ "instance": i + 1, "id": l.id, "line": l.line, "error": msg })
                     );
                 } else {
-                    pb.suspend(|| println!("{:>4} error (line {}): {msg}", i + 1, l.line));
+                    pb.suspend(|| println!("{:>4} error (line {}): {msg}", number, l.line));
                 }
             }
         }
@@ -226,4 +302,13 @@ pub fn run(a: BenchArgs) -> Result<i32> {
     } else {
         0
     })
+}
+
+/// Our nodes divided by the published count (0 when that is 0).
+fn ratio(nodes: u64, published: u64) -> f64 {
+    if published == 0 {
+        0.0
+    } else {
+        nodes as f64 / published as f64
+    }
 }

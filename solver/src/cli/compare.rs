@@ -383,6 +383,8 @@ fn read_lines(a: &CompareArgs) -> Result<Vec<PuzzleLine>> {
                 text: format!("{p:#}"),
                 puzzle: Ok(p),
                 expected: None,
+                id: None,
+                published_nodes: None,
             }]
         }
     })

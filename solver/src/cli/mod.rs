@@ -8,11 +8,35 @@ mod solve;
 
 use clap::{Args, Parser, Subcommand};
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, OnceLock};
 
 /// Exit code for errors: unreadable or unsolvable puzzles, unusable databases, bad files.
 pub const EXIT_ERROR: i32 = 1;
-/// Exit code when a search was stopped by `--max-nodes` or `--timeout`.
+/// Exit code when a search was stopped by `--max-nodes`, `--timeout` or Ctrl-C.
 pub const EXIT_STOPPED: i32 = 3;
+/// Exit code of a second Ctrl-C, which quits at once (128 + SIGINT, as a shell reports it).
+pub const EXIT_INTERRUPTED_TWICE: i32 = 130;
+
+/// The flag a Ctrl-C sets: searches read it every 1,024 nodes and stop with their proven lower
+/// bound (and checkpoint). The handler is installed on first use, just before the first search;
+/// a second Ctrl-C quits at once. The `ctrlc` crate installs it portably (a signal handler on
+/// Unix, a console handler on Windows) instead of unsafe `sigaction` code here.
+pub fn interrupt_flag() -> Arc<AtomicBool> {
+    static FLAG: OnceLock<Arc<AtomicBool>> = OnceLock::new();
+    FLAG.get_or_init(|| {
+        let flag = Arc::new(AtomicBool::new(false));
+        let f = flag.clone();
+        // Without a handler (e.g. one is installed already) Ctrl-C simply ends the process.
+        let _ = ctrlc::set_handler(move || {
+            if f.swap(true, Ordering::SeqCst) {
+                std::process::exit(EXIT_INTERRUPTED_TWICE);
+            }
+        });
+        flag
+    })
+    .clone()
+}
 
 const ABOUT: &str = "Optimal solutions of sliding-tile puzzles: IDA* with additive pattern databases (and their reflection), or the classic heuristics.";
 
@@ -41,7 +65,8 @@ DEFAULT DATABASE
 
 EXIT STATUS
   0 all puzzles solved; 1 an error (unreadable, impossible or unsolvable puzzle, unusable
-  database, wrong length in a benchmark); 2 bad arguments; 3 a search stopped by a limit.";
+  database, wrong length in a benchmark); 2 bad arguments; 3 a search stopped by a limit or by
+  Ctrl-C (the message gives the proven lower bound); 130 a second Ctrl-C (quit at once).";
 
 /// The top-level command line.
 #[derive(Parser, Debug)]

@@ -6,12 +6,18 @@ use super::{HeuristicArgs, EXIT_ERROR, EXIT_STOPPED};
 use anyhow::{anyhow, bail, Context, Result};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
+use pdbformat::units::thousands;
 use pdbformat::{Board, Goal, Puzzle, PuzzleError};
+use serde_json::json;
 use solver::input::{read_puzzles, PuzzleLine};
+use solver::report::rate;
 use solver::report::{error_json, solution_json, solution_line, solution_text, Summary};
+use solver::search::checkpoint::{Checkpoint, SearchState};
+use solver::search::progress::{Event, Observer};
 use solver::{solve, Algorithm, HeuristicChoice, Limits, Options, SolveError};
-use std::io::Read;
+use std::io::{IsTerminal, Read};
 use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 /// Arguments of `solver solve`.
@@ -34,6 +40,30 @@ pub struct SolveArgs {
     /// Stop a puzzle's search after this many seconds.
     #[arg(long, value_name = "SECONDS")]
     timeout: Option<f64>,
+    /// Print one line per IDA* iteration on standard error (bound, nodes, nodes/s, time, and
+    /// an estimate of the next iteration), even when standard error is not a terminal. On a
+    /// terminal this is the default for a single puzzle. With --json the lines are JSON
+    /// objects: {"iteration", "bound", "next_bound", "nodes", "total_nodes", "seconds",
+    /// "total_seconds", "nodes_per_second", "growth", "next_nodes", "next_seconds"}.
+    #[arg(long, conflicts_with = "quiet")]
+    progress: bool,
+    /// Print no progress lines.
+    #[arg(long)]
+    quiet: bool,
+    /// Keep the search's state in FILE (single puzzle, ida): rewritten atomically every
+    /// --checkpoint-every seconds and when the search stops (limit or Ctrl-C). If FILE exists
+    /// the search resumes from it (same puzzle, goal, databases and pruning, else it is
+    /// refused); it is removed once the puzzle is solved.
+    #[arg(long, value_name = "FILE")]
+    checkpoint: Option<PathBuf>,
+    /// Seconds between two checkpoints.
+    #[arg(
+        long,
+        value_name = "SECONDS",
+        default_value_t = 60.0,
+        requires = "checkpoint"
+    )]
+    checkpoint_every: f64,
     #[command(flatten)]
     heuristic: HeuristicArgs,
     #[command(flatten)]
@@ -58,6 +88,7 @@ pub fn ida_options(limits: &Limits, prune_depth: Option<u32>) -> Options {
     Options {
         limits: *limits,
         prune_depth,
+        interrupt: Some(super::interrupt_flag()),
         ..Options::default()
     }
 }
@@ -81,6 +112,15 @@ pub fn puzzle_error(e: &SolveError, puzzle: Option<&Puzzle>, goal: &Goal) -> Str
 /// Runs `solver solve`.
 pub fn run(a: SolveArgs) -> Result<i32> {
     let limits = limits(a.max_nodes, a.timeout)?;
+    if a.checkpoint.is_some() && (a.algorithm.algorithm != Algorithm::Ida || a.input.is_some()) {
+        bail!("--checkpoint works with one puzzle and the ida algorithm");
+    }
+    if !(a.checkpoint_every.is_finite() && a.checkpoint_every > 0.0) {
+        bail!(
+            "--checkpoint-every must be a positive number of seconds, not {}",
+            a.checkpoint_every
+        );
+    }
     if a.algorithm.algorithm != Algorithm::Ida {
         return super::algorithm::solve(
             &a.algorithm,
@@ -115,13 +155,71 @@ fn run_one(a: &SolveArgs, board: Option<Board>, limits: &Limits) -> Result<i32> 
         bail!("{}", puzzle_error(&e.into(), Some(&puzzle), &goal));
     }
     let setup = make_heuristic(&a.heuristic, &goal)?;
-    match solve(
-        Algorithm::Ida,
-        &setup.heuristic,
-        &puzzle,
-        &goal,
-        &ida_options(limits, a.algorithm.prune_setting()),
-    ) {
+    let prune_depth = a.algorithm.prune_setting();
+    let mut opts = ida_options(limits, prune_depth);
+    let show = !a.quiet && (a.progress || std::io::stderr().is_terminal());
+    if show {
+        opts.observer = Some(progress_printer(a.json));
+    }
+    let latest = Arc::new(Mutex::new(None));
+    let mut saver = None;
+    if let Some(path) = &a.checkpoint {
+        // The depth in effect: a checkpoint names it, not "the default".
+        let depth =
+            prune_depth.unwrap_or_else(|| solver::search::prune::default_depth(goal.board()));
+        let fresh = Checkpoint::new(&puzzle, &goal, &setup.heuristic, depth, placeholder());
+        if path.exists() {
+            let saved = Checkpoint::read(path)
+                .and_then(|c| c.check_same_search(&fresh).map(|()| c))
+                .with_context(|| format!("cannot resume from {}", path.display()))?;
+            saved
+                .check_state()
+                .with_context(|| format!("cannot resume from {}", path.display()))?;
+            if !a.quiet {
+                eprintln!(
+                    "resuming from {}: iteration {}, bound {}, {} nodes so far",
+                    path.display(),
+                    saved.state.iteration,
+                    saved.state.bound,
+                    thousands(saved.state.nodes)
+                );
+            }
+            opts.resume = Some(saved.state);
+        }
+        opts.checkpoint_every = Some(Duration::from_secs_f64(a.checkpoint_every));
+        let (path, slot) = (path.clone(), latest.clone());
+        let then = opts.observer.take();
+        let write = move |e: &Event| {
+            if let Event::Checkpoint(st) = e {
+                let c = Checkpoint {
+                    state: st.clone(),
+                    ..fresh.clone()
+                };
+                let r = c.write(&path).map_err(|e| e.to_string());
+                *slot.lock().unwrap_or_else(|p| p.into_inner()) = Some(r);
+            }
+            if let Some(t) = &then {
+                t.tell(e);
+            }
+        };
+        opts.observer = Some(Observer::new(write));
+        saver = a.checkpoint.clone();
+    }
+    let result = solve(Algorithm::Ida, &setup.heuristic, &puzzle, &goal, &opts);
+    if let Some(path) = &saver {
+        let written = latest.lock().unwrap_or_else(|p| p.into_inner()).take();
+        match (&result, written) {
+            (_, Some(Err(e))) => eprintln!("error: {e}"),
+            (Ok(_), _) => {
+                let _ = std::fs::remove_file(path);
+            }
+            (Err(SolveError::Stopped { .. }), Some(Ok(()))) => {
+                eprintln!("checkpoint written to {}", path.display())
+            }
+            _ => {}
+        }
+    }
+    match result {
         Ok(s) => {
             if a.json {
                 println!("{}", solution_json(&puzzle, &s));
@@ -136,12 +234,75 @@ fn run_one(a: &SolveArgs, board: Option<Board>, limits: &Limits) -> Result<i32> 
         Err(e) => {
             let msg = puzzle_error(&e, Some(&puzzle), &goal);
             if a.json {
-                println!("{}", error_json(&format!("{puzzle:#}"), None, &msg));
+                let mut v = error_json(&format!("{puzzle:#}"), None, &msg);
+                if let SolveError::Stopped { stop, stats } = &e {
+                    v["stopped"] = stop.describe().into();
+                    v["lower_bound"] = stats.lower_bound.into();
+                    v["nodes"] = stats.nodes.into();
+                    v["seconds"] = stats.seconds.into();
+                }
+                println!("{v}");
             }
             eprintln!("error: {msg}");
             Ok(exit_code(&e))
         }
     }
+}
+
+/// A state to fill the checkpoint template with until the search reports one.
+fn placeholder() -> SearchState {
+    SearchState {
+        initial_h: 0,
+        iteration: 0,
+        bound: 0,
+        next_bound: None,
+        path: Vec::new(),
+        nodes: 0,
+        expanded: 0,
+        iteration_start_nodes: 0,
+    }
+}
+
+/// Prints each finished iteration on standard error: a line of text, or a JSON object.
+fn progress_printer(json: bool) -> Observer {
+    Observer::new(move |e| {
+        let Event::Iteration(it) = e else { return };
+        if json {
+            eprintln!(
+                "{}",
+                json!({
+                    "iteration": it.iteration,
+                    "bound": it.bound,
+                    "next_bound": it.next_bound,
+                    "nodes": it.nodes,
+                    "total_nodes": it.total_nodes,
+                    "seconds": it.seconds,
+                    "total_seconds": it.total_seconds,
+                    "nodes_per_second": it.nodes_per_second(),
+                    "growth": it.growth,
+                    "next_nodes": it.next_nodes,
+                    "next_seconds": it.next_seconds,
+                })
+            );
+        } else {
+            let next = match (it.growth, it.next_seconds) {
+                (Some(g), Some(t)) => format!(
+                    "; next: bound {}, about {:.1}x, {:.1} s",
+                    it.next_bound, g, t
+                ),
+                _ => format!("; next: bound {}", it.next_bound),
+            };
+            eprintln!(
+                "iteration {:>3}  bound {:>3}  nodes {:>17}  {:>10}nodes/s  {:>9.2} s (total {:.1} s){next}",
+                it.iteration,
+                it.bound,
+                thousands(it.nodes),
+                rate(it.nodes_per_second()),
+                it.seconds,
+                it.total_seconds
+            );
+        }
+    })
 }
 
 fn exit_code(e: &SolveError) -> i32 {

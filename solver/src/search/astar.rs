@@ -117,7 +117,7 @@ impl<'a, H: Heuristic, K: Packed, Q: OpenList<K>> Engine<'a, H, K, Q> {
             expanded: 0,
             peak: 0,
             stored_peak: 0,
-            clock: Clock::new(&opts.limits),
+            clock: Clock::of(opts),
             max_memory: opts.memory_limit(),
             initial_h,
         };

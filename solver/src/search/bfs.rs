@@ -56,7 +56,7 @@ pub fn search(goal: &Goal, start: &Position, opts: &Options) -> Outcome {
 }
 
 fn run<K: Packed>(goal: &Goal, start: &Position, opts: &Options) -> Outcome {
-    let clock = Clock::new(&opts.limits);
+    let clock = Clock::of(opts);
     let max_memory = opts.memory_limit();
     let board = goal.board();
     let layout = Layout::new(board.cells());

@@ -9,6 +9,11 @@
 //! lookups are prepared (and prefetched) before any child is visited, the heuristic is updated
 //! incrementally with an early stop above the bound, and nothing is allocated (the path's
 //! capacity is reserved before each search).
+//!
+//! The [`Cursor`] is the hook of checkpointed searches (`search/checkpoint.rs`): it records
+//! which child each level above a cut depth is working on, so that a stopped search can say
+//! where it stood, and it makes a search skip the children before a given path, so that a
+//! search can start again there.
 
 use super::prune::{Pruner, FORBIDDEN};
 use super::{Clock, Stop};
@@ -84,11 +89,6 @@ impl Local {
             stop: None,
         }
     }
-
-    /// The clock.
-    pub(crate) fn clock(&self) -> &Clock {
-        &self.clock
-    }
 }
 
 impl Budget for Local {
@@ -160,6 +160,59 @@ impl Budget for SharedBudget<'_> {
     }
 }
 
+/// The deepest cut a [`Cursor`] tracks.
+pub(crate) const MAX_CUT: usize = 24;
+
+/// Where a search stands within its iteration, in the DFS order of the bounded loop: the slot
+/// (index into the blank's targets) of the child being worked on at each depth below the
+/// probe's start, down to `cut`, and the counters just before that child was generated. With
+/// `resume_len > 0` the next search skips, at each depth `d < resume_len`, the children before
+/// `slots[d]` (they were searched before), until the child on that path is done.
+#[derive(Clone, Debug)]
+pub(crate) struct Cursor {
+    /// How many levels are tracked (0: none, the plain search).
+    pub(crate) cut: usize,
+    /// The child being worked on at each tracked depth.
+    pub(crate) slots: [u8; MAX_CUT],
+    /// The probe's `nodes` just before that child was generated.
+    pub(crate) nodes_at: [u64; MAX_CUT],
+    /// The probe's `expanded` at the same moment.
+    pub(crate) expanded_at: [u64; MAX_CUT],
+    /// The depth at which the last search was interrupted.
+    pub(crate) stop_depth: usize,
+    /// The length of the path to start from (0: from the first child).
+    pub(crate) resume_len: usize,
+    resuming: bool,
+}
+
+impl Cursor {
+    /// Tracks the first `cut` levels (at most [`MAX_CUT`]).
+    pub(crate) fn new(cut: usize) -> Cursor {
+        Cursor {
+            cut: cut.min(MAX_CUT),
+            slots: [0; MAX_CUT],
+            nodes_at: [0; MAX_CUT],
+            expanded_at: [0; MAX_CUT],
+            stop_depth: 0,
+            resume_len: 0,
+            resuming: false,
+        }
+    }
+
+    /// The tracked part of the path where the last search was interrupted: the child being
+    /// generated or searched at each depth, at most `cut` of them.
+    pub(crate) fn stopped_path(&self) -> &[u8] {
+        &self.slots[..(self.stop_depth + 1).min(self.cut)]
+    }
+
+    /// Makes the next search start at `path` (slots from the probe's start).
+    pub(crate) fn resume_at(&mut self, path: &[u8]) {
+        let n = path.len().min(self.cut);
+        self.slots[..n].copy_from_slice(&path[..n]);
+        self.resume_len = n;
+    }
+}
+
 /// One depth-first searcher; reusable from position to position.
 pub(crate) struct Probe<'a, H: Heuristic, B: Budget> {
     h: &'a H,
@@ -181,6 +234,9 @@ pub(crate) struct Probe<'a, H: Heuristic, B: Budget> {
     pub(crate) next_bound: u32,
     /// Set when the budget ended the last search.
     pub(crate) interrupted: bool,
+    /// Where the search stands (see [`Cursor`]; off unless its `cut` is set).
+    pub(crate) cursor: Cursor,
+    g0: u32,
 }
 
 impl<'a, H: Heuristic, B: Budget> Probe<'a, H, B> {
@@ -211,6 +267,8 @@ impl<'a, H: Heuristic, B: Budget> Probe<'a, H, B> {
             expanded: 0,
             next_bound: u32::MAX,
             interrupted: false,
+            cursor: Cursor::new(0),
+            g0: 0,
         }
     }
 
@@ -240,8 +298,13 @@ impl<'a, H: Heuristic, B: Budget> Probe<'a, H, B> {
         self.position = start.clone();
         self.parts = self.h.init(&start.tiles);
         self.bound = bound;
+        self.g0 = g0;
+        self.cursor.resuming = self.cursor.resume_len > 0;
         let state = self.prune.start(start.blank);
-        self.dfs(g0, h0, prev, state)
+        let found = self.dfs(g0, h0, prev, state);
+        self.cursor.resume_len = 0;
+        self.cursor.resuming = false;
+        found
     }
 
     fn dfs(&mut self, g: u32, hval: u32, prev: u8, state: u32) -> bool {
@@ -267,12 +330,17 @@ impl<'a, H: Heuristic, B: Budget> Probe<'a, H, B> {
                     .prepare(&self.parts, self.position.tiles[next as usize], next, blank);
             }
         }
-        for ((p, &next), &st) in pending.iter().zip(targets).zip(&states) {
+        let depth = (g - self.g0) as usize;
+        for (slot, ((p, &next), &st)) in pending.iter().zip(targets).zip(&states).enumerate() {
             if st == FORBIDDEN {
+                continue;
+            }
+            if depth < self.cursor.cut && self.track(depth, slot as u8) {
                 continue;
             }
             if !self.budget.spend() {
                 self.interrupted = true;
+                self.cursor.stop_depth = depth;
                 return false;
             }
             self.nodes += 1;
@@ -303,7 +371,30 @@ impl<'a, H: Heuristic, B: Budget> Probe<'a, H, B> {
             }
             self.h.undo(&mut self.parts, tile, next, blank, undo);
             self.position.slide(blank);
+            if self.cursor.resuming && depth < self.cursor.resume_len {
+                // The child on the resumed path is done: search freely from here on.
+                self.cursor.resuming = false;
+            }
         }
+        false
+    }
+
+    /// The cursor's work before the child `slot` at `depth` (below the cut): true when a
+    /// resumed search skips it, else its slot and the counters are recorded.
+    #[inline]
+    fn track(&mut self, depth: usize, slot: u8) -> bool {
+        let c = &mut self.cursor;
+        if c.resuming && depth < c.resume_len {
+            if slot < c.slots[depth] {
+                return true;
+            }
+            if slot > c.slots[depth] {
+                c.resuming = false;
+            }
+        }
+        c.slots[depth] = slot;
+        c.nodes_at[depth] = self.nodes;
+        c.expanded_at[depth] = self.expanded;
         false
     }
 }

@@ -19,7 +19,7 @@ use pdbformat::Goal;
 /// # Panics
 /// If the board has more than 64 cells.
 pub fn search<H: Heuristic>(h: &H, goal: &Goal, start: &Position, opts: &Options) -> Outcome {
-    let clock = Clock::new(&opts.limits);
+    let clock = Clock::of(opts);
     let moves = MoveTable::new(goal.board());
     let goal_tiles = goal_array(goal);
     let parts = h.init(&start.tiles);

@@ -12,41 +12,140 @@
 //! `expanded` counts nodes whose children were generated. Both include the last, successful
 //! iteration up to the moment the goal is found.
 
-use super::bounded::{Budget, Local, Probe};
-use super::{estimate, goal_array, Clock, Options, Outcome, Stats};
+//!
+//! **Long searches**: with [`Options::observer`] the search reports each finished iteration
+//! ([`super::progress::Iteration`]) and checkpoints ([`super::checkpoint::SearchState`]), one
+//! when a limit or [`Options::interrupt`] stops it within an iteration and one every
+//! [`Options::checkpoint_every`]: the search pauses at the next node, reports where it stands,
+//! and goes on from there (redoing only the unfinished subtree below the cut depth).
+//! [`Options::resume`] starts it from such a state; the node counts come out as if it had
+//! never stopped.
+
+use super::bounded::{Budget, Cursor, Local, Probe};
+use super::checkpoint::SearchState;
+use super::progress::{Event, Tracker};
+use super::{estimate, goal_array, Clock, Options, Outcome, Stats, Stop};
 use crate::heuristic::Heuristic;
 use crate::position::{MoveTable, Position, NO_CELL};
 use pdbformat::Goal;
+use std::time::Instant;
+
+/// The depth down to which a checkpoint records the path: deep enough that the unfinished
+/// subtree redone after a pause or a resume is a tiny part of an iteration.
+pub const CUT_DEPTH: usize = 20;
 
 /// Runs IDA* from `start` to `goal` with the heuristic `h` (prepared for `goal`), within
 /// `opts.limits`. The caller checks solvability and the board's size first.
 pub fn search<H: Heuristic>(h: &H, goal: &Goal, start: &Position, opts: &Options) -> Outcome {
-    let clock = Clock::new(&opts.limits);
-    let moves = MoveTable::new(goal.board());
+    let clock = Clock::of(opts);
+    let board = goal.board();
+    let moves = MoveTable::new(board);
     let goal_tiles = goal_array(goal);
-    let pruner = opts.pruner(goal.board());
-    let mut probe = Probe::new(h, &moves, &pruner, &goal_tiles, Local::new(clock, 0));
+    let pruner = opts.pruner(board);
+    let mut probe = Probe::new(
+        h,
+        &moves,
+        &pruner,
+        &goal_tiles,
+        Local::new(clock.clone(), 0),
+    );
+    let tracking = opts.observer.is_some() || opts.resume.is_some();
+    probe.cursor = Cursor::new(if tracking { CUT_DEPTH } else { 0 });
     let h0 = estimate(h, &start.tiles);
-    let mut bound = h0;
-    let mut iterations = 0u32;
+    // Every move moves the blank to a cell of the other colour of the checkerboard.
+    let goal_blank = goal.tiles().iter().position(|&t| t == 0).unwrap_or(0);
+    let parity = (board.manhattan(start.blank as usize, goal_blank) & 1) as u32;
+    let tell = |e: Event| {
+        if let Some(o) = &opts.observer {
+            o.tell(&e)
+        }
+    };
+    let mut tracker = Tracker::default();
+    let (mut bound, mut iterations, mut iteration_start_nodes) = (h0, 1u32, 0u64);
+    if let Some(r) = &opts.resume {
+        (bound, iterations, iteration_start_nodes) =
+            (r.bound, r.iteration, r.iteration_start_nodes);
+        probe.nodes = r.nodes;
+        probe.expanded = r.expanded;
+        probe.next_bound = r.next_bound.unwrap_or(u32::MAX);
+        probe.cursor.resume_at(&r.path);
+    }
+    let session_start_nodes = probe.nodes;
+    let mut next_pause = opts.checkpoint_every.map(|d| Instant::now() + d);
+    let mut iteration_t0 = Instant::now();
+    let mut fresh = opts.resume.is_none();
+    let mut stop = None;
     let found = loop {
-        iterations += 1;
-        probe.reset_bound();
+        if fresh {
+            probe.reset_bound();
+            iteration_start_nodes = probe.nodes;
+            iteration_t0 = Instant::now();
+        }
+        fresh = true;
+        let segment = next_pause.map_or_else(|| clock.clone(), |t| clock.until(t));
+        probe.budget = Local::new(segment, probe.nodes - session_start_nodes);
         if probe.search(start, 0, h0, NO_CELL, bound) {
             break true;
         }
         if probe.interrupted {
+            stop = match probe.budget.stop() {
+                // The segment's deadline: the search's own, or only the next pause.
+                Some(Stop::Time) => clock.time_up(),
+                s => s,
+            };
+            if tracking {
+                let path = probe.cursor.stopped_path().to_vec();
+                let n = path.len();
+                let state = SearchState {
+                    initial_h: h0,
+                    iteration: iterations,
+                    bound,
+                    next_bound: (probe.next_bound != u32::MAX).then_some(probe.next_bound),
+                    nodes: probe.cursor.nodes_at[n - 1] - (n as u64 - 1),
+                    expanded: probe.cursor.expanded_at[n - 1] - n as u64,
+                    iteration_start_nodes,
+                    path,
+                };
+                tell(Event::Checkpoint(state.clone()));
+                if stop.is_none() {
+                    // A pause: go on from the state just reported.
+                    probe.nodes = state.nodes;
+                    probe.expanded = state.expanded;
+                    probe.cursor.resume_at(&state.path);
+                    next_pause = opts.checkpoint_every.map(|d| Instant::now() + d);
+                    fresh = false;
+                    continue;
+                }
+            }
             break false;
         }
         // Boards of at least 2x2 always have children, so a next bound exists.
+        if opts.observer.is_some() {
+            tell(Event::Iteration(tracker.finish(
+                iterations,
+                bound,
+                probe.next_bound,
+                probe.nodes - iteration_start_nodes,
+                probe.nodes,
+                iteration_t0.elapsed().as_secs_f64(),
+                clock.seconds(),
+            )));
+        }
         bound = probe.next_bound;
+        iterations += 1;
+    };
+    // No solution is shorter than the bound, and its length has the blank's parity.
+    let lower_bound = if found {
+        bound
+    } else {
+        bound + ((bound + parity) & 1)
     };
     let stats = Stats {
         nodes: probe.nodes,
         expanded: probe.expanded,
         iterations,
         initial_h: h0,
-        lower_bound: bound,
+        lower_bound,
         stored: 0,
         // The path and the position: IDA* holds nothing else.
         peak_memory: (bound as usize + 1 + std::mem::size_of::<Position>()) as u64,
@@ -55,11 +154,11 @@ pub fn search<H: Heuristic>(h: &H, goal: &Goal, start: &Position, opts: &Options
             "{iterations} iteration{}",
             if iterations == 1 { "" } else { "s" }
         ),
-        seconds: probe.budget.clock().seconds(),
+        seconds: clock.seconds(),
     };
     Outcome {
         path: found.then(|| std::mem::take(&mut probe.path)),
-        stop: probe.budget.stop(),
+        stop,
         stats,
     }
 }

@@ -31,11 +31,13 @@ pub mod astar;
 pub mod bfs;
 mod bounded;
 pub mod bucket_queue;
+pub mod checkpoint;
 pub mod dfs;
 pub mod hybrid;
 pub mod ida;
 pub mod key;
 pub mod parallel_ida;
+pub mod progress;
 pub mod prune;
 mod runner;
 mod steal;
@@ -45,6 +47,8 @@ pub mod weighted;
 pub use runner::{replay, solve, Solution, SolveError};
 
 use crate::heuristic::Heuristic;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// The search algorithms, as named on the command line.
@@ -190,6 +194,16 @@ pub struct Options {
     /// turn it off and call [`crate::HeuristicChoice::wait_verified`] itself before it presents
     /// any result as final.
     pub wait_verified: bool,
+    /// Set from outside (e.g. by a Ctrl-C handler) to stop the search cleanly with
+    /// [`Stop::Interrupted`]; read with the time, every 1,024 nodes. Every search honours it.
+    pub interrupt: Option<Arc<AtomicBool>>,
+    /// `ida`: told of each finished iteration and of each checkpoint ([`progress::Event`]).
+    pub observer: Option<progress::Observer>,
+    /// `ida`: also report a checkpoint this often while searching (it always reports one when
+    /// a limit or the interrupt stops it within an iteration).
+    pub checkpoint_every: Option<Duration>,
+    /// `ida`: start from this saved search state instead of the start's estimate.
+    pub resume: Option<checkpoint::SearchState>,
 }
 
 impl Default for Options {
@@ -205,6 +219,10 @@ impl Default for Options {
             queue: QueueChoice::Auto,
             prune_depth: None,
             wait_verified: true,
+            interrupt: None,
+            observer: None,
+            checkpoint_every: None,
+            resume: None,
         }
     }
 }
@@ -244,6 +262,8 @@ pub enum Stop {
     Time,
     /// The memory limit would have been exceeded.
     Memory,
+    /// The search was interrupted from outside ([`Options::interrupt`], e.g. Ctrl-C).
+    Interrupted,
 }
 
 impl Stop {
@@ -253,6 +273,7 @@ impl Stop {
             Stop::Nodes => "node limit",
             Stop::Time => "time limit",
             Stop::Memory => "memory limit",
+            Stop::Interrupted => "interrupted",
         }
     }
 
@@ -263,6 +284,7 @@ impl Stop {
             Stop::Nodes => "node limit reached",
             Stop::Time => "time limit reached",
             Stop::Memory => "memory limit",
+            Stop::Interrupted => "interrupted",
         }
     }
 }
@@ -310,6 +332,7 @@ pub(crate) struct Clock {
     pub(crate) t0: Instant,
     deadline: Option<Instant>,
     pub(crate) max_nodes: u64,
+    interrupt: Option<Arc<AtomicBool>>,
 }
 
 impl Clock {
@@ -320,6 +343,23 @@ impl Clock {
             t0,
             deadline: limits.timeout.map(|d: Duration| t0 + d),
             max_nodes: limits.max_nodes.unwrap_or(u64::MAX),
+            interrupt: None,
+        }
+    }
+
+    /// The clock of `opts`: its limits and its interrupt flag, started now.
+    pub(crate) fn of(opts: &Options) -> Clock {
+        Clock {
+            interrupt: opts.interrupt.clone(),
+            ..Clock::new(&opts.limits)
+        }
+    }
+
+    /// The same clock with the deadline moved earlier to `at` (when it is earlier).
+    pub(crate) fn until(&self, at: Instant) -> Clock {
+        Clock {
+            deadline: Some(self.deadline.map_or(at, |d| d.min(at))),
+            ..self.clone()
         }
     }
 
@@ -336,8 +376,13 @@ impl Clock {
         None
     }
 
-    /// Whether the deadline has passed.
+    /// Whether the interrupt flag is set or the deadline has passed.
     pub(crate) fn time_up(&self) -> Option<Stop> {
+        if let Some(i) = &self.interrupt {
+            if i.load(Ordering::Relaxed) {
+                return Some(Stop::Interrupted);
+            }
+        }
         match self.deadline {
             Some(d) if Instant::now() >= d => Some(Stop::Time),
             _ => None,

@@ -115,7 +115,7 @@ impl SolveError {
 fn bound_note(s: &Stats) -> String {
     if s.lower_bound > 0 {
         format!(
-            "; the optimal solution has at least {} moves",
+            "; no solution found; proven lower bound {0} (the optimal solution has at least {0} moves)",
             s.lower_bound
         )
     } else {
@@ -290,7 +290,13 @@ impl Task<'_> {
     fn go<H: Heuristic + Sync>(&self, h: &H) -> Result<Outcome, String> {
         let (goal, start, opts) = (self.goal, self.start, self.opts);
         Ok(match self.algorithm {
-            Algorithm::Ida => ida::search(h, goal, start, opts),
+            Algorithm::Ida => {
+                if let Some(r) = &opts.resume {
+                    r.check_start(super::estimate(h, &start.tiles))
+                        .map_err(|e| format!("cannot resume: {e}"))?;
+                }
+                ida::search(h, goal, start, opts)
+            }
             Algorithm::AStar => {
                 astar::queue_for(h, opts.queue)?;
                 astar::search(h, goal, start, opts)

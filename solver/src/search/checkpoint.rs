@@ -1,0 +1,558 @@
+//! Checkpoints of an IDA* search: where it stands ([`SearchState`]: the bound, the counters and
+//! the path of the unfinished subtree at the cut depth, in the DFS order of the bounded loop)
+//! and the file that holds it with what it belongs to ([`Checkpoint`]: board, goal, start,
+//! heuristic identity, pruning depth), checksummed and written atomically.
+//!
+//! The file is text, one `key value` line per field in a fixed order, then `checksum` with the
+//! 64-bit FNV-1a hash of every byte before that line:
+//!
+//! ```text
+//! solver-checkpoint 1
+//! board 4x4
+//! goal 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15
+//! start 14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3
+//! heuristic pdb reflect 15-663-za.pdb:1a2b…,…
+//! prune-depth 8
+//! initial-h 41
+//! iteration 5
+//! bound 49
+//! next-bound 51
+//! path 0 1 1 0 2
+//! nodes 1234567
+//! expanded 567890
+//! iteration-nodes 234567
+//! checksum 0123456789abcdef
+//! ```
+//!
+//! A resumed search takes the path from the start again, skipping at each depth the children
+//! before the path's (their subtrees were searched), and searches the subtree on the path in
+//! full, so no part of the iteration is missed. `nodes` and `expanded` are the counters just
+//! before the path's last node was generated, less the nodes on the path that the resumed
+//! search generates (and expands) again: a resumed search ends with the same totals as one
+//! that never stopped.
+
+use super::progress;
+use crate::heuristic::HeuristicChoice;
+use pdbformat::{Board, Goal, Puzzle};
+use std::fmt::Write as _;
+use std::path::Path;
+use thiserror::Error;
+
+/// The version written in the first line; other versions are refused.
+pub const VERSION: u32 = 1;
+
+/// How far a search got: enough to start again at the same place of the same iteration.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchState {
+    /// The start's estimate.
+    pub initial_h: u32,
+    /// The iteration's number, from 1.
+    pub iteration: u32,
+    /// The iteration's bound: every solution shorter than it has been ruled out.
+    pub bound: u32,
+    /// The smallest `g + h` above the bound met so far in this iteration (`None`: none yet).
+    pub next_bound: Option<u32>,
+    /// The slot (index into the blank's targets, in the order of the move table) of each move
+    /// from the start down to the unfinished subtree.
+    pub path: Vec<u8>,
+    /// Generated nodes, over all iterations, before that subtree.
+    pub nodes: u64,
+    /// Expanded nodes, likewise.
+    pub expanded: u64,
+    /// `nodes` when this iteration began.
+    pub iteration_start_nodes: u64,
+}
+
+/// A checkpoint file's contents: the search state and what it belongs to.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Checkpoint {
+    /// The board, as `WxH`.
+    pub board: String,
+    /// The goal's tiles, cell by cell.
+    pub goal: Vec<u16>,
+    /// The start position's tiles.
+    pub start: Vec<u16>,
+    /// The heuristic's identity ([`heuristic_identity`]).
+    pub heuristic: String,
+    /// The duplicate-move pruning depth (it changes the search order's nodes).
+    pub prune_depth: u32,
+    /// Where the search stands.
+    pub state: SearchState,
+}
+
+/// Why a checkpoint cannot be used.
+#[derive(Debug, Error)]
+pub enum CheckpointError {
+    /// The file could not be read or written.
+    #[error("checkpoint {path}: {source}")]
+    Io {
+        /// The file.
+        path: String,
+        /// The failure.
+        source: std::io::Error,
+    },
+    /// Not a checkpoint, or one of another version.
+    #[error("not a version {VERSION} solver checkpoint (first line: {0:?})")]
+    Version(String),
+    /// The file ends before a field.
+    #[error("the checkpoint is truncated: it ends before the field `{0}`")]
+    Truncated(&'static str),
+    /// A field's line is not what it should be.
+    #[error("the checkpoint's field `{field}` is damaged: {why}")]
+    Field {
+        /// The field.
+        field: &'static str,
+        /// What is wrong.
+        why: String,
+    },
+    /// The checksum does not match the contents.
+    #[error("the checkpoint is damaged: its checksum is {stored}, its contents give {computed}")]
+    Checksum {
+        /// The checksum written.
+        stored: String,
+        /// The checksum of the contents.
+        computed: String,
+    },
+    /// The checkpoint belongs to another search.
+    #[error(
+        "the checkpoint is for another search: its {field} is {saved}, this search's is {current}"
+    )]
+    Mismatch {
+        /// The field that differs.
+        field: &'static str,
+        /// The checkpoint's value.
+        saved: String,
+        /// This search's value.
+        current: String,
+    },
+}
+
+/// 64-bit FNV-1a: enough to tell a damaged file (not a defence against forgery).
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+        (h ^ b as u64).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
+fn join<T: ToString>(v: &[T]) -> String {
+    v.iter()
+        .map(|x| x.to_string())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The identity of a heuristic for checkpoints: its name, and for pattern databases whether
+/// reflection is on and each file's name with the SHA-256 digest (from the file's header) of
+/// every table, so that a checkpoint is never resumed with other tables.
+pub fn heuristic_identity(choice: &HeuristicChoice) -> String {
+    match choice {
+        HeuristicChoice::Hamming => "hamming".into(),
+        HeuristicChoice::Manhattan => "manhattan".into(),
+        HeuristicChoice::LinearConflict => "linear-conflict".into(),
+        HeuristicChoice::Pdb { databases, reflect } => {
+            let mut s = format!("pdb reflect={reflect}");
+            for db in databases {
+                let name = db
+                    .path()
+                    .file_name()
+                    .map(|n| n.to_string_lossy().into_owned())
+                    .unwrap_or_default();
+                let digests: Vec<String> = db
+                    .tables()
+                    .iter()
+                    .map(|t| hex(&t.header.raw_digest.0))
+                    .collect();
+                let _ = write!(s, " {name}:{}", digests.join(","));
+            }
+            s
+        }
+    }
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+impl Checkpoint {
+    /// The checkpoint of `state` for `puzzle` towards `goal`.
+    pub fn new(
+        puzzle: &Puzzle,
+        goal: &Goal,
+        heuristic: &HeuristicChoice,
+        prune_depth: u32,
+        state: SearchState,
+    ) -> Checkpoint {
+        Checkpoint {
+            board: goal.board().to_string(),
+            goal: goal.tiles().to_vec(),
+            start: puzzle.tiles().to_vec(),
+            heuristic: heuristic_identity(heuristic),
+            prune_depth,
+            state,
+        }
+    }
+
+    /// The file's text, checksum included.
+    pub fn to_text(&self) -> String {
+        let st = &self.state;
+        let mut s = String::new();
+        let _ = writeln!(s, "solver-checkpoint {VERSION}");
+        let _ = writeln!(s, "board {}", self.board);
+        let _ = writeln!(s, "goal {}", join(&self.goal));
+        let _ = writeln!(s, "start {}", join(&self.start));
+        let _ = writeln!(s, "heuristic {}", self.heuristic);
+        let _ = writeln!(s, "prune-depth {}", self.prune_depth);
+        let _ = writeln!(s, "initial-h {}", st.initial_h);
+        let _ = writeln!(s, "iteration {}", st.iteration);
+        let _ = writeln!(s, "bound {}", st.bound);
+        let nb = st.next_bound.map_or("none".into(), |b| b.to_string());
+        let _ = writeln!(s, "next-bound {nb}");
+        let _ = writeln!(s, "path {}", join(&st.path));
+        let _ = writeln!(s, "nodes {}", st.nodes);
+        let _ = writeln!(s, "expanded {}", st.expanded);
+        let _ = writeln!(s, "iteration-nodes {}", st.iteration_start_nodes);
+        let sum = fnv1a(s.as_bytes());
+        let _ = writeln!(s, "checksum {sum:016x}");
+        s
+    }
+
+    /// Reads a checkpoint's text: every field in order, then the checksum.
+    pub fn parse(text: &str) -> Result<Checkpoint, CheckpointError> {
+        let first = text.lines().next().unwrap_or("");
+        if first != format!("solver-checkpoint {VERSION}") {
+            return Err(CheckpointError::Version(first.chars().take(60).collect()));
+        }
+        let mut rest = &text[first.len()..];
+        rest = rest.strip_prefix('\n').unwrap_or(rest);
+        let mut fields = Fields {
+            text,
+            rest,
+            consumed: text.len() - rest.len(),
+        };
+        let board = fields.take("board")?;
+        let goal = fields.list("goal")?;
+        let start = fields.list("start")?;
+        let heuristic = fields.take("heuristic")?;
+        let prune_depth = fields.number("prune-depth")?;
+        let initial_h = fields.number("initial-h")?;
+        let iteration = fields.number("iteration")?;
+        let bound = fields.number("bound")?;
+        let next_bound = match fields.take("next-bound")?.as_str() {
+            "none" => None,
+            v => Some(v.parse().map_err(|_| CheckpointError::Field {
+                field: "next-bound",
+                why: format!("{v:?} is not a number or `none`"),
+            })?),
+        };
+        let path = fields.list("path")?;
+        let nodes = fields.number("nodes")?;
+        let expanded = fields.number("expanded")?;
+        let iteration_start_nodes = fields.number("iteration-nodes")?;
+        let body_len = fields.consumed;
+        let stored = fields.take("checksum")?;
+        let computed = format!("{:016x}", fnv1a(&text.as_bytes()[..body_len]));
+        if stored != computed {
+            return Err(CheckpointError::Checksum { stored, computed });
+        }
+        if !fields.rest.trim().is_empty() {
+            return Err(CheckpointError::Field {
+                field: "checksum",
+                why: "text follows the checksum line".into(),
+            });
+        }
+        let path = path
+            .into_iter()
+            .map(|x| {
+                u8::try_from(x)
+                    .ok()
+                    .filter(|&s| s < 4)
+                    .ok_or(CheckpointError::Field {
+                        field: "path",
+                        why: format!("{x} is not a move slot (0 to 3)"),
+                    })
+            })
+            .collect::<Result<Vec<u8>, _>>()?;
+        Ok(Checkpoint {
+            board,
+            goal: to_u16(goal, "goal")?,
+            start: to_u16(start, "start")?,
+            heuristic,
+            prune_depth,
+            state: SearchState {
+                initial_h,
+                iteration,
+                bound,
+                next_bound,
+                path,
+                nodes,
+                expanded,
+                iteration_start_nodes,
+            },
+        })
+    }
+
+    /// Reads a checkpoint file.
+    pub fn read(path: &Path) -> Result<Checkpoint, CheckpointError> {
+        let bytes = std::fs::read(path).map_err(|source| CheckpointError::Io {
+            path: path.display().to_string(),
+            source,
+        })?;
+        let text = String::from_utf8(bytes).map_err(|_| CheckpointError::Field {
+            field: "text",
+            why: "the file is not UTF-8 text".into(),
+        })?;
+        Checkpoint::parse(&text)
+    }
+
+    /// Writes the file atomically: a temporary file beside it, synced, then renamed over it.
+    pub fn write(&self, path: &Path) -> Result<(), CheckpointError> {
+        let io = |source| CheckpointError::Io {
+            path: path.display().to_string(),
+            source,
+        };
+        let mut tmp_name = path.file_name().unwrap_or_default().to_os_string();
+        tmp_name.push(".tmp");
+        let tmp = path.with_file_name(tmp_name);
+        {
+            use std::io::Write;
+            let mut f = std::fs::File::create(&tmp).map_err(io)?;
+            f.write_all(self.to_text().as_bytes()).map_err(io)?;
+            f.sync_all().map_err(io)?;
+        }
+        std::fs::rename(&tmp, path).map_err(io)
+    }
+
+    /// Whether this checkpoint belongs to the search of `other` (same board, goal, start,
+    /// heuristic and pruning depth); the error names the first field that differs.
+    pub fn check_same_search(&self, other: &Checkpoint) -> Result<(), CheckpointError> {
+        let fields: [(&'static str, String, String); 5] = [
+            ("board", self.board.clone(), other.board.clone()),
+            ("goal", join(&self.goal), join(&other.goal)),
+            ("start position", join(&self.start), join(&other.start)),
+            ("heuristic", self.heuristic.clone(), other.heuristic.clone()),
+            (
+                "prune depth",
+                self.prune_depth.to_string(),
+                other.prune_depth.to_string(),
+            ),
+        ];
+        for (field, saved, current) in fields {
+            if saved != current {
+                return Err(CheckpointError::Mismatch {
+                    field,
+                    saved,
+                    current,
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// Checks that the state fits its board (as many tiles as cells, the counters in order):
+    /// a file that passes the checksum yet holds nonsense is still refused.
+    pub fn check_state(&self) -> Result<(), CheckpointError> {
+        let cells = self.board.parse::<Board>().map(|b| b.cells()).ok();
+        if cells != Some(self.start.len()) || self.goal.len() != self.start.len() {
+            return Err(CheckpointError::Field {
+                field: "board",
+                why: format!("{} does not hold {} tiles", self.board, self.start.len()),
+            });
+        }
+        if self.state.iteration_start_nodes > self.state.nodes {
+            return Err(CheckpointError::Field {
+                field: "iteration-nodes",
+                why: "more than the nodes in all".into(),
+            });
+        }
+        Ok(())
+    }
+}
+
+impl SearchState {
+    /// Checks that the state can continue a search whose start has the estimate `h0` (the
+    /// search refuses it otherwise): the same estimate, a bound not below it, a path within
+    /// the bound.
+    pub fn check_start(&self, h0: u32) -> Result<(), CheckpointError> {
+        if self.initial_h != h0 {
+            return Err(CheckpointError::Mismatch {
+                field: "initial estimate",
+                saved: self.initial_h.to_string(),
+                current: h0.to_string(),
+            });
+        }
+        if self.bound < h0 || self.iteration == 0 {
+            return Err(CheckpointError::Field {
+                field: "bound",
+                why: format!(
+                    "bound {} in iteration {} cannot follow the start's estimate {h0}",
+                    self.bound, self.iteration
+                ),
+            });
+        }
+        if self.path.len() > super::ida::CUT_DEPTH {
+            return Err(CheckpointError::Field {
+                field: "path",
+                why: format!(
+                    "{} moves, more than the cut depth {}",
+                    self.path.len(),
+                    super::ida::CUT_DEPTH
+                ),
+            });
+        }
+        if self.path.len() > self.bound as usize {
+            return Err(CheckpointError::Field {
+                field: "path",
+                why: format!("{} moves exceed the bound {}", self.path.len(), self.bound),
+            });
+        }
+        Ok(())
+    }
+}
+
+/// The remaining lines of a checkpoint, read in order.
+struct Fields<'a> {
+    text: &'a str,
+    rest: &'a str,
+    consumed: usize,
+}
+
+impl Fields<'_> {
+    fn take(&mut self, field: &'static str) -> Result<String, CheckpointError> {
+        let Some(end) = self.rest.find('\n') else {
+            return Err(CheckpointError::Truncated(field));
+        };
+        let line = &self.rest[..end];
+        self.rest = &self.rest[end + 1..];
+        self.consumed = self.text.len() - self.rest.len();
+        match line.split_once(' ') {
+            Some((k, v)) if k == field => Ok(v.to_string()),
+            _ if line == field => Ok(String::new()),
+            _ => Err(CheckpointError::Field {
+                field,
+                why: format!(
+                    "expected a line `{field} …`, found {:?}",
+                    line.chars().take(40).collect::<String>()
+                ),
+            }),
+        }
+    }
+
+    fn number<T: std::str::FromStr>(&mut self, field: &'static str) -> Result<T, CheckpointError> {
+        let v = self.take(field)?;
+        v.trim().parse().map_err(|_| CheckpointError::Field {
+            field,
+            why: format!("{v:?} is not a number"),
+        })
+    }
+
+    fn list(&mut self, field: &'static str) -> Result<Vec<u64>, CheckpointError> {
+        let v = self.take(field)?;
+        v.split_whitespace()
+            .map(|x| {
+                x.parse().map_err(|_| CheckpointError::Field {
+                    field,
+                    why: format!("{x:?} is not a number"),
+                })
+            })
+            .collect()
+    }
+}
+
+fn to_u16(v: Vec<u64>, field: &'static str) -> Result<Vec<u16>, CheckpointError> {
+    v.into_iter()
+        .map(|x| {
+            u16::try_from(x).map_err(|_| CheckpointError::Field {
+                field,
+                why: format!("{x} is not a tile"),
+            })
+        })
+        .collect()
+}
+
+/// An observer that keeps the latest checkpoint in `slot` (for callers that write it
+/// themselves), passing every event on to `then` as well.
+pub fn keep_latest(
+    slot: std::sync::Arc<std::sync::Mutex<Option<SearchState>>>,
+    then: Option<progress::Observer>,
+) -> progress::Observer {
+    progress::Observer::new(move |e| {
+        if let progress::Event::Checkpoint(s) = e {
+            *slot.lock().unwrap_or_else(|p| p.into_inner()) = Some(s.clone());
+        }
+        if let Some(t) = &then {
+            t.tell(e);
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample() -> Checkpoint {
+        Checkpoint {
+            board: "3x3".into(),
+            goal: (0..9).collect(),
+            start: vec![8, 6, 7, 2, 5, 4, 3, 0, 1],
+            heuristic: "manhattan".into(),
+            prune_depth: 8,
+            state: SearchState {
+                initial_h: 21,
+                iteration: 3,
+                bound: 25,
+                next_bound: Some(27),
+                path: vec![0, 1, 1, 2],
+                nodes: 1000,
+                expanded: 400,
+                iteration_start_nodes: 300,
+            },
+        }
+    }
+
+    #[test]
+    fn text_round_trips() {
+        let c = sample();
+        assert_eq!(Checkpoint::parse(&c.to_text()).unwrap(), c);
+        let mut d = c.clone();
+        d.state.next_bound = None;
+        d.state.path.clear();
+        assert_eq!(Checkpoint::parse(&d.to_text()).unwrap(), d);
+    }
+
+    #[test]
+    fn every_truncation_is_refused() {
+        let text = sample().to_text();
+        for cut in 0..text.len() {
+            let e = Checkpoint::parse(&text[..cut]);
+            assert!(e.is_err(), "a file cut at {cut} bytes was accepted");
+        }
+    }
+
+    #[test]
+    fn a_changed_byte_is_refused_by_the_checksum() {
+        let text = sample().to_text();
+        let damaged = text.replace("bound 25", "bound 35");
+        assert!(matches!(
+            Checkpoint::parse(&damaged),
+            Err(CheckpointError::Checksum { .. })
+        ));
+        let damaged = text.replace("solver-checkpoint 1", "solver-checkpoint 2");
+        assert!(matches!(
+            Checkpoint::parse(&damaged),
+            Err(CheckpointError::Version(_))
+        ));
+    }
+
+    #[test]
+    fn another_search_is_named_by_its_field() {
+        let a = sample();
+        let mut b = a.clone();
+        b.heuristic = "linear-conflict".into();
+        let e = a.check_same_search(&b).unwrap_err().to_string();
+        assert!(e.contains("heuristic"), "{e}");
+        let mut b = a.clone();
+        b.start.swap(0, 1);
+        let e = a.check_same_search(&b).unwrap_err().to_string();
+        assert!(e.contains("start position"), "{e}");
+    }
+}
