@@ -61,8 +61,8 @@ fn two_partitions_take_the_maximum_and_keep_lengths() {
         }
         assert!(raised > 0, "the second partition never raised the value");
         let (sa, sb, sc) = (
-            pdb(&[a.clone()], reflect),
-            pdb(&[b.clone()], reflect),
+            pdb(std::slice::from_ref(&a), reflect),
+            pdb(std::slice::from_ref(&b), reflect),
             pdb(&[a.clone(), b.clone()], reflect),
         );
         for _ in 0..6 {
