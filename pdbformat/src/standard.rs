@@ -9,10 +9,14 @@
 //! Standard files are stored uncompressed (`<name>.pdb`, memory-mappable); compressed copies
 //! of them are variants named `<name>.zstd.pdb` and `<name>.gzip.pdb` ([`variant_file_name`]).
 //!
-//! Adding a database is one line of [`STANDARD`], for example a bit1 7-8 table
+//! Adding a database is one line of [`STANDARD`], for example the bit1 7-8 table
 //! (`StandardDb::square("15-78-za-bit1", 4, "78", ZA).encoded(Encoding::Bit1).large()`) or the
 //! 24-puzzle's 6-6-6-6 (`StandardDb::square("24-6666-za", 5, "6666", ZA).large()`); the tests
 //! check that every entry resolves and that its name follows the naming rule.
+//!
+//! A [`Catalogue`] names several standard databases of one board whose maximum the solver
+//! takes (`15-78+78b-za-bit1`: the two zero-aware 7-8 partitions at one bit per entry);
+//! [`expand`] turns a database or catalogue name into the databases it stands for.
 //!
 //! Like the rest of the crate this module computes values only: it builds nothing (the
 //! generator, `pdbgen`, turns an entry into a file) and prints nothing.
@@ -174,6 +178,33 @@ pub const STANDARD: &[StandardDb] = &[
     StandardDb::square("15-663-zu", 4, "663", ZU),
     StandardDb::square("15-78-za", 4, "78", ZA).large(),
     StandardDb::square("15-78-zu", 4, "78", ZU).large(),
+    StandardDb::square("15-78-za-bit1", 4, "78", ZA)
+        .encoded(Encoding::Bit1)
+        .large(),
+    StandardDb::square("15-78b-za-bit1", 4, "78b", ZA)
+        .encoded(Encoding::Bit1)
+        .large(),
+];
+
+/// A catalogue: several standard databases of one board whose heuristics the solver combines
+/// by taking the maximum (each database is an additive group; with reflection each gives two
+/// lookups). Asked for by name wherever a standard database name is accepted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Catalogue {
+    /// Stable name: `<tiles>-<partition>+<partition>…-<za|zu>[-<encoding>]`.
+    pub name: &'static str,
+    /// The member databases, by name, strongest first.
+    pub members: &'static [&'static str],
+}
+
+/// The standard catalogues.
+pub const CATALOGUES: &[Catalogue] = &[
+    // The two zero-aware 7-8 partitions at one bit per entry (about 400 MB together): the
+    // rows split and the staircase split, four lookups with reflection.
+    Catalogue {
+        name: "15-78+78b-za-bit1",
+        members: &["15-78-za-bit1", "15-78b-za-bit1"],
+    },
 ];
 
 /// The default database of each board that has one, by name: what the solver uses when no
@@ -213,6 +244,15 @@ pub enum StandardError {
         /// The name.
         name: &'static str,
     },
+    /// A [`CATALOGUES`] entry with an unknown or repeated member, or members of different
+    /// boards or goals.
+    #[error("catalogue {name}: {why}")]
+    BadCatalogue {
+        /// The catalogue.
+        name: &'static str,
+        /// Why.
+        why: String,
+    },
     /// A [`DEFAULTS`] name that is not in [`STANDARD`], or a second default for one board.
     #[error("default database {name}: {why}")]
     BadDefault {
@@ -246,6 +286,36 @@ pub fn select<S: AsRef<str>>(names: &[S]) -> Result<Vec<&'static StandardDb>, St
         .iter()
         .filter(|s| names.is_empty() || names.iter().any(|n| n.as_ref() == s.name))
         .collect())
+}
+
+/// The standard catalogue called `name`.
+pub fn find_catalogue(name: &str) -> Option<&'static Catalogue> {
+    CATALOGUES.iter().find(|c| c.name == name)
+}
+
+/// The databases a name stands for: a standard database's name gives that database, a
+/// catalogue's name its members in order. An unknown name is an error that lists the known
+/// databases and catalogues.
+pub fn expand(name: &str) -> Result<Vec<&'static StandardDb>, StandardError> {
+    if let Some(s) = find(name) {
+        return Ok(vec![s]);
+    }
+    match find_catalogue(name) {
+        Some(c) => c.members.iter().map(|m| lookup(m)).collect(),
+        None => Err(StandardError::Unknown {
+            name: name.to_string(),
+            known: format!("{}; catalogues: {}", known_names(), catalogue_names()),
+        }),
+    }
+}
+
+/// The catalogue names, comma-separated (for messages).
+pub fn catalogue_names() -> String {
+    CATALOGUES
+        .iter()
+        .map(|c| c.name)
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// The standard names, comma-separated (for messages).
@@ -292,12 +362,35 @@ pub fn variant_file_name(db: &StandardDb, compression: Compression) -> String {
 }
 
 /// Checks the whole set: every entry resolves (board, goal, complete partition), names are
-/// unique, and every default names an entry and is the only default of its board.
+/// unique (catalogue names too), every catalogue's members are standard databases of one board
+/// and goal, and every default names an entry and is the only default of its board.
 pub fn check_definitions() -> Result<(), StandardError> {
     for (i, s) in STANDARD.iter().enumerate() {
         s.partition()?;
         if STANDARD[..i].iter().any(|t| t.name == s.name) {
             return Err(StandardError::Duplicate { name: s.name });
+        }
+    }
+    for (i, c) in CATALOGUES.iter().enumerate() {
+        if find(c.name).is_some() || CATALOGUES[..i].iter().any(|d| d.name == c.name) {
+            return Err(StandardError::Duplicate { name: c.name });
+        }
+        let bad = |why: String| StandardError::BadCatalogue { name: c.name, why };
+        let members = c
+            .members
+            .iter()
+            .map(|&m| find(m).ok_or_else(|| bad(format!("{m} is not a standard database"))))
+            .collect::<Result<Vec<_>, _>>()?;
+        let first = members
+            .first()
+            .ok_or_else(|| bad("no members".to_string()))?;
+        for (j, m) in members.iter().enumerate() {
+            if (m.width, m.height, m.goal) != (first.width, first.height, first.goal) {
+                return Err(bad(format!("{} is for another board or goal", m.name)));
+            }
+            if members[..j].iter().any(|n| n.name == m.name) {
+                return Err(bad(format!("{} is listed twice", m.name)));
+            }
         }
     }
     for (i, &name) in DEFAULTS.iter().enumerate() {
@@ -368,6 +461,54 @@ mod tests {
                 .map(|p| p.len())
                 .collect::<Vec<_>>(),
             [6, 6, 3]
+        );
+    }
+
+    #[test]
+    fn catalogues_expand_to_members_of_one_board() {
+        check_definitions().unwrap();
+        assert!(!CATALOGUES.is_empty());
+        for c in CATALOGUES {
+            let members = expand(c.name).unwrap();
+            assert_eq!(
+                members.iter().map(|m| m.name).collect::<Vec<_>>(),
+                c.members
+            );
+            assert!(members.len() >= 2, "{}", c.name);
+            // Every member ends like the catalogue (kind and encoding) and has a distinct
+            // partition: two copies of one partition would add nothing to the maximum.
+            for (i, m) in members.iter().enumerate() {
+                let tail = m.name.split_once('-').unwrap().1.split_once('-').unwrap().1;
+                assert!(c.name.ends_with(tail), "{} in {}", m.name, c.name);
+                assert!(c.name.contains(m.partition), "{} in {}", m.name, c.name);
+                let p = m.partition().unwrap();
+                assert!(members[..i].iter().all(|n| n.partition().unwrap() != p));
+            }
+        }
+        let c = find_catalogue("15-78+78b-za-bit1").unwrap();
+        assert_eq!(c.members, ["15-78-za-bit1", "15-78b-za-bit1"]);
+        assert_eq!(
+            lookup("15-78b-za-bit1")
+                .unwrap()
+                .partition()
+                .unwrap()
+                .to_string(),
+            "1-5,8,9/6,7,10-15"
+        );
+        assert_eq!(
+            expand("15-663-za")
+                .unwrap()
+                .iter()
+                .map(|s| s.name)
+                .collect::<Vec<_>>(),
+            ["15-663-za"]
+        );
+        let e = expand("15-78+78c-za-bit1").unwrap_err().to_string();
+        assert!(
+            e.contains("15-78+78c-za-bit1")
+                && e.contains("15-78+78b-za-bit1")
+                && e.contains("15-663-za"),
+            "{e}"
         );
     }
 

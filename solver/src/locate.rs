@@ -169,6 +169,24 @@ pub fn find_in(dirs: &[SearchDir], goal: &Goal) -> Located {
     out
 }
 
+/// Where a standard database called by name lives: the first of `<name>.pdb`,
+/// `<name>.zstd.pdb` and `<name>.gzip.pdb` in the first directory of [`search_dirs`] that
+/// holds one.
+pub fn find_standard(db: &StandardDb) -> Option<PathBuf> {
+    find_standard_in(&search_dirs(), db)
+}
+
+/// Like [`find_standard`] over the given directories.
+pub fn find_standard_in(dirs: &[SearchDir], db: &StandardDb) -> Option<PathBuf> {
+    use pdbformat::format::Compression;
+    dirs.iter().find_map(|d| {
+        [Compression::None, Compression::Zstd, Compression::Gzip]
+            .into_iter()
+            .map(|c| d.path.join(standard::variant_file_name(db, c)))
+            .find(|p| p.is_file())
+    })
+}
+
 /// What [`build_default`] did.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Built {

@@ -102,9 +102,11 @@ pub struct HeuristicArgs {
     /// Goal: blank-first, blank-last or a tile list such as "1 2 3 4 5 6 7 8 0".
     #[arg(long, default_value = "blank-first")]
     pub goal: String,
-    /// Pattern-database file (repeatable). Tables of several files whose tiles are disjoint are
-    /// added; overlapping ones start a new group, and the heuristic is the maximum over groups.
-    #[arg(long = "db", value_name = "FILE")]
+    /// Pattern-database file, or a standard database or catalogue name such as 15-78-za-bit1
+    /// or 15-78+78b-za-bit1, found in the directories `solver locate` lists (repeatable).
+    /// Tables of several files whose tiles are disjoint are added; overlapping ones start a new
+    /// group, and the heuristic is the maximum over groups.
+    #[arg(long = "db", value_name = "FILE|NAME")]
     pub dbs: Vec<PathBuf>,
     /// Heuristic: auto (a database if one is given or found, else linear-conflict), pdb,
     /// hamming, manhattan or linear-conflict.

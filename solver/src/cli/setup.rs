@@ -98,6 +98,51 @@ fn open_db(path: &Path, args: &HeuristicArgs, goal: &Goal) -> Result<Arc<Databas
     Ok(Arc::new(db))
 }
 
+/// The files that `--db` values stand for: a value that names an existing file (or anything
+/// with a path separator or a `.pdb` ending) is that path; otherwise a standard database name
+/// (`15-78-za-bit1`) or catalogue name (`15-78+78b-za-bit1`, its members in order) is looked up
+/// in the search directories ([`locate::find_standard`]).
+fn db_paths(values: &[std::path::PathBuf]) -> Result<Vec<std::path::PathBuf>> {
+    let mut out = Vec::new();
+    for v in values {
+        let text = v.to_string_lossy();
+        let pathlike =
+            v.exists() || v.components().count() > 1 || v.extension().is_some_and(|x| x == "pdb");
+        let named = if pathlike {
+            None
+        } else {
+            pdbformat::standard::expand(&text).ok()
+        };
+        let Some(members) = named else {
+            out.push(v.clone());
+            continue;
+        };
+        for m in members {
+            let path = locate::find_standard(m).ok_or_else(|| {
+                let part_of = if m.name == text {
+                    String::new()
+                } else {
+                    format!(" (in catalogue {text})")
+                };
+                anyhow!(
+                    "database {}{part_of} is not in {}; build it there with `cargo xtask artifacts build {}` (in the source tree) or `pdbgen build --board {}x{} --partition {} --kind {} --encoding {} -o {}`",
+                    m.name,
+                    searched(),
+                    m.name,
+                    m.width,
+                    m.height,
+                    m.partition,
+                    m.kind.name(),
+                    m.encoding.name(),
+                    m.file_name()
+                )
+            })?;
+            out.push(path);
+        }
+    }
+    Ok(out)
+}
+
 /// The directories searched, for messages.
 fn searched() -> String {
     let v: Vec<String> = locate::search_dirs()
@@ -137,7 +182,7 @@ pub fn make_heuristic(args: &HeuristicArgs, goal: &Goal) -> Result<Setup> {
         if let Some(n) = name.filter(|&n| n != HeuristicName::Pdb) {
             bail!("--db needs --heuristic pdb (or auto), not {n}");
         }
-        args.dbs
+        db_paths(&args.dbs)?
             .iter()
             .map(|p| open_db(p, args, goal))
             .collect::<Result<_>>()?

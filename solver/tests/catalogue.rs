@@ -1,0 +1,135 @@
+//! Catalogues: the solver given two zero-aware bit1 databases of different partitions takes
+//! the maximum of their sums (with and without reflection), finds the same optimal lengths as
+//! either one alone, never generates more nodes than either, and `--db` resolves standard and
+//! catalogue names in the search directories (or says how to build what is missing).
+
+mod common;
+
+use assert_cmd::Command;
+use common::{random_walk, Ida, Rng};
+use pdbformat::format::Encoding;
+use pdbformat::rank::TableKind;
+use pdbformat::standard::StandardDb;
+use pdbformat::{Board, Goal};
+use predicates::prelude::*;
+use solver::heuristic::{Heuristic, PdbHeuristic};
+use solver::position::Position;
+use solver::{Database, HeuristicChoice, Limits, OpenOptions};
+use std::path::Path;
+use std::sync::Arc;
+
+/// Builds a zero-aware bit1 4x4 database of `partition` at `path` (seconds for 5-5-5).
+fn build(path: &Path, partition: &'static str) -> Arc<Database> {
+    let def =
+        StandardDb::square("test", 4, partition, TableKind::ZeroAware).encoded(Encoding::Bit1);
+    pdbgen::build_standard(&def, path, None, &pdbgen::NoProgress).unwrap();
+    Arc::new(Database::open(path, OpenOptions::default()).unwrap())
+}
+
+fn pdb(dbs: &[Arc<Database>], reflect: bool) -> HeuristicChoice {
+    HeuristicChoice::Pdb {
+        databases: dbs.to_vec(),
+        reflect,
+    }
+}
+
+#[test]
+fn two_partitions_take_the_maximum_and_keep_lengths() {
+    let dir = tempfile::tempdir().unwrap();
+    // The standard 5-5-5 blocks and a rows split: no pattern in common.
+    let a = build(&dir.path().join("a.pdb"), "555");
+    let b = build(&dir.path().join("b.pdb"), "1-5/6-10/11-15");
+    let goal = Goal::blank_first(Board::new(4, 4).unwrap());
+    let mut rng = Rng::new(78);
+    for reflect in [false, true] {
+        let (ha, hb) = (
+            PdbHeuristic::new(std::slice::from_ref(&a), &goal, reflect).unwrap(),
+            PdbHeuristic::new(std::slice::from_ref(&b), &goal, reflect).unwrap(),
+        );
+        let both = PdbHeuristic::new(&[a.clone(), b.clone()], &goal, reflect).unwrap();
+        assert_eq!(both.groups(), 2);
+        let mut raised = 0;
+        for _ in 0..300 {
+            let p = random_walk(&goal, 120, &mut rng);
+            let tiles = Position::from_tiles(p.tiles()).unwrap().tiles;
+            let (va, vb) = (ha.value(&ha.init(&tiles)), hb.value(&hb.init(&tiles)));
+            let st = both.init(&tiles);
+            let v = both.value(&st);
+            assert_eq!(v, va.max(vb), "{p:#}");
+            assert_eq!(v, both.component_values(&st).into_iter().max().unwrap());
+            raised += usize::from(v > va.min(vb));
+        }
+        assert!(raised > 0, "the second partition never raised the value");
+        let (sa, sb, sc) = (
+            pdb(std::slice::from_ref(&a), reflect),
+            pdb(std::slice::from_ref(&b), reflect),
+            pdb(&[a.clone(), b.clone()], reflect),
+        );
+        for _ in 0..6 {
+            let p = random_walk(&goal, 80, &mut rng);
+            let x = sa.ida(&p, &goal, &Limits::default()).unwrap();
+            let y = sb.ida(&p, &goal, &Limits::default()).unwrap();
+            let z = sc.ida(&p, &goal, &Limits::default()).unwrap();
+            assert_eq!(x.len(), y.len(), "{p:#}");
+            assert_eq!(z.len(), x.len(), "{p:#}");
+            common::assert_replays(&p, &goal, &z);
+            // The maximum dominates both, so IDA* with it never generates more nodes.
+            assert!(z.stats.initial_h >= x.stats.initial_h.max(y.stats.initial_h));
+            assert!(
+                z.stats.nodes <= x.stats.nodes.min(y.stats.nodes),
+                "{p:#}: {} > min({}, {})",
+                z.stats.nodes,
+                x.stats.nodes,
+                y.stats.nodes
+            );
+        }
+    }
+}
+
+/// The command, isolated from the machine's databases, with `PDB_DIR` set to `dbdir`.
+fn solver(home: &Path, dbdir: &Path) -> Command {
+    let mut c = Command::cargo_bin("solver").unwrap();
+    c.current_dir(home)
+        .env("PDB_DIR", dbdir)
+        .env("HOME", home)
+        .env("XDG_CACHE_HOME", home.join("cache"));
+    c
+}
+
+#[test]
+fn db_names_resolve_in_the_search_directories() {
+    let home = tempfile::tempdir().unwrap();
+    let dbdir = home.path().join("dbs");
+    std::fs::create_dir(&dbdir).unwrap();
+    let s = pdbformat::standard::lookup("15-555-za").unwrap();
+    pdbgen::build_standard(s, &dbdir.join(s.file_name()), None, &pdbgen::NoProgress).unwrap();
+    // Two moves from the goal (the blank down twice).
+    let p = "4 1 2 3 8 5 6 7 0 9 10 11 12 13 14 15";
+    solver(home.path(), &dbdir)
+        .args(["solve", p, "--db", "15-555-za"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("length:     2"))
+        .stderr(predicate::str::contains("15-555-za.pdb"));
+    // A catalogue whose members are missing: which one, where it was looked for, how to build.
+    solver(home.path(), &dbdir)
+        .args(["solve", p, "--db", "15-78+78b-za-bit1"])
+        .assert()
+        .code(predicate::ne(0))
+        .stderr(predicate::str::contains(
+            "database 15-78-za-bit1 (in catalogue 15-78+78b-za-bit1) is not in",
+        ))
+        .stderr(predicate::str::contains(
+            "cargo xtask artifacts build 15-78-za-bit1",
+        ))
+        .stderr(predicate::str::contains(
+            "--partition 78 --kind zero-aware --encoding bit1",
+        ))
+        .stderr(predicate::str::contains("panicked").not());
+    // Not a name and not a file: the file error, once.
+    solver(home.path(), &dbdir)
+        .args(["solve", p, "--db", "15-78+78c-za-bit1"])
+        .assert()
+        .code(predicate::ne(0))
+        .stderr(predicate::str::contains("15-78+78c-za-bit1"));
+}
