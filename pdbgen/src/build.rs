@@ -220,7 +220,7 @@ fn derive_from(
 ) -> Result<(EncodedOrRaw, TableSummary), BuildError> {
     let start = Instant::now();
     let (bytes, summary) = source;
-    obs.table_started(i, p, req.kind, summary.entries);
+    obs.table_derived(i, p, image.source, image.symmetry, summary.entries);
     let derived = derive_table(
         &req.goal,
         &summary.pattern,

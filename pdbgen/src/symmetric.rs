@@ -60,6 +60,9 @@ pub fn image_of(goal: &Goal, patterns: &[Pattern], i: usize) -> Option<Image> {
     })
 }
 
+/// The most tile orders (`k!`) a worker tabulates per cell set (9 tiles: 362,880 orders).
+const MAX_ORDER_TABLE: u64 = 362_880;
+
 /// Entries per parallel work item (a multiple of 8, so that no encoded byte is shared).
 const CHUNK_ENTRIES: u64 = 1 << 16;
 
@@ -125,11 +128,11 @@ pub fn derive_table(
     };
     let mut out = vec![0u8; encoding.encoded_len(n) as usize];
     let chunk_bytes = (CHUNK_ENTRIES / per_byte) as usize;
+    let shift = 8 / per_byte;
     out.par_chunks_mut(chunk_bytes)
         .enumerate()
         .for_each(|(c, bytes)| {
-            let mut cells = vec![0u8; k];
-            let mut mapped = vec![0u8; k];
+            let mut source_of = SourceIndex::new(&index, &back, &from, MAX_ORDER_TABLE);
             let first = c as u64 * CHUNK_ENTRIES;
             for (b, byte) in bytes.iter_mut().enumerate() {
                 let mut packed = 0u8;
@@ -138,17 +141,110 @@ pub fn derive_table(
                     if i >= n {
                         break;
                     }
-                    let blank = index.unrank(i, &mut cells);
-                    for (t, &c) in cells.iter().enumerate() {
-                        mapped[from[t]] = back[c as usize];
-                    }
-                    let v = get(index.index(&mapped, back[blank] as usize));
-                    packed |= v << ((8 / per_byte) * j);
+                    packed |= get(source_of.of(i)) << (shift * j);
                 }
                 *byte = packed;
             }
         });
     Ok(out)
+}
+
+/// Maps target indexes to source indexes, one worker's state. For zero-aware indexes it keeps
+/// what depends only on the target's cell set (the source's set, and a table from target tile
+/// order to source tile order) and its region (the source's region) while consecutive indexes
+/// stay in them, so that most indexes cost one table lookup; zero-unaware indexes are unranked,
+/// mapped and ranked one by one.
+struct SourceIndex<'a> {
+    index: &'a TableIndex,
+    back: &'a [u8],
+    from: &'a [usize],
+    cells: Vec<u8>,
+    mapped: Vec<u8>,
+    /// Target region (global number) whose source region is `source_base`, if any yet.
+    region: Option<u64>,
+    /// Target cell set whose tile order map `orders` holds, if any yet.
+    set: Option<usize>,
+    source_set: usize,
+    source_base: u64,
+    orders: Vec<u32>,
+    /// Above this many tile orders, no table of them.
+    max_orders: u64,
+}
+
+impl<'a> SourceIndex<'a> {
+    fn new(
+        index: &'a TableIndex,
+        back: &'a [u8],
+        from: &'a [usize],
+        max_orders: u64,
+    ) -> SourceIndex<'a> {
+        let k = from.len();
+        SourceIndex {
+            index,
+            back,
+            from,
+            cells: vec![0; k],
+            mapped: vec![0; k],
+            region: None,
+            set: None,
+            source_set: 0,
+            source_base: 0,
+            orders: Vec::new(),
+            max_orders,
+        }
+    }
+
+    /// The cells of `cells` mapped through the symmetry and into the source's tile order.
+    fn map_cells(&mut self) {
+        for (t, &c) in self.cells.iter().enumerate() {
+            self.mapped[self.from[t]] = self.back[c as usize];
+        }
+    }
+
+    /// The source index of target index `i`.
+    #[inline]
+    fn of(&mut self, i: u64) -> u64 {
+        let za = match self.index {
+            TableIndex::ZeroAware(za) => za,
+            TableIndex::Permutation(_) => {
+                let blank = self.index.unrank(i, &mut self.cells);
+                self.map_cells();
+                return self.index.index(&self.mapped, self.back[blank] as usize);
+            }
+        };
+        let orders = za.order_count();
+        let region = i / orders;
+        if orders > self.max_orders {
+            // Patterns of more than 9 tiles: no table of tile orders, one order at a time.
+            let blank = za.unrank(i, &mut self.cells);
+            self.map_cells();
+            return za.index(&self.mapped, self.back[blank] as usize);
+        }
+        if self.region != Some(region) {
+            let blank = za.unrank(region * orders, &mut self.cells);
+            let occ = self.cells.iter().fold(0u64, |m, &c| m | 1 << c);
+            let set = za.set_rank(occ);
+            if self.set != Some(set) {
+                let source_occ = self
+                    .cells
+                    .iter()
+                    .fold(0u64, |m, &c| m | 1 << self.back[c as usize]);
+                self.source_set = za.set_rank(source_occ);
+                self.orders.clear();
+                for o in 0..orders {
+                    za.place_tiles(occ, o, &mut self.cells);
+                    self.map_cells();
+                    self.orders
+                        .push(za.order_rank(&self.mapped, source_occ) as u32);
+                }
+                self.set = Some(set);
+            }
+            let source_region = za.region_at(self.source_set, self.back[blank] as usize);
+            self.source_base = source_region as u64 * orders;
+            self.region = Some(region);
+        }
+        self.source_base + u64::from(self.orders[(i % orders) as usize])
+    }
 }
 
 #[cfg(test)]
@@ -173,6 +269,34 @@ mod tests {
         let b3 = Board::new(3, 3).unwrap();
         let centre = Goal::from_tiles(b3, &[1, 2, 3, 4, 0, 5, 6, 7, 8]).unwrap();
         assert_eq!(blank_fixing_symmetries(&centre).len(), 7);
+    }
+
+    #[test]
+    fn the_order_table_agrees_with_one_order_at_a_time() {
+        // 4x4, blank first: {2, 3, 7, 11} and its transpose {8, 12, 13, 14}.
+        let board = Board::new(4, 4).unwrap();
+        let goal = Goal::blank_first(board);
+        let (a, b) = (
+            pattern(board, &[2, 3, 7, 11]),
+            pattern(board, &[8, 12, 13, 14]),
+        );
+        assert!(maps_onto(&goal, Symmetry::Transpose, &a, &b));
+        let back: Vec<u8> = Symmetry::Transpose
+            .table(board)
+            .into_iter()
+            .map(|c| c as u8)
+            .collect();
+        // Target tile order 8, 12, 13, 14 comes from tiles 2, 3, 7, 11 in that order.
+        let from = [0, 1, 2, 3];
+        let index = TableIndex::new(board, 4, TableKind::ZeroAware).unwrap();
+        let mut tabled = SourceIndex::new(&index, &back, &from, MAX_ORDER_TABLE);
+        let mut single = SourceIndex::new(&index, &back, &from, 0);
+        let mut seen = vec![false; index.len() as usize];
+        for i in 0..index.len() {
+            let s = tabled.of(i);
+            assert_eq!(s, single.of(i), "index {i}");
+            assert!(!std::mem::replace(&mut seen[s as usize], true), "index {i}");
+        }
     }
 
     #[test]
