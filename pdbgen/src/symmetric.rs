@@ -162,6 +162,8 @@ struct SourceIndex<'a> {
     mapped: Vec<u8>,
     /// Target region (global number) whose source region is `source_base`, if any yet.
     region: Option<u64>,
+    /// The first index of that region (`u64::MAX` before there is one).
+    first: u64,
     /// Target cell set whose tile order map `orders` holds, if any yet.
     set: Option<usize>,
     source_set: usize,
@@ -186,6 +188,7 @@ impl<'a> SourceIndex<'a> {
             cells: vec![0; k],
             mapped: vec![0; k],
             region: None,
+            first: u64::MAX,
             set: None,
             source_set: 0,
             source_base: 0,
@@ -213,6 +216,10 @@ impl<'a> SourceIndex<'a> {
             }
         };
         let orders = za.order_count();
+        if self.first <= i && i < self.first + orders {
+            // Still in the current region: no division.
+            return self.source_base + u64::from(self.orders[(i - self.first) as usize]);
+        }
         let region = i / orders;
         if orders > self.max_orders {
             // Patterns of more than 9 tiles: no table of tile orders, one order at a time.
@@ -242,6 +249,7 @@ impl<'a> SourceIndex<'a> {
             let source_region = za.region_at(self.source_set, self.back[blank] as usize);
             self.source_base = source_region as u64 * orders;
             self.region = Some(region);
+            self.first = region * orders;
         }
         self.source_base + u64::from(self.orders[(i % orders) as usize])
     }
