@@ -41,6 +41,8 @@ pub struct BuildPlan {
     /// Bits per entry of the BFS's working table: 2 for zero-aware `bit1` builds (the two-bit
     /// BFS), 8 otherwise.
     pub working_bits: u32,
+    /// Tables derived from an earlier table through a board symmetry (no BFS of their own).
+    pub derived: usize,
     /// Processor time the BFS levels will take, in core-seconds: a rough estimate from
     /// [`NS_PER_ENTRY`] (tables much larger than the caches run slower per entry).
     pub core_seconds: f64,
@@ -62,6 +64,7 @@ pub fn plan(req: &BuildRequest) -> Result<BuildPlan, BuildError> {
     let mut peak = 0u64;
     let mut kept = 0u64;
     let mut bfs_entries = 0u64;
+    let mut derived = 0;
     let patterns = req.partition.patterns();
     for (i, p) in patterns.iter().enumerate() {
         let k = p.len();
@@ -71,6 +74,7 @@ pub fn plan(req: &BuildRequest) -> Result<BuildPlan, BuildError> {
             peak = peak.max(kept + req.encoding.encoded_len(out));
             kept += req.encoding.encoded_len(out);
             entries.push(out);
+            derived += 1;
             continue;
         }
         let za = entry_count(board, k, TableKind::ZeroAware).map_err(index_error(p))?;
@@ -90,6 +94,7 @@ pub fn plan(req: &BuildRequest) -> Result<BuildPlan, BuildError> {
         entries,
         peak_bytes: peak.max(kept),
         working_bits: if two_bit(req) { 2 } else { 8 },
+        derived,
         core_seconds: bfs_entries as f64 * NS_PER_ENTRY * 1e-9,
     })
 }

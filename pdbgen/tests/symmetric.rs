@@ -7,7 +7,7 @@ use pdbformat::format::{encode_entries, Encoding, LoadOptions, PdbFile, WriteOpt
 use pdbformat::{Board, Goal, Partition, Pattern, Symmetry, TableKind};
 use pdbgen::symmetric::{derive_table, image_of, maps_onto};
 use pdbgen::twobit::build_bit1_table;
-use pdbgen::{build_file, build_table, BuildRequest, NoProgress};
+use pdbgen::{build_file, build_table, plan, BuildRequest, NoProgress};
 
 /// The transpose of `tiles`' goal cells, as the tiles on those cells.
 fn transposed(goal: &Goal, tiles: &[usize]) -> Vec<usize> {
@@ -114,6 +114,9 @@ fn a_partition_file_derives_its_image_tables() {
             encoding: enc,
             write: WriteOptions::default(),
         };
+        let p = plan(&req).unwrap();
+        assert_eq!(p.derived, 1);
+        assert_eq!(p.entries.len(), 3);
         let path = dir.path().join(format!("{kind}-{enc}.pdb"));
         let summaries = build_file(&req, &path, &NoProgress).unwrap();
         assert_eq!(summaries[2].histogram, summaries[0].histogram);

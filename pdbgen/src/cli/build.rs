@@ -85,6 +85,13 @@ pub fn run(a: BuildArgs) -> Result<ExitCode> {
         p.working_bits,
         bytes(p.peak_bytes)
     );
+    if p.derived > 0 {
+        eprintln!(
+            "{} of the {} tables are mirror images of earlier ones: derived, not searched",
+            p.derived,
+            p.entries.len()
+        );
+    }
     let threads = req
         .threads
         .unwrap_or_else(rayon::current_num_threads)
