@@ -71,6 +71,22 @@ const PRESETS: &[Preset] = &[
             &[17, 18, 19, 22, 23, 24],
         ],
     },
+    // A 6-6-6-6 that the transpose maps onto itself: the second and third blocks are each
+    // other's mirror images across the main diagonal and the first and last are their own, so
+    // `pdbgen` searches three tables and derives the third block's from the second's (the
+    // transpose fixes the corner blank). No partition of the 24-puzzle into four patterns can
+    // be two mirror pairs: the four diagonal cells must lie in patterns that are their own image.
+    Preset {
+        name: "6666s",
+        width: 5,
+        height: 5,
+        cells: &[
+            &[1, 5, 6, 12, 13, 17],
+            &[2, 3, 4, 7, 8, 9],
+            &[10, 11, 15, 16, 20, 21],
+            &[14, 18, 19, 22, 23, 24],
+        ],
+    },
 ];
 
 impl Pattern {
@@ -224,7 +240,8 @@ impl Partition {
     }
 
     /// Parses patterns separated by `/` (`1-7/8-15`, `1,2,3,4,5,6/7-12/13,14,15`) or a preset
-    /// name (`78`, `78b`, `663`, `555` on 4×4, `6666` on 5×5, `full` on any board). Presets are given in
+    /// name (`78`, `78b`, `663`, `555` on 4×4, `6666` and the transpose-symmetric `6666s` on 5×5,
+    /// `full` on any board). Presets are given in
     /// goal cells and mapped onto `goal` through the board symmetry that takes the top-left
     /// corner to the goal's blank cell.
     pub fn parse(goal: &Goal, spec: &str) -> Result<Partition, PatternError> {
@@ -386,7 +403,7 @@ mod tests {
     fn presets_are_complete_for_both_goals() {
         for (w, names) in [
             (4, vec!["78", "78b", "663", "555", "full"]),
-            (5, vec!["6666"]),
+            (5, vec!["6666", "6666s"]),
             (3, vec!["full"]),
         ] {
             let b = Board::new(w, w).unwrap();
@@ -396,6 +413,28 @@ mod tests {
                     p.check_complete(b).unwrap();
                 }
             }
+        }
+        // 6666s is its own transpose for both corner goals: patterns 1 and 2 swap, 0 and 3 stay.
+        let b5 = Board::new(5, 5).unwrap();
+        for g in [Goal::blank_first(b5), Goal::blank_last(b5)] {
+            let p = Partition::preset(&g, "6666s").unwrap();
+            let image = |pat: &Pattern| {
+                let mut t: Vec<u8> = pat
+                    .tiles()
+                    .iter()
+                    .map(|&t| {
+                        let cell = Symmetry::Transpose.map(b5, g.cell_of(t as usize));
+                        g.tile_at(cell) as u8
+                    })
+                    .collect();
+                t.sort_unstable();
+                t
+            };
+            let ps = p.patterns();
+            assert_eq!(image(&ps[1]), ps[2].tiles());
+            assert_eq!(image(&ps[2]), ps[1].tiles());
+            assert_eq!(image(&ps[0]), ps[0].tiles());
+            assert_eq!(image(&ps[3]), ps[3].tiles());
         }
         // Under blank-last the 7-8 preset maps through the 180° rotation: tile t -> 16 - t.
         let g = Goal::blank_last(b44());

@@ -5,6 +5,7 @@ use crate::error::BuildError;
 use crate::observer::{BuildObserver, TableSummary};
 use crate::reduce::zero_unaware_from_aware;
 use crate::stats::ValueStats;
+use crate::symmetric::{derive_table, image_of, Image};
 use crate::twobit::{build_bit1_table, Bit1Payload};
 use crate::words::Entries;
 use pdbformat::format::{encode_entries, write_pdb, Encoding, TableSource, WriteOptions};
@@ -40,6 +41,8 @@ pub struct BuildPlan {
     /// Bits per entry of the BFS's working table: 2 for zero-aware `bit1` builds (the two-bit
     /// BFS), 8 otherwise.
     pub working_bits: u32,
+    /// Tables derived from an earlier table through a board symmetry (no BFS of their own).
+    pub derived: usize,
     /// Processor time the BFS levels will take, in core-seconds: a rough estimate from
     /// [`NS_PER_ENTRY`] (tables much larger than the caches run slower per entry).
     pub core_seconds: f64,
@@ -51,7 +54,8 @@ pub struct BuildPlan {
 pub const NS_PER_ENTRY: f64 = 200.0;
 
 /// Works out entry counts and peak memory: finished tables stay in memory until the file is
-/// written; the table being built needs its zero-aware working table (a byte per entry, or 2
+/// written; a table that is the image of an earlier one under a blank-fixing board symmetry
+/// ([`crate::symmetric`]) is derived from it and needs no BFS; the table being built needs its zero-aware working table (a byte per entry, or 2
 /// bits for zero-aware `bit1` builds, whose output is compacted in place), plus the
 /// zero-unaware output for that kind, and the index's region tables.
 pub fn plan(req: &BuildRequest) -> Result<BuildPlan, BuildError> {
@@ -60,9 +64,19 @@ pub fn plan(req: &BuildRequest) -> Result<BuildPlan, BuildError> {
     let mut peak = 0u64;
     let mut kept = 0u64;
     let mut bfs_entries = 0u64;
-    for p in req.partition.patterns() {
+    let mut derived = 0;
+    let patterns = req.partition.patterns();
+    for (i, p) in patterns.iter().enumerate() {
         let k = p.len();
         let out = entry_count(board, k, req.kind).map_err(index_error(p))?;
+        if image_of(&req.goal, patterns, i).is_some() {
+            // Derived from an earlier table: no BFS, only its own encoded output.
+            peak = peak.max(kept + req.encoding.encoded_len(out));
+            kept += req.encoding.encoded_len(out);
+            entries.push(out);
+            derived += 1;
+            continue;
+        }
         let za = entry_count(board, k, TableKind::ZeroAware).map_err(index_error(p))?;
         bfs_entries += za;
         let sets = pdbformat::rank::binomial(board.cells(), k);
@@ -80,6 +94,7 @@ pub fn plan(req: &BuildRequest) -> Result<BuildPlan, BuildError> {
         entries,
         peak_bytes: peak.max(kept),
         working_bits: if two_bit(req) { 2 } else { 8 },
+        derived,
         core_seconds: bfs_entries as f64 * NS_PER_ENTRY * 1e-9,
     })
 }
@@ -149,8 +164,14 @@ pub fn build_file(
         return Err(BuildError::Bit1NeedsZeroAware);
     }
     in_pool(req.threads, || {
-        let mut built = Vec::new();
-        for (i, p) in req.partition.patterns().iter().enumerate() {
+        let mut built: Vec<(EncodedOrRaw, TableSummary)> = Vec::new();
+        let patterns = req.partition.patterns();
+        for (i, p) in patterns.iter().enumerate() {
+            if let Some(image) = image_of(&req.goal, patterns, i) {
+                let derived = derive_from(req, &built[image.source], p, image, i, obs)?;
+                built.push(derived);
+                continue;
+            }
             if two_bit(req) {
                 let (payload, summary) = build_bit1_table(&req.goal, p, i, obs)?;
                 built.push((EncodedOrRaw::Bit1(payload), summary));
@@ -190,6 +211,38 @@ pub fn build_file(
         })?;
         Ok(built.into_iter().map(|(_, s)| s).collect())
     })
+}
+
+/// Derives table `i` (pattern `p`) from the finished table it is an image of, with the source's
+/// figures (a symmetry only renames entries) and the time the derivation took.
+fn derive_from(
+    req: &BuildRequest,
+    source: &(EncodedOrRaw, TableSummary),
+    p: &Pattern,
+    image: Image,
+    i: usize,
+    obs: &dyn BuildObserver,
+) -> Result<(EncodedOrRaw, TableSummary), BuildError> {
+    let start = Instant::now();
+    let (bytes, summary) = source;
+    obs.table_derived(i, p, image.source, image.symmetry, summary.entries);
+    let derived = derive_table(
+        &req.goal,
+        &summary.pattern,
+        bytes.bytes(),
+        p,
+        image.symmetry,
+        req.kind,
+        req.encoding,
+    )
+    .map_err(index_error(p))?;
+    let summary = TableSummary {
+        pattern: p.clone(),
+        seconds: start.elapsed().as_secs_f64(),
+        ..summary.clone()
+    };
+    obs.table_done(i, &summary);
+    Ok((EncodedOrRaw::Encoded(derived), summary))
 }
 
 enum EncodedOrRaw {

@@ -22,6 +22,7 @@ pub mod restore;
 pub mod semantic;
 pub mod standard;
 pub mod stats;
+pub mod symmetric;
 pub mod twobit;
 pub mod verify;
 pub mod words;

@@ -1,12 +1,24 @@
 //! What a build reports while it runs, and what it reports at the end of each table.
 
-use pdbformat::{Pattern, TableKind};
+use pdbformat::{Pattern, Symmetry, TableKind};
 
 /// Receives progress from a build. Every method has an empty default; calls come from worker
 /// threads, per chunk of work, never per state.
 pub trait BuildObserver: Sync {
     /// A table starts: its number in the partition, pattern, kind and entry count.
     fn table_started(&self, _table: usize, _pattern: &Pattern, _kind: TableKind, _entries: u64) {}
+    /// Table `table` (pattern `pattern`, `entries` entries) is derived from the finished table
+    /// `source` through the board symmetry `symmetry` instead of being searched; its
+    /// [`Self::table_done`] follows.
+    fn table_derived(
+        &self,
+        _table: usize,
+        _pattern: &Pattern,
+        _source: usize,
+        _symmetry: Symmetry,
+        _entries: u64,
+    ) {
+    }
     /// A BFS level starts: it scans for entries of value `depth`.
     fn level_started(&self, _table: usize, _depth: u8) {}
     /// Part of the current level is done: `scanned` entries of the table so far in this level.

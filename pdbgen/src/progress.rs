@@ -4,7 +4,7 @@
 use crate::observer::{BuildObserver, TableSummary};
 use crate::verify::VerifyObserver;
 use indicatif::{HumanCount, ProgressBar, ProgressDrawTarget, ProgressStyle};
-use pdbformat::{Pattern, TableKind};
+use pdbformat::{Pattern, Symmetry, TableKind};
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering::Relaxed};
 use std::sync::Mutex;
 
@@ -66,6 +66,25 @@ impl BuildObserver for BarObserver {
         if !self.quiet {
             eprintln!(
                 "table {table}: pattern {pattern}, {kind}, {} states to search",
+                HumanCount(entries)
+            );
+        }
+    }
+
+    fn table_derived(
+        &self,
+        table: usize,
+        pattern: &Pattern,
+        source: usize,
+        symmetry: Symmetry,
+        entries: u64,
+    ) {
+        *self.name.lock().expect("progress lock") = format!("table {table} [{pattern}] derived");
+        if !self.quiet {
+            eprintln!(
+                "table {table}: pattern {pattern}, the {} image of table {source}: {} entries \
+                 derived, not searched",
+                symmetry_name(symmetry),
                 HumanCount(entries)
             );
         }
@@ -188,5 +207,19 @@ impl VerifyObserver for VerifyBars {
 
     fn restore_observer(&self) -> &dyn BuildObserver {
         &self.restore
+    }
+}
+
+/// A symmetry in words, for progress lines.
+fn symmetry_name(s: Symmetry) -> &'static str {
+    match s {
+        Symmetry::Identity => "identical",
+        Symmetry::Transpose => "transposed",
+        Symmetry::Rotate180 => "180°-rotated",
+        Symmetry::FlipColumns => "left-right mirrored",
+        Symmetry::FlipRows => "top-bottom mirrored",
+        Symmetry::Rotate90 => "90°-rotated",
+        Symmetry::Rotate270 => "270°-rotated",
+        Symmetry::AntiTranspose => "anti-transposed",
     }
 }

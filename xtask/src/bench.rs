@@ -3,7 +3,8 @@
 //! The release binaries of `pdbgen` and `solver` are built first and run as child processes,
 //! so each figure has its own process: wall-clock seconds and peak resident memory (through
 //! `/usr/bin/time` when it exists, else by polling the child's `VmHWM` in `/proc`). The
-//! generator section builds every standard database into a temporary folder; the solver section
+//! generator section builds every standard database into a temporary folder and reports, for
+//! each build, entries per second and peak resident bytes per entry; the solver section
 //! runs `solver bench` on Korf's 100 instances with each 4×4 database. Each section's table is
 //! rewritten between its marker comments (`<!-- bench:generator:start -->` … `:end -->`), with
 //! the machine it ran on; the prose around the markers is left alone.
@@ -208,6 +209,30 @@ fn kib_text(kib: Option<u64>) -> String {
     kib.map_or_else(|| "?".into(), |k| units::bytes(k * 1024))
 }
 
+/// Entries per second of a build, as the generator table writes it (`7.31 M`); `?` when
+/// nothing was built or no time passed.
+pub fn entries_per_second(entries: u64, seconds: f64) -> String {
+    if entries == 0 || seconds <= 0.0 || !seconds.is_finite() {
+        return "?".into();
+    }
+    let rate = entries as f64 / seconds;
+    if rate >= 1e6 {
+        format!("{:.2} M", rate / 1e6)
+    } else {
+        format!("{:.0}", rate)
+    }
+}
+
+/// Peak resident bytes per entry of a build (`1.02`): how close the build comes to its memory
+/// plan (one byte per entry for a byte table, a quarter byte for the two-bit BFS); `?` when the
+/// peak is unknown or nothing was built.
+pub fn peak_bytes_per_entry(peak_kib: Option<u64>, entries: u64) -> String {
+    match peak_kib {
+        Some(k) if entries > 0 => format!("{:.3}", (k * 1024) as f64 / entries as f64),
+        _ => "?".into(),
+    }
+}
+
 /// The figures of the summary object that `solver bench --json` prints last.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct SolverFigures {
@@ -355,10 +380,12 @@ fn generator_section(
             (0, 0, "build failed")
         };
         println!(
-            "bench: {}: {:.2} s, peak {}",
+            "bench: {}: {:.2} s, {} entries/s, peak {} ({} B/entry)",
             s.name,
             m.seconds,
-            kib_text(m.peak_kib)
+            entries_per_second(entries, m.seconds),
+            kib_text(m.peak_kib),
+            peak_bytes_per_entry(m.peak_kib, entries)
         );
         rows.push(GenRow {
             db: s,
@@ -371,14 +398,16 @@ fn generator_section(
     let threads = threads.map_or_else(|| "all".to_string(), |t| t.to_string());
     let mut t = format!(
         "{}\n\n`pdbgen build` of each standard database, {threads} worker threads; seconds are \
-         wall-clock for the whole command (tables, encoding, writing), peak RSS of the process.\n\n",
+         wall-clock for the whole command (tables, encoding, writing), peak RSS of the process; \
+         entries/s is all the file's entries over those seconds, peak B/entry the peak RSS over \
+         the entries.\n\n",
         machine_line(root, load.as_deref())
     );
-    t += "| database | board | partition | kind | entries | file | seconds | peak RSS | same digests as manifest |\n";
-    t += "|---|---|---|---|---:|---:|---:|---:|---|\n";
+    t += "| database | board | partition | kind | entries | file | seconds | entries/s | peak RSS | peak B/entry | same digests as manifest |\n";
+    t += "|---|---|---|---|---:|---:|---:|---:|---:|---:|---|\n";
     for r in &rows {
         t += &format!(
-            "| {} | {}x{} | {} | {} | {} | {} | {} | {} | {} |\n",
+            "| {} | {}x{} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
             r.db.name,
             r.db.width,
             r.db.height,
@@ -391,7 +420,13 @@ fn generator_section(
             } else {
                 format!("failed ({})", r.m.status)
             },
+            if r.m.success {
+                entries_per_second(r.entries, r.m.seconds)
+            } else {
+                "?".into()
+            },
             kib_text(r.m.peak_kib),
+            peak_bytes_per_entry(r.m.peak_kib.filter(|_| r.m.success), r.entries),
             r.manifest
         );
     }
@@ -579,6 +614,19 @@ mod tests {
         assert_eq!(f.median_nodes, Some(456_789));
         assert_eq!(f.solved, Some((100, 100)));
         assert_eq!(parse_solver_output("nothing"), SolverFigures::default());
+    }
+
+    #[test]
+    fn rates_and_bytes_per_entry() {
+        assert_eq!(entries_per_second(1_565_000_000, 214.0), "7.31 M");
+        assert_eq!(entries_per_second(500, 2.0), "250");
+        assert_eq!(entries_per_second(0, 2.0), "?");
+        assert_eq!(entries_per_second(10, 0.0), "?");
+        // 1 GiB peak over 2^30 entries is one byte each; a quarter for the two-bit BFS.
+        assert_eq!(peak_bytes_per_entry(Some(1 << 20), 1 << 30), "1.000");
+        assert_eq!(peak_bytes_per_entry(Some(1 << 18), 1 << 30), "0.250");
+        assert_eq!(peak_bytes_per_entry(None, 1 << 30), "?");
+        assert_eq!(peak_bytes_per_entry(Some(100), 0), "?");
     }
 
     #[test]

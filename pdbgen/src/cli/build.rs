@@ -21,7 +21,7 @@ pub struct BuildArgs {
     /// Board as WxH (columns x rows), e.g. 4x4, 3x4.
     #[arg(long, default_value = "4x4")]
     board: String,
-    /// Partition: a preset (78, 663, 555 on 4x4; 6666 on 5x5; full) or patterns such as 1-7/8-15.
+    /// Partition: a preset (78, 78b, 663, 555 on 4x4; 6666, 6666s on 5x5; full) or patterns such as 1-7/8-15.
     #[arg(long, short)]
     partition: String,
     /// Goal: blank-first (0 1 2 ...), blank-last (1 2 ... 0) or an explicit tile list.
@@ -85,6 +85,13 @@ pub fn run(a: BuildArgs) -> Result<ExitCode> {
         p.working_bits,
         bytes(p.peak_bytes)
     );
+    if p.derived > 0 {
+        eprintln!(
+            "{} of the {} tables are mirror images of earlier ones: derived, not searched",
+            p.derived,
+            p.entries.len()
+        );
+    }
     let threads = req
         .threads
         .unwrap_or_else(rayon::current_num_threads)
