@@ -72,7 +72,7 @@ fn run<H: Heuristic + Sync, K: Packed>(
     start: &Position,
     opts: &Options,
 ) -> Outcome {
-    let clock = Clock::new(&opts.limits);
+    let clock = Clock::of(opts);
     let threads = thread_count(opts.threads);
     let board = goal.board();
     let layout = Layout::new(board.cells());
