@@ -184,6 +184,10 @@ pub const STANDARD: &[StandardDb] = &[
     StandardDb::square("15-78b-za-bit1", 4, "78b", ZA)
         .encoded(Encoding::Bit1)
         .large(),
+    StandardDb::square("24-6666-za", 5, "6666", ZA).large(),
+    StandardDb::square("24-6666-za-bit1", 5, "6666", ZA)
+        .encoded(Encoding::Bit1)
+        .large(),
 ];
 
 /// A catalogue: several standard databases of one board whose heuristics the solver combines
