@@ -3,23 +3,11 @@
 
 mod common;
 
-use assert_cmd::Command;
-use common::write_db;
+use common::{solver, write_db};
 use pdbformat::rank::TableKind;
 use pdbformat::testkit::says_each_cause_once;
 use pdbformat::{Board, Direction, Goal, Puzzle};
 use predicates::prelude::*;
-use std::path::Path;
-
-/// The command, isolated from the machine's databases: empty cache, empty working directory.
-fn solver(home: &Path) -> Command {
-    let mut c = Command::cargo_bin("solver").unwrap();
-    c.current_dir(home)
-        .env_remove("PDB_DIR")
-        .env("HOME", home)
-        .env("XDG_CACHE_HOME", home.join("cache"));
-    c
-}
 
 const P8: &str = "8 6 7 2 5 4 3 0 1";
 

@@ -3,22 +3,10 @@
 
 mod common;
 
-use assert_cmd::Command;
-use common::{random_solvable, Rng};
+use common::{random_solvable, solver, Rng};
 use pdbformat::testkit::says_each_cause_once;
 use pdbformat::{Board, Direction, Goal, Puzzle};
 use predicates::prelude::*;
-use std::path::Path;
-
-/// The command, isolated from the machine's databases.
-fn solver(home: &Path) -> Command {
-    let mut c = Command::cargo_bin("solver").unwrap();
-    c.current_dir(home)
-        .env_remove("PDB_DIR")
-        .env("HOME", home)
-        .env("XDG_CACHE_HOME", home.join("cache"));
-    c
-}
 
 const P8: &str = "8 6 7 2 5 4 3 0 1";
 const KORF1: &str = "14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3";

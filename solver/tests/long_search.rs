@@ -2,20 +2,12 @@
 //! lower bound, `--checkpoint` written, resumed and removed, every damaged or foreign
 //! checkpoint refused with a clear message, and `solver bench` on Korf's 24-puzzle file.
 
-use assert_cmd::Command;
+mod common;
+
+use common::solver;
 use predicates::prelude::*;
 use serde_json::Value;
 use std::path::Path;
-
-/// The command, isolated from the machine's databases.
-fn solver(home: &Path) -> Command {
-    let mut c = Command::cargo_bin("solver").unwrap();
-    c.current_dir(home)
-        .env_remove("PDB_DIR")
-        .env("HOME", home)
-        .env("XDG_CACHE_HOME", home.join("cache"));
-    c
-}
 
 /// Korf's 15-puzzle instance 2: 55 moves, about 2.4 million nodes with linear conflicts.
 const KORF2: &str = "13 5 4 10 9 12 8 14 2 3 7 1 0 15 11 6";

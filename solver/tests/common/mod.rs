@@ -172,3 +172,14 @@ impl Ida for solver::HeuristicChoice {
         solver::solve(solver::Algorithm::Ida, self, puzzle, goal, &opts)
     }
 }
+
+/// The `solver` command, isolated from the machine's databases: run in `home`, with `home` as
+/// its home and cache and no `PDB_DIR`.
+pub fn solver(home: &Path) -> assert_cmd::Command {
+    let mut c = assert_cmd::Command::cargo_bin("solver").unwrap();
+    c.current_dir(home)
+        .env_remove("PDB_DIR")
+        .env("HOME", home)
+        .env("XDG_CACHE_HOME", home.join("cache"));
+    c
+}
