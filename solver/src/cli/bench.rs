@@ -218,11 +218,7 @@ pub fn run(a: BenchArgs) -> Result<i32> {
                                 stats.initial_h,
                                 thousands(stats.nodes),
                                 stats.seconds,
-                                rate(if stats.seconds > 0.0 {
-                                    stats.nodes as f64 / stats.seconds
-                                } else {
-                                    0.0
-                                }),
+                                rate(stats.nodes_per_second()),
                                 columns(stats.nodes),
                                 stop.describe(),
                                 stats.lower_bound

@@ -314,6 +314,22 @@ pub struct Stats {
     pub seconds: f64,
 }
 
+impl Stats {
+    /// Generated nodes per second (0 when too fast to measure).
+    pub fn nodes_per_second(&self) -> f64 {
+        per_second(self.nodes, self.seconds)
+    }
+}
+
+/// `count` per second over `seconds` (0 when too fast to measure).
+pub(crate) fn per_second(count: u64, seconds: f64) -> f64 {
+    if seconds > 0.0 {
+        count as f64 / seconds
+    } else {
+        0.0
+    }
+}
+
 /// The raw result of one search: the blank's cells after each move, or why there is none.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Outcome {

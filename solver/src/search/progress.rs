@@ -34,11 +34,7 @@ pub struct Iteration {
 impl Iteration {
     /// Generated nodes per second in this iteration (0 when too fast to measure).
     pub fn nodes_per_second(&self) -> f64 {
-        if self.seconds > 0.0 {
-            self.nodes as f64 / self.seconds
-        } else {
-            0.0
-        }
+        super::per_second(self.nodes, self.seconds)
     }
 }
 

@@ -51,11 +51,7 @@ impl Solution {
 
     /// Generated nodes per second (0 when too fast to measure).
     pub fn nodes_per_second(&self) -> f64 {
-        if self.stats.seconds > 0.0 {
-            self.stats.nodes as f64 / self.stats.seconds
-        } else {
-            0.0
-        }
+        self.stats.nodes_per_second()
     }
 }
 
