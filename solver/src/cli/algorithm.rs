@@ -12,7 +12,7 @@ use pdbformat::{Goal, Puzzle};
 use serde_json::{json, Value};
 use solver::report::{solution_json, solution_text};
 use solver::search::weighted::describe_weight;
-use solver::search::{Algorithm, Options, QueueChoice};
+use solver::search::{Algorithm, ChildOrder, Options, QueueChoice};
 use solver::{solve as solve_one, HeuristicChoice, Limits, Solution, SolveError};
 use std::path::PathBuf;
 
@@ -58,6 +58,15 @@ pub struct AlgorithmArgs {
     #[arg(long, value_name = "L",
           value_parser = clap::value_parser!(u32).range(1..=solver::search::prune::MAX_DEPTH as i64))]
     pub prune_depth: Option<u32>,
+    /// ida, hybrid, parallel-ida: the order of a node's children: h (smallest estimate first,
+    /// which meets a solution sooner in the last iteration) or moves (the move table's order).
+    #[arg(long, default_value = "h", value_name = "ORDER", value_parser = parse_order)]
+    pub order: ChildOrder,
+}
+
+/// Parses a child order (`h` or `moves`).
+pub fn parse_order(s: &str) -> Result<ChildOrder, String> {
+    ChildOrder::parse(s).ok_or_else(|| format!("unknown child order {s:?}: use h or moves"))
 }
 
 impl AlgorithmArgs {
@@ -83,6 +92,7 @@ impl AlgorithmArgs {
             hybrid_nodes: self.hybrid_nodes,
             queue: self.queue,
             prune_depth: self.prune_setting(),
+            order: self.order,
             interrupt: Some(super::interrupt_flag()),
             ..Options::default()
         }

@@ -14,7 +14,7 @@ use pdbformat::units::thousands;
 use pdbformat::{Board, Goal, Puzzle};
 use serde_json::json;
 use solver::input::PuzzleLine;
-use solver::search::{self, Algorithm, QueueChoice};
+use solver::search::{self, Algorithm, ChildOrder, QueueChoice};
 use solver::{locate, HeuristicChoice, HeuristicName};
 use solver::{Solution, SolveError};
 use std::collections::HashMap;
@@ -125,6 +125,8 @@ pub struct Pair {
     queue: Option<QueueChoice>,
     /// Word depth of the pruning machine (0: off).
     prune: Option<Option<u32>>,
+    /// The order of a node's children.
+    order: Option<ChildOrder>,
     label: String,
 }
 
@@ -146,6 +148,7 @@ pub fn parse_pair(s: &str) -> Result<Pair, String> {
         split: None,
         queue: None,
         prune: None,
+        order: None,
         label: s.to_string(),
     };
     for part in parts {
@@ -194,9 +197,10 @@ pub fn parse_pair(s: &str) -> Result<Pair, String> {
                     ),
                 })
             }
+            "order" => p.order = Some(super::algorithm::parse_order(v)?),
             other => {
                 return Err(format!(
-                    "{s:?}: unknown setting {other:?}: use threads, w, timeout, nodes, memory, depth, budget, split, queue or prune"
+                    "{s:?}: unknown setting {other:?}: use threads, w, timeout, nodes, memory, depth, budget, split, queue, prune or order"
                 ))
             }
         }
@@ -749,6 +753,7 @@ fn options(p: &Pair, a: &CompareArgs, base: solver::Limits) -> search::Options {
         queue: p.queue.unwrap_or_default(),
         no_prune: p.prune == Some(Some(0)),
         prune_depth: p.prune.flatten().filter(|&d| d > 0),
+        order: p.order.unwrap_or_default(),
     };
     args.options(limits)
 }

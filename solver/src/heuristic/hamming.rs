@@ -42,6 +42,22 @@ impl Heuristic for Hamming {
     #[inline(always)]
     fn prepare(&self, _state: &Self::Parts, _tile: u8, _from: u8, _to: u8) {}
 
+    const EVALUATES: bool = true;
+
+    #[inline(always)]
+    fn evaluate(
+        &self,
+        state: &u32,
+        _tiles: &[u8; MAX_CELLS],
+        tile: u8,
+        from: u8,
+        to: u8,
+        _pending: &mut (),
+    ) -> u32 {
+        let g = self.goal_cell[tile as usize];
+        state + (g == from) as u32 - (g == to) as u32
+    }
+
     #[inline(always)]
     fn apply(
         &self,

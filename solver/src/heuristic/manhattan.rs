@@ -56,6 +56,21 @@ impl Heuristic for Manhattan {
     #[inline(always)]
     fn prepare(&self, _state: &Self::Parts, _tile: u8, _from: u8, _to: u8) {}
 
+    const EVALUATES: bool = true;
+
+    #[inline(always)]
+    fn evaluate(
+        &self,
+        state: &u32,
+        _tiles: &[u8; MAX_CELLS],
+        tile: u8,
+        from: u8,
+        to: u8,
+        _pending: &mut (),
+    ) -> u32 {
+        state + self.distance(tile, to) - self.distance(tile, from)
+    }
+
     #[inline(always)]
     fn apply(
         &self,

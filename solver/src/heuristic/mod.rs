@@ -45,13 +45,42 @@ pub trait Heuristic {
     /// that the children's lookups overlap instead of waiting for each other. Changes nothing.
     fn prepare(&self, parts: &Self::Parts, tile: u8, from: u8, to: u8) -> Self::Pending;
 
+    /// Whether [`Heuristic::evaluate`] costs no more than the work `apply` would do anyway (the
+    /// lookups `prepare` readied), so that a search does best to evaluate every child first
+    /// and apply only the children it enters. False: `evaluate` is the general one below (a
+    /// copy of the parts and an `apply`), and a search calls it only when it orders children.
+    const EVALUATES: bool = false;
+
+    /// The estimate of the child that the move of `tile` from `from` to `to` makes, computed
+    /// from the node's `parts` and `tiles` (the board before the move) without changing them.
+    /// Called after [`Heuristic::prepare`] for every child, before the first is applied; it may
+    /// keep in `pending` what the child's [`Heuristic::apply`] would otherwise compute again
+    /// (the looked-up values). The default applies the move to a copy of the parts.
+    fn evaluate(
+        &self,
+        parts: &Self::Parts,
+        tiles: &[u8; MAX_CELLS],
+        tile: u8,
+        from: u8,
+        to: u8,
+        pending: &mut Self::Pending,
+    ) -> u32 {
+        let mut after = *tiles;
+        after[to as usize] = tile;
+        after[from as usize] = 0;
+        let mut copy = parts.clone();
+        self.apply(&mut copy, &after, tile, from, to, u32::MAX, pending)
+            .0
+    }
+
     /// Updates `parts` for the move of `tile` from `from` to `to`; `tiles` is the board after
     /// the move. Returns the new estimate and the token that undoes the update.
     ///
     /// `limit` lets a heuristic stop early: when it can tell that the estimate exceeds `limit`
     /// it may return any admissible value above `limit` without finishing the update. The
     /// parts are then fit only for [`Heuristic::undo`] (the search prunes such a child).
-    /// `pending` is what [`Heuristic::prepare`] returned for this move from these parts.
+    /// `pending` is what [`Heuristic::prepare`] returned for this move from these parts (and
+    /// [`Heuristic::evaluate`] completed, if it was called).
     #[allow(clippy::too_many_arguments)]
     fn apply(
         &self,
@@ -225,7 +254,15 @@ pub(crate) mod testutil {
             let before = h.value(&parts);
             let tile = s.slide(to_blank);
             let pending = h.prepare(&parts, tile, from, to);
+            // `evaluate` sees the board before the move and changes nothing.
+            let mut evaluated = pending;
+            let mut before_tiles = s.tiles;
+            before_tiles[to as usize] = 0;
+            before_tiles[from as usize] = tile;
+            let ev = h.evaluate(&parts, &before_tiles, tile, from, to, &mut evaluated);
+            assert_eq!(h.value(&parts), before, "evaluate changed the parts");
             let (v, undo) = h.apply(&mut parts, &s.tiles, tile, from, to, u32::MAX, &pending);
+            assert_eq!(ev, v, "evaluate against apply after moving {tile}");
             let fresh = h.init(&s.tiles);
             assert_eq!(v, h.value(&fresh), "incremental value after moving {tile}");
             assert_eq!(v, h.value(&parts));
@@ -236,8 +273,13 @@ pub(crate) mod testutil {
             let (_, u0) = h.apply(&mut parts, &s.tiles, tile, from, to, 0, &pending);
             h.undo(&mut parts, tile, from, to, u0);
             assert_eq!(h.value(&parts), before);
-            let (v2, _) = h.apply(&mut parts, &s.tiles, tile, from, to, u32::MAX, &pending);
+            let (v2, u2) = h.apply(&mut parts, &s.tiles, tile, from, to, u32::MAX, &pending);
             assert_eq!(v2, v);
+            // Applied from the evaluated pending (what the search does): the same parts.
+            h.undo(&mut parts, tile, from, to, u2);
+            let (v3, _) = h.apply(&mut parts, &s.tiles, tile, from, to, 0, &evaluated);
+            assert_eq!(v3, v, "apply after evaluate");
+            assert_eq!(h.value(&h.init(&s.tiles)), h.value(&parts));
         }
     }
 }

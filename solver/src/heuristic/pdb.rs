@@ -88,11 +88,16 @@ pub struct PdbParts {
     h: u32,
 }
 
-/// The entry index each of the first components will look up for one child, computed (and
-/// prefetched) before the node's children are applied.
+/// What one child's update needs, prepared before the node's children are applied: the entry
+/// index each of the first components will look up (computed and prefetched by
+/// [`Heuristic::prepare`]) and, once [`Heuristic::evaluate`] has looked them up, the new value
+/// of the moved tile's entry in every component and the child's estimate.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct PdbPending {
     index: [u64; PREFETCHED],
+    values: [u8; MAX_COMPONENTS],
+    h: u32,
+    evaluated: bool,
 }
 
 /// Restores a [`PdbParts`]: the previous value of the entry each component re-looked-up, and
@@ -345,6 +350,55 @@ impl Heuristic for PdbHeuristic {
         p
     }
 
+    const EVALUATES: bool = true;
+
+    /// Looks up every component's entry for the child (the first [`PREFETCHED`] at the indexes
+    /// `prepare` computed, whose cache lines are on their way) and keeps the values in
+    /// `pending`, so that `apply` only writes them.
+    #[inline(always)]
+    fn evaluate(
+        &self,
+        s: &PdbParts,
+        _tiles: &[u8; MAX_CELLS],
+        tile: u8,
+        from: u8,
+        to: u8,
+        pending: &mut PdbPending,
+    ) -> u32 {
+        let mut h = 0;
+        for (ci, comp) in self.comps.iter().enumerate() {
+            let e = comp.tile_entry[tile as usize];
+            let sum = if e != NO_CELL {
+                let e = e as usize;
+                let entry = &self.entries[e];
+                let i = if ci < PREFETCHED {
+                    pending.index[ci]
+                } else {
+                    let k = entry.slot_tile.len();
+                    let slot = comp.tile_slot[tile as usize] as usize;
+                    let (nf, nt) = (entry.cellmap[from as usize], entry.cellmap[to as usize]);
+                    let mut cells = [0u8; MAX_CELLS];
+                    cells[..k].copy_from_slice(&s.cells[e][..k]);
+                    cells[slot] = nt;
+                    let occ = s.occ[e] ^ (1u64 << nf) ^ (1u64 << nt);
+                    entry.table.index(&cells[..k], occ, nf)
+                };
+                let old = s.values[e];
+                let v = entry.table.child_value(i, old);
+                pending.values[ci] = v;
+                s.sums[ci] + v as u32 - old as u32
+            } else {
+                s.sums[ci]
+            };
+            h = h.max(sum);
+        }
+        pending.h = h;
+        pending.evaluated = true;
+        h
+    }
+
+    /// With a `pending` completed by [`Heuristic::evaluate`] the update only writes the
+    /// looked-up values (and ignores `limit`: the estimate is known).
     #[inline(always)]
     fn apply(
         &self,
@@ -361,6 +415,26 @@ impl Heuristic for PdbHeuristic {
             done: self.comps.len() as u8,
             h: s.h,
         };
+        if pending.evaluated {
+            for (ci, comp) in self.comps.iter().enumerate() {
+                let e = comp.tile_entry[tile as usize];
+                if e != NO_CELL {
+                    let e = e as usize;
+                    let entry = &self.entries[e];
+                    let slot = comp.tile_slot[tile as usize] as usize;
+                    let (nf, nt) = (entry.cellmap[from as usize], entry.cellmap[to as usize]);
+                    s.cells[e][slot] = nt;
+                    s.occ[e] ^= (1u64 << nf) ^ (1u64 << nt);
+                    let old = s.values[e];
+                    let v = pending.values[ci];
+                    undo.old[ci] = old;
+                    s.values[e] = v;
+                    s.sums[ci] = s.sums[ci] + v as u32 - old as u32;
+                }
+            }
+            s.h = pending.h;
+            return (pending.h, undo);
+        }
         let mut h = 0;
         for (ci, comp) in self.comps.iter().enumerate() {
             let e = comp.tile_entry[tile as usize];

@@ -1,22 +1,26 @@
 //! The cost-bounded depth-first search of IDA*, as a reusable probe: run from any position at
 //! any depth, under a node budget that is the probe's own or shared between threads. `ida`
-//! runs it from the start once per bound, `hybrid` from A*'s frontier; `parallel-ida` uses
-//! the same loop with stealable frames (`search/steal.rs`) and this file's shared budget.
+//! runs it from the start once per bound, `hybrid` from A*'s frontier, and `parallel-ida`'s
+//! workers from their tasks with a [`Donor`] that gives untried subtrees to idle threads
+//! (`search/steal.rs`): one loop for every cost-bounded search.
 //!
 //! Moves are made in place, the move back to the parent is never generated, nor a move the
 //! duplicate-move machine of `search/prune.rs` forbids (its state is carried per depth, as an
-//! argument of the recursion), the children's
-//! lookups are prepared (and prefetched) before any child is visited, the heuristic is updated
-//! incrementally with an early stop above the bound, and nothing is allocated (the path's
-//! capacity is reserved before each search).
+//! argument of the recursion); each node's children are readied by the one child step of
+//! `search/children.rs` (lookups prepared and prefetched together, estimates looked up before
+//! any child is made where that costs nothing extra, children ordered), a child whose `g + h`
+//! exceeds the bound is counted and never made, the heuristic is updated incrementally, and
+//! nothing is allocated (the path's capacity, and a donor's frames, are reserved before each
+//! search).
 //!
 //! The [`Cursor`] is the hook of checkpointed searches (`search/checkpoint.rs`): it records
 //! which child each level above a cut depth is working on, so that a stopped search can say
-//! where it stood, and it makes a search skip the children before a given path, so that a
-//! search can start again there.
+//! where it stood, and it makes a search skip the children before a given path (in the
+//! visiting order), so that a search can start again there.
 
+use super::children::Children;
 use super::prune::{Pruner, FORBIDDEN};
-use super::{Clock, Stop};
+use super::{ChildOrder, Clock, Stop};
 use crate::heuristic::Heuristic;
 use crate::position::{MoveTable, Position, MAX_CELLS};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
@@ -213,8 +217,54 @@ impl Cursor {
     }
 }
 
-/// One depth-first searcher; reusable from position to position.
-pub(crate) struct Probe<'a, H: Heuristic, B: Budget> {
+/// How many nodes a donating probe generates between two calls of [`Donor::poll`].
+pub(crate) const POLL: u32 = 64;
+
+/// What a probe does with its untried subtrees besides searching them in turn: nothing
+/// ([`Keep`], for `ida` and `hybrid`), or hand one to an idle thread (`parallel-ida`'s donor in
+/// `search/steal.rs`).
+pub(crate) trait Donor {
+    /// Whether the probe keeps each node's untried moves in frames (see [`Line::frames`]) and
+    /// calls [`Donor::poll`] every [`POLL`] generated nodes. False compiles both away.
+    const DONATES: bool;
+
+    /// Called every [`POLL`] generated nodes when [`Donor::DONATES`]: may take untried moves
+    /// out of the frames (setting them to [`FORBIDDEN`]) and give their subtrees away.
+    fn poll(&mut self, line: Line<'_>);
+}
+
+/// The probe's current line as a [`Donor`] sees it.
+pub(crate) struct Line<'p> {
+    /// Per depth below the probe's start, down to the node being expanded: the pruning
+    /// machine's state after each move slot of the line's node at that depth, [`FORBIDDEN`] for
+    /// moves not to be made (pruned, already made, or given away).
+    pub(crate) frames: &'p mut [[u32; 4]],
+    /// The blank's cells after each move from the probe's start along the line.
+    pub(crate) path: &'p [u8],
+    /// The probe's start.
+    pub(crate) root: &'p Position,
+    /// The start's cost.
+    pub(crate) g0: u32,
+    /// The iteration's bound.
+    pub(crate) bound: u32,
+    /// The board's moves.
+    pub(crate) moves: &'p MoveTable,
+}
+
+/// The donor of a probe that searches every subtree itself.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Keep;
+
+impl Donor for Keep {
+    const DONATES: bool = false;
+
+    fn poll(&mut self, _line: Line<'_>) {}
+}
+
+/// One depth-first searcher; reusable from position to position. The one loop of every
+/// cost-bounded search: `ida` and `hybrid` run it with [`Keep`], `parallel-ida` with a donor
+/// that gives subtrees to idle threads.
+pub(crate) struct Probe<'a, H: Heuristic, B: Budget, D: Donor = Keep> {
     h: &'a H,
     moves: &'a MoveTable,
     prune: &'a Pruner,
@@ -222,6 +272,8 @@ pub(crate) struct Probe<'a, H: Heuristic, B: Budget> {
     /// The limits it searches under.
     pub(crate) budget: B,
     position: Position,
+    /// The start of the current search.
+    root: Position,
     parts: H::Parts,
     bound: u32,
     /// The blank's cells after each move below the probe's start, once a solution is found.
@@ -236,18 +288,40 @@ pub(crate) struct Probe<'a, H: Heuristic, B: Budget> {
     pub(crate) interrupted: bool,
     /// Where the search stands (see [`Cursor`]; off unless its `cut` is set).
     pub(crate) cursor: Cursor,
+    /// The order of each node's children.
+    pub(crate) order: ChildOrder,
     g0: u32,
+    /// With a donating `D`: the untried moves per depth (see [`Line::frames`]).
+    frames: Vec<[u32; 4]>,
+    /// Nodes generated since the last [`Donor::poll`].
+    polled: u32,
+    /// What is done with untried subtrees.
+    pub(crate) donor: D,
 }
 
-impl<'a, H: Heuristic, B: Budget> Probe<'a, H, B> {
+impl<'a, H: Heuristic, B: Budget> Probe<'a, H, B, Keep> {
     /// A probe for `goal` (tiles per cell) using `moves`, the pruning machine `prune`, `h`
-    /// and `budget`.
+    /// and `budget`, that searches every subtree itself.
     pub(crate) fn new(
         h: &'a H,
         moves: &'a MoveTable,
         prune: &'a Pruner,
         goal: &'a [u8; MAX_CELLS],
         budget: B,
+    ) -> Self {
+        Probe::with_donor(h, moves, prune, goal, budget, Keep)
+    }
+}
+
+impl<'a, H: Heuristic, B: Budget, D: Donor> Probe<'a, H, B, D> {
+    /// A probe like [`Probe::new`] whose untried subtrees `donor` may give away.
+    pub(crate) fn with_donor(
+        h: &'a H,
+        moves: &'a MoveTable,
+        prune: &'a Pruner,
+        goal: &'a [u8; MAX_CELLS],
+        budget: B,
+        donor: D,
     ) -> Self {
         let position = Position {
             tiles: *goal,
@@ -260,6 +334,7 @@ impl<'a, H: Heuristic, B: Budget> Probe<'a, H, B> {
             goal,
             budget,
             parts: h.init(&position.tiles),
+            root: position.clone(),
             position,
             bound: 0,
             path: Vec::with_capacity(256),
@@ -268,7 +343,11 @@ impl<'a, H: Heuristic, B: Budget> Probe<'a, H, B> {
             next_bound: u32::MAX,
             interrupted: false,
             cursor: Cursor::new(0),
+            order: ChildOrder::default(),
             g0: 0,
+            frames: Vec::new(),
+            polled: 0,
+            donor,
         }
     }
 
@@ -277,9 +356,20 @@ impl<'a, H: Heuristic, B: Budget> Probe<'a, H, B> {
         self.next_bound = u32::MAX;
     }
 
+    /// Sizes the path (and a donor's frames) for searches to `bound`, so that they allocate
+    /// nothing.
+    pub(crate) fn reserve(&mut self, bound: u32) {
+        let depth = bound as usize + 2;
+        self.path.reserve(depth);
+        if D::DONATES && self.frames.len() < depth {
+            self.frames.resize(depth, [FORBIDDEN; 4]);
+        }
+    }
+
     /// Searches below `start`, reached at cost `g0` with the blank's previous cell `prev`
     /// (`NO_CELL`: none), for a goal within `bound`. True when found: [`Probe::path`] holds
-    /// the moves after `start`. `h0` is the start's estimate.
+    /// the moves after `start`. `h0` is the start's estimate. The pruning machine starts
+    /// afresh at `start`.
     pub(crate) fn search(
         &mut self,
         start: &Position,
@@ -294,13 +384,50 @@ impl<'a, H: Heuristic, B: Budget> Probe<'a, H, B> {
             self.next_bound = self.next_bound.min(g0 + h0);
             return false;
         }
-        self.path.reserve((bound - g0) as usize + 1);
-        self.position = start.clone();
         self.parts = self.h.init(&start.tiles);
+        let state = self.prune.start(start.blank);
+        self.run(start, g0, h0, prev, state, bound)
+    }
+
+    /// Like [`Probe::search`], below a node met inside another search: the pruning machine
+    /// continues from `state`, and the start's estimate is computed here.
+    pub(crate) fn search_below(
+        &mut self,
+        start: &Position,
+        g0: u32,
+        prev: u8,
+        state: u32,
+        bound: u32,
+    ) -> bool {
+        self.path.clear();
+        self.interrupted = false;
+        self.parts = self.h.init(&start.tiles);
+        let h0 = self.h.value(&self.parts);
+        if g0 + h0 > bound {
+            self.next_bound = self.next_bound.min(g0 + h0);
+            return false;
+        }
+        self.run(start, g0, h0, prev, state, bound)
+    }
+
+    /// The search itself, `self.parts` already made for `start`.
+    fn run(
+        &mut self,
+        start: &Position,
+        g0: u32,
+        h0: u32,
+        prev: u8,
+        state: u32,
+        bound: u32,
+    ) -> bool {
+        self.reserve(bound - g0);
+        self.position = start.clone();
+        if D::DONATES {
+            self.root = start.clone();
+        }
         self.bound = bound;
         self.g0 = g0;
         self.cursor.resuming = self.cursor.resume_len > 0;
-        let state = self.prune.start(start.blank);
         let found = self.dfs(g0, h0, prev, state);
         self.cursor.resume_len = 0;
         self.cursor.resuming = false;
@@ -315,27 +442,33 @@ impl<'a, H: Heuristic, B: Budget> Probe<'a, H, B> {
         let blank = self.position.blank;
         let moves = self.moves;
         let targets = moves.targets(blank);
-        let prune = self.prune;
-        let mut pending = [H::Pending::default(); 4];
-        let mut states = [FORBIDDEN; 4];
-        for (slot, &next) in targets.iter().enumerate() {
-            if next != prev {
-                states[slot] = prune.step(state, slot);
-            }
-        }
-        for ((p, &next), &st) in pending.iter_mut().zip(targets).zip(&states) {
-            if st != FORBIDDEN {
-                *p = self
-                    .h
-                    .prepare(&self.parts, self.position.tiles[next as usize], next, blank);
-            }
-        }
+        let kids = Children::<H>::new(
+            self.h,
+            self.prune,
+            &self.parts,
+            &self.position,
+            targets,
+            prev,
+            state,
+            self.order,
+        );
         let depth = (g - self.g0) as usize;
-        for (slot, ((p, &next), &st)) in pending.iter().zip(targets).zip(&states).enumerate() {
+        if D::DONATES {
+            self.frames[depth] = kids.states;
+        }
+        for rank in 0..targets.len() {
+            let slot = kids.order[rank] as usize;
+            let st = if D::DONATES {
+                // Re-read: a donation may have given this move away. Taken out before it is
+                // made, so the frames hold exactly the subtrees not yet entered.
+                std::mem::replace(&mut self.frames[depth][slot], FORBIDDEN)
+            } else {
+                kids.states[slot]
+            };
             if st == FORBIDDEN {
                 continue;
             }
-            if depth < self.cursor.cut && self.track(depth, slot as u8) {
+            if depth < self.cursor.cut && self.track(depth, slot as u8, &kids.order) {
                 continue;
             }
             if !self.budget.spend() {
@@ -344,33 +477,56 @@ impl<'a, H: Heuristic, B: Budget> Probe<'a, H, B> {
                 return false;
             }
             self.nodes += 1;
-            // The tile on `next` slides into the blank's cell.
-            let tile = self.position.slide(next);
-            let limit = self.bound.saturating_sub(g + 1);
-            let (hv, undo) = self.h.apply(
-                &mut self.parts,
-                &self.position.tiles,
-                tile,
-                next,
-                blank,
-                limit,
-                p,
-            );
-            let f = g + 1 + hv;
-            if f <= self.bound {
-                self.path.push(next);
-                if self.dfs(g + 1, hv, blank, st) {
-                    return true;
+            if D::DONATES {
+                self.polled += 1;
+                if self.polled >= POLL {
+                    self.polled = 0;
+                    self.donor.poll(Line {
+                        frames: &mut self.frames[..=depth],
+                        path: &self.path,
+                        root: &self.root,
+                        g0: self.g0,
+                        bound: self.bound,
+                        moves: self.moves,
+                    });
                 }
-                if self.interrupted {
-                    return false;
-                }
-                self.path.pop();
-            } else if f < self.next_bound {
-                self.next_bound = f;
             }
-            self.h.undo(&mut self.parts, tile, next, blank, undo);
-            self.position.slide(blank);
+            let next = targets[slot];
+            match kids.known(slot, g, self.bound) {
+                Some(f) => {
+                    // Evaluated above the bound: counted, and pruned without being made.
+                    self.next_bound = self.next_bound.min(f);
+                }
+                None => {
+                    // The tile on `next` slides into the blank's cell.
+                    let tile = self.position.slide(next);
+                    let limit = self.bound.saturating_sub(g + 1);
+                    let (hv, undo) = self.h.apply(
+                        &mut self.parts,
+                        &self.position.tiles,
+                        tile,
+                        next,
+                        blank,
+                        limit,
+                        &kids.pending[slot],
+                    );
+                    let f = g + 1 + hv;
+                    if f <= self.bound {
+                        self.path.push(next);
+                        if self.dfs(g + 1, hv, blank, st) {
+                            return true;
+                        }
+                        if self.interrupted {
+                            return false;
+                        }
+                        self.path.pop();
+                    } else if f < self.next_bound {
+                        self.next_bound = f;
+                    }
+                    self.h.undo(&mut self.parts, tile, next, blank, undo);
+                    self.position.slide(blank);
+                }
+            }
             if self.cursor.resuming && depth < self.cursor.resume_len {
                 // The child on the resumed path is done: search freely from here on.
                 self.cursor.resuming = false;
@@ -379,16 +535,19 @@ impl<'a, H: Heuristic, B: Budget> Probe<'a, H, B> {
         false
     }
 
-    /// The cursor's work before the child `slot` at `depth` (below the cut): true when a
-    /// resumed search skips it, else its slot and the counters are recorded.
+    /// The cursor's work before the child `slot` at `depth` (below the cut), the children
+    /// being visited in `order`: true when a resumed search skips it (it comes before the
+    /// recorded child), else its slot and the counters are recorded.
     #[inline]
-    fn track(&mut self, depth: usize, slot: u8) -> bool {
+    fn track(&mut self, depth: usize, slot: u8, order: &[u8; 4]) -> bool {
         let c = &mut self.cursor;
         if c.resuming && depth < c.resume_len {
-            if slot < c.slots[depth] {
+            let rank = |s: u8| order.iter().position(|&o| o == s);
+            let (here, recorded) = (rank(slot), rank(c.slots[depth]));
+            if here < recorded {
                 return true;
             }
-            if slot > c.slots[depth] {
+            if here > recorded {
                 c.resuming = false;
             }
         }

@@ -1,7 +1,7 @@
 //! Checkpoints of an IDA* search: where it stands ([`SearchState`]: the bound, the counters and
 //! the path of the unfinished subtree at the cut depth, in the DFS order of the bounded loop)
 //! and the file that holds it with what it belongs to ([`Checkpoint`]: board, goal, start,
-//! heuristic identity, pruning depth), checksummed and written atomically.
+//! heuristic identity, pruning depth, child order), checksummed and written atomically.
 //!
 //! The file is text, one `key value` line per field in a fixed order, then `checksum` with the
 //! 64-bit FNV-1a hash of every byte before that line:
@@ -13,6 +13,7 @@
 //! start 14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3
 //! heuristic pdb reflect 15-663-za.pdb:1a2b…,…
 //! prune-depth 8
+//! order h
 //! initial-h 41
 //! iteration 5
 //! bound 49
@@ -30,8 +31,12 @@
 //! before the path's last node was generated, less the nodes on the path that the resumed
 //! search generates (and expands) again: a resumed search ends with the same totals as one
 //! that never stopped.
+//!
+//! The `order` line names the order of a node's children ([`ChildOrder`]); a file without it
+//! (written before the order existed) is a search in the move table's order (`moves`).
 
 use super::progress;
+use super::ChildOrder;
 use crate::heuristic::HeuristicChoice;
 use pdbformat::{Board, Goal, Puzzle};
 use std::fmt::Write as _;
@@ -76,6 +81,8 @@ pub struct Checkpoint {
     pub heuristic: String,
     /// The duplicate-move pruning depth (it changes the search order's nodes).
     pub prune_depth: u32,
+    /// The order of a node's children (it changes the path's meaning).
+    pub order: ChildOrder,
     /// Where the search stands.
     pub state: SearchState,
 }
@@ -180,6 +187,7 @@ impl Checkpoint {
         goal: &Goal,
         heuristic: &HeuristicChoice,
         prune_depth: u32,
+        order: ChildOrder,
         state: SearchState,
     ) -> Checkpoint {
         Checkpoint {
@@ -188,6 +196,7 @@ impl Checkpoint {
             start: puzzle.tiles().to_vec(),
             heuristic: heuristic_identity(heuristic),
             prune_depth,
+            order,
             state,
         }
     }
@@ -202,6 +211,7 @@ impl Checkpoint {
         let _ = writeln!(s, "start {}", join(&self.start));
         let _ = writeln!(s, "heuristic {}", self.heuristic);
         let _ = writeln!(s, "prune-depth {}", self.prune_depth);
+        let _ = writeln!(s, "order {}", self.order.name());
         let _ = writeln!(s, "initial-h {}", st.initial_h);
         let _ = writeln!(s, "iteration {}", st.iteration);
         let _ = writeln!(s, "bound {}", st.bound);
@@ -234,6 +244,13 @@ impl Checkpoint {
         let start = fields.list("start")?;
         let heuristic = fields.take("heuristic")?;
         let prune_depth = fields.number("prune-depth")?;
+        let order = match fields.optional("order") {
+            None => ChildOrder::Moves,
+            Some(v) => ChildOrder::parse(&v).ok_or(CheckpointError::Field {
+                field: "order",
+                why: format!("{v:?} is not a child order (h or moves)"),
+            })?,
+        };
         let initial_h = fields.number("initial-h")?;
         let iteration = fields.number("iteration")?;
         let bound = fields.number("bound")?;
@@ -278,6 +295,7 @@ impl Checkpoint {
             start: to_u16(start, "start")?,
             heuristic,
             prune_depth,
+            order,
             state: SearchState {
                 initial_h,
                 iteration,
@@ -323,9 +341,10 @@ impl Checkpoint {
     }
 
     /// Whether this checkpoint belongs to the search of `other` (same board, goal, start,
-    /// heuristic and pruning depth); the error names the first field that differs.
+    /// heuristic, pruning depth and child order); the error names the first field that
+    /// differs.
     pub fn check_same_search(&self, other: &Checkpoint) -> Result<(), CheckpointError> {
-        let fields: [(&'static str, String, String); 5] = [
+        let fields: [(&'static str, String, String); 6] = [
             ("board", self.board.clone(), other.board.clone()),
             ("goal", join(&self.goal), join(&other.goal)),
             ("start position", join(&self.start), join(&other.start)),
@@ -334,6 +353,11 @@ impl Checkpoint {
                 "prune depth",
                 self.prune_depth.to_string(),
                 other.prune_depth.to_string(),
+            ),
+            (
+                "child order",
+                self.order.name().to_string(),
+                other.order.name().to_string(),
             ),
         ];
         for (field, saved, current) in fields {
@@ -437,6 +461,13 @@ impl Fields<'_> {
         }
     }
 
+    /// The value of the next line if it is the field `field`, else `None` (nothing taken).
+    fn optional(&mut self, field: &'static str) -> Option<String> {
+        let line = self.rest.split('\n').next().unwrap_or("");
+        let present = line.split_once(' ').map_or(line, |(k, _)| k) == field;
+        present.then(|| self.take(field).ok()).flatten()
+    }
+
     fn number<T: std::str::FromStr>(&mut self, field: &'static str) -> Result<T, CheckpointError> {
         let v = self.take(field)?;
         v.trim().parse().map_err(|_| CheckpointError::Field {
@@ -496,6 +527,7 @@ mod tests {
             start: vec![8, 6, 7, 2, 5, 4, 3, 0, 1],
             heuristic: "manhattan".into(),
             prune_depth: 8,
+            order: ChildOrder::Estimate,
             state: SearchState {
                 initial_h: 21,
                 iteration: 3,
@@ -554,5 +586,26 @@ mod tests {
         b.start.swap(0, 1);
         let e = a.check_same_search(&b).unwrap_err().to_string();
         assert!(e.contains("start position"), "{e}");
+        let mut b = a.clone();
+        b.order = ChildOrder::Moves;
+        let e = a.check_same_search(&b).unwrap_err().to_string();
+        assert!(e.contains("child order"), "{e}");
+    }
+
+    #[test]
+    fn a_file_without_an_order_line_is_in_move_order() {
+        // What files written before the order existed hold: no `order` line.
+        let mut c = sample();
+        c.order = ChildOrder::Moves;
+        let text = c.to_text();
+        let body: String = text
+            .lines()
+            .filter(|l| !l.starts_with("order ") && !l.starts_with("checksum "))
+            .map(|l| format!("{l}\n"))
+            .collect();
+        let old = format!("{body}checksum {:016x}\n", fnv1a(body.as_bytes()));
+        assert_eq!(Checkpoint::parse(&old).unwrap(), c);
+        let bad = text.replace("order moves", "order sideways");
+        assert!(Checkpoint::parse(&bad).is_err());
     }
 }

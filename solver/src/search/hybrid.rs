@@ -106,6 +106,7 @@ fn two_phases<H: Heuristic, K: Packed, Q: OpenList<K>>(
         &goal_tiles,
         Local::new(e.clock.clone(), e.nodes),
     );
+    probe.order = opts.order;
     let mut bound = frontier.first().map_or(u32::MAX, |n| n.g + n.h);
     let mut iterations = 0;
     let found = 'outer: loop {

@@ -28,7 +28,7 @@ use super::bounded::Shared;
 use super::key::{map_bytes, Layout, Packed, PosMap};
 use super::prune::Pruner;
 use super::steal::{Pool, Stealer, Task};
-use super::{goal_array, Clock, Options, Outcome, Stats, Stop};
+use super::{goal_array, ChildOrder, Clock, Options, Outcome, Stats, Stop};
 use crate::heuristic::Heuristic;
 use crate::position::{MoveTable, Position, MAX_CELLS, NO_CELL};
 use pdbformat::Goal;
@@ -199,6 +199,7 @@ fn run<H: Heuristic + Sync, K: Packed>(
                 pool: &pool,
                 next_bound: &next_bound,
                 winner: &winner,
+                order: opts.order,
             };
             match std::thread::Builder::new()
                 .name(format!("pida-{w}"))
@@ -287,6 +288,7 @@ struct Worker<'a, H> {
     pool: &'a Pool,
     next_bound: &'a AtomicU32,
     winner: &'a Mutex<Option<Vec<u8>>>,
+    order: ChildOrder,
 }
 
 impl<H: Heuristic> Worker<'_, H> {
@@ -301,6 +303,7 @@ impl<H: Heuristic> Worker<'_, H> {
             self.goal,
             self.shared,
             self.pool,
+            self.order,
         );
         let mut holding = false;
         let body = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
@@ -319,19 +322,24 @@ impl<H: Heuristic> Worker<'_, H> {
                         }
                         self.shared.abort.store(true, Relaxed);
                     }
-                    if hit || probe.interrupted {
+                    if hit || probe.interrupted() {
                         self.pool.wake_all();
                     }
                 }
                 probe.flush();
-                self.next_bound.fetch_min(probe.next_bound, Relaxed);
+                self.next_bound.fetch_min(probe.next_bound(), Relaxed);
             }
         }));
         if body.is_err() {
             self.shared.abort.store(true, Relaxed);
             self.pool.fail(holding);
         }
-        (probe.nodes, probe.expanded, probe.donated, body.is_ok())
+        (
+            probe.nodes(),
+            probe.expanded(),
+            probe.donated(),
+            body.is_ok(),
+        )
     }
 }
 

@@ -1,0 +1,114 @@
+//! One node's children as the depth-first searches generate them (`search/bounded.rs` for
+//! `ida` and `hybrid`, `search/steal.rs` for `parallel-ida`): the one child step they share.
+//!
+//! For a node it decides which moves are made (never back to the parent's cell, nor a move the
+//! duplicate-move machine forbids, whose next state it keeps per move), readies every child's
+//! heuristic update ([`Heuristic::prepare`]: table indexes computed and their cache lines
+//! prefetched together, so that the lookups overlap), and, when the heuristic can do so at no
+//! extra cost ([`Heuristic::EVALUATES`]) or the children are to be ordered, looks up every
+//! child's estimate before any child is made ([`Heuristic::evaluate`]). An evaluated child
+//! whose `g + h` exceeds the bound is then counted and passed over without being made, and with
+//! [`ChildOrder::Estimate`] the children are visited smallest estimate first, which finds the
+//! goal sooner in the last iteration (the earlier iterations visit every child whatever the
+//! order). Nothing is allocated.
+
+use super::prune::{Pruner, FORBIDDEN};
+use super::ChildOrder;
+use crate::heuristic::Heuristic;
+use crate::position::Position;
+
+/// The children of one node: per move slot (index into the blank's targets), the pruning
+/// machine's next state, the heuristic's prepared update and, if evaluated, the estimate; and
+/// the order in which to visit the slots.
+pub(crate) struct Children<H: Heuristic> {
+    /// The machine's state after each move, [`FORBIDDEN`] for moves not to be made.
+    pub(crate) states: [u32; 4],
+    /// What [`Heuristic::apply`] needs for each move.
+    pub(crate) pending: [H::Pending; 4],
+    /// Each child's estimate, when `evaluated`.
+    estimates: [u32; 4],
+    /// Whether the estimates were computed.
+    evaluated: bool,
+    /// The slots in visiting order (the first `targets.len()` are meaningful).
+    pub(crate) order: [u8; 4],
+}
+
+impl<H: Heuristic> Children<H> {
+    /// The children of `position` (whose heuristic parts are `parts`) reached by moving the
+    /// blank to `targets`, the blank having come from `prev`, the machine in `state`.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    pub(crate) fn new(
+        h: &H,
+        prune: &Pruner,
+        parts: &H::Parts,
+        position: &Position,
+        targets: &[u8],
+        prev: u8,
+        state: u32,
+        order: ChildOrder,
+    ) -> Self {
+        let blank = position.blank;
+        let mut states = [FORBIDDEN; 4];
+        for (slot, &next) in targets.iter().enumerate() {
+            if next != prev {
+                states[slot] = prune.step(state, slot);
+            }
+        }
+        let mut pending = [H::Pending::default(); 4];
+        for ((p, &next), &st) in pending.iter_mut().zip(targets).zip(&states) {
+            if st != FORBIDDEN {
+                *p = h.prepare(parts, position.tiles[next as usize], next, blank);
+            }
+        }
+        let sorted = order == ChildOrder::Estimate;
+        let evaluated = H::EVALUATES || sorted;
+        let mut estimates = [u32::MAX; 4];
+        if evaluated {
+            for (slot, &next) in targets.iter().enumerate() {
+                if states[slot] != FORBIDDEN {
+                    let tile = position.tiles[next as usize];
+                    estimates[slot] = h.evaluate(
+                        parts,
+                        &position.tiles,
+                        tile,
+                        next,
+                        blank,
+                        &mut pending[slot],
+                    );
+                }
+            }
+        }
+        let mut ord = [0u8, 1, 2, 3];
+        if sorted {
+            // Insertion sort of at most four slots, stable: ties keep the move table's order.
+            for i in 1..targets.len() {
+                let mut j = i;
+                while j > 0 && estimates[ord[j - 1] as usize] > estimates[ord[j] as usize] {
+                    ord.swap(j - 1, j);
+                    j -= 1;
+                }
+            }
+        }
+        Children {
+            states,
+            pending,
+            estimates,
+            evaluated,
+            order: ord,
+        }
+    }
+
+    /// For the child in `slot` of a node at cost `g`: its `f = g + 1 + h` when it was
+    /// evaluated and `f` exceeds `bound` (the child is pruned without being made), else `None`
+    /// (the child is to be made and applied).
+    #[inline(always)]
+    pub(crate) fn known(&self, slot: usize, g: u32, bound: u32) -> Option<u32> {
+        if self.evaluated {
+            let f = g + 1 + self.estimates[slot];
+            (f > bound).then_some(f)
+        } else {
+            None
+        }
+    }
+}
