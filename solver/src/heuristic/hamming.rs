@@ -52,6 +52,7 @@ impl Heuristic for Hamming {
         tile: u8,
         from: u8,
         to: u8,
+        _limit: u32,
         _pending: &mut (),
     ) -> u32 {
         let g = self.goal_cell[tile as usize];

@@ -66,6 +66,7 @@ impl Heuristic for Manhattan {
         tile: u8,
         from: u8,
         to: u8,
+        _limit: u32,
         _pending: &mut (),
     ) -> u32 {
         state + self.distance(tile, to) - self.distance(tile, from)

@@ -56,6 +56,11 @@ pub trait Heuristic {
     /// Called after [`Heuristic::prepare`] for every child, before the first is applied; it may
     /// keep in `pending` what the child's [`Heuristic::apply`] would otherwise compute again
     /// (the looked-up values). The default applies the move to a copy of the parts.
+    ///
+    /// `limit` works as in [`Heuristic::apply`]: when the estimate exceeds it, any admissible
+    /// value above it may be returned, and the child must then not be applied with this
+    /// `pending` (the search prunes it).
+    #[allow(clippy::too_many_arguments)]
     fn evaluate(
         &self,
         parts: &Self::Parts,
@@ -63,13 +68,14 @@ pub trait Heuristic {
         tile: u8,
         from: u8,
         to: u8,
+        limit: u32,
         pending: &mut Self::Pending,
     ) -> u32 {
         let mut after = *tiles;
         after[to as usize] = tile;
         after[from as usize] = 0;
         let mut copy = parts.clone();
-        self.apply(&mut copy, &after, tile, from, to, u32::MAX, pending)
+        self.apply(&mut copy, &after, tile, from, to, limit, pending)
             .0
     }
 
@@ -259,7 +265,20 @@ pub(crate) mod testutil {
             let mut before_tiles = s.tiles;
             before_tiles[to as usize] = 0;
             before_tiles[from as usize] = tile;
-            let ev = h.evaluate(&parts, &before_tiles, tile, from, to, &mut evaluated);
+            let ev = h.evaluate(
+                &parts,
+                &before_tiles,
+                tile,
+                from,
+                to,
+                u32::MAX,
+                &mut evaluated,
+            );
+            // An early stop gives a value above the limit and changes nothing either.
+            let mut stopped = pending;
+            let e0 = h.evaluate(&parts, &before_tiles, tile, from, to, 0, &mut stopped);
+            assert!(e0 > 0 || ev == 0, "an early stop below the limit");
+            assert!(e0 <= ev, "an early stop above the estimate");
             assert_eq!(h.value(&parts), before, "evaluate changed the parts");
             let (v, undo) = h.apply(&mut parts, &s.tiles, tile, from, to, u32::MAX, &pending);
             assert_eq!(ev, v, "evaluate against apply after moving {tile}");

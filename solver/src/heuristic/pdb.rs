@@ -354,7 +354,8 @@ impl Heuristic for PdbHeuristic {
 
     /// Looks up every component's entry for the child (the first [`PREFETCHED`] at the indexes
     /// `prepare` computed, whose cache lines are on their way) and keeps the values in
-    /// `pending`, so that `apply` only writes them.
+    /// `pending`, so that `apply` only writes them. Stops at the first component whose sum
+    /// exceeds `limit` (the child will be pruned): its other lines are not waited for.
     #[inline(always)]
     fn evaluate(
         &self,
@@ -363,6 +364,7 @@ impl Heuristic for PdbHeuristic {
         tile: u8,
         from: u8,
         to: u8,
+        limit: u32,
         pending: &mut PdbPending,
     ) -> u32 {
         let mut h = 0;
@@ -391,6 +393,10 @@ impl Heuristic for PdbHeuristic {
                 s.sums[ci]
             };
             h = h.max(sum);
+            if h > limit {
+                // Not complete: `evaluated` stays false, and the search never applies it.
+                return h;
+            }
         }
         pending.h = h;
         pending.evaluated = true;

@@ -450,6 +450,7 @@ impl<'a, H: Heuristic, B: Budget, D: Donor> Probe<'a, H, B, D> {
             targets,
             prev,
             state,
+            self.bound.saturating_sub(g + 1),
             self.order,
         );
         let depth = (g - self.g0) as usize;

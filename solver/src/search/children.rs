@@ -35,7 +35,9 @@ pub(crate) struct Children<H: Heuristic> {
 
 impl<H: Heuristic> Children<H> {
     /// The children of `position` (whose heuristic parts are `parts`) reached by moving the
-    /// blank to `targets`, the blank having come from `prev`, the machine in `state`.
+    /// blank to `targets`, the blank having come from `prev`, the machine in `state`; `limit`
+    /// is the largest child estimate within the bound (a child above it may be evaluated only
+    /// as far as needed to tell).
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
     pub(crate) fn new(
@@ -46,6 +48,7 @@ impl<H: Heuristic> Children<H> {
         targets: &[u8],
         prev: u8,
         state: u32,
+        limit: u32,
         order: ChildOrder,
     ) -> Self {
         let blank = position.blank;
@@ -74,6 +77,7 @@ impl<H: Heuristic> Children<H> {
                         tile,
                         next,
                         blank,
+                        limit,
                         &mut pending[slot],
                     );
                 }

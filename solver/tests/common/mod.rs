@@ -156,9 +156,34 @@ pub trait Ida {
         goal: &Goal,
         limits: &solver::Limits,
     ) -> Result<solver::Solution, solver::SolveError>;
+
+    /// Like [`Ida::ida`] with the children visited in the move table's order
+    /// ([`solver::search::ChildOrder::Moves`]), where a dominating heuristic provably
+    /// generates no more nodes (with the default order the last iteration's order depends on
+    /// the heuristic).
+    fn ida_in_move_order(
+        &self,
+        puzzle: &Puzzle,
+        goal: &Goal,
+        limits: &solver::Limits,
+    ) -> Result<solver::Solution, solver::SolveError>;
 }
 
 impl Ida for solver::HeuristicChoice {
+    fn ida_in_move_order(
+        &self,
+        puzzle: &Puzzle,
+        goal: &Goal,
+        limits: &solver::Limits,
+    ) -> Result<solver::Solution, solver::SolveError> {
+        let opts = solver::Options {
+            limits: *limits,
+            order: solver::search::ChildOrder::Moves,
+            ..solver::Options::default()
+        };
+        solver::solve(solver::Algorithm::Ida, self, puzzle, goal, &opts)
+    }
+
     fn ida(
         &self,
         puzzle: &Puzzle,
