@@ -231,6 +231,15 @@ pub(crate) trait Donor {
     /// Called every [`POLL`] generated nodes when [`Donor::DONATES`]: may take untried moves
     /// out of the frames (setting them to [`FORBIDDEN`]) and give their subtrees away.
     fn poll(&mut self, line: Line<'_>);
+
+    /// Told before each search below a node met inside a larger search: the blank's cells
+    /// after each move from that search's start to the probe's start.
+    fn begin_task(&mut self, _prefix: &[u8]) {}
+
+    /// Subtrees given away so far.
+    fn donated(&self) -> u64 {
+        0
+    }
 }
 
 /// The probe's current line as a [`Donor`] sees it.

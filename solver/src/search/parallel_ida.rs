@@ -24,10 +24,10 @@
 //! by up to that much per thread.
 
 use super::astar::with_key;
-use super::bounded::Shared;
+use super::bounded::{Donor, Keep, Shared};
 use super::key::{map_bytes, Layout, Packed, PosMap};
 use super::prune::Pruner;
-use super::steal::{Pool, Stealer, Task};
+use super::steal::{Giver, Pool, Stealer, Task};
 use super::{goal_array, ChildOrder, Clock, Options, Outcome, Stats, Stop};
 use crate::heuristic::Heuristic;
 use crate::position::{MoveTable, Position, MAX_CELLS, NO_CELL};
@@ -200,6 +200,7 @@ fn run<H: Heuristic + Sync, K: Packed>(
                 next_bound: &next_bound,
                 winner: &winner,
                 order: opts.order,
+                solo: threads == 1,
             };
             match std::thread::Builder::new()
                 .name(format!("pida-{w}"))
@@ -289,6 +290,8 @@ struct Worker<'a, H> {
     next_bound: &'a AtomicU32,
     winner: &'a Mutex<Option<Vec<u8>>>,
     order: ChildOrder,
+    /// The only worker: it keeps every subtree.
+    solo: bool,
 }
 
 impl<H: Heuristic> Worker<'_, H> {
@@ -296,13 +299,23 @@ impl<H: Heuristic> Worker<'_, H> {
     /// the subtrees handed over, and false if the worker panicked (the search is then
     /// aborted instead of waiting for it).
     fn run(self) -> (u64, u64, u64, bool) {
+        if self.solo {
+            // Nobody to give work to: `ida`'s loop exactly, without frames or polls.
+            self.run_with(Keep)
+        } else {
+            self.run_with(Giver::new(self.pool))
+        }
+    }
+
+    /// [`Worker::run`] with `donor`.
+    fn run_with<D: Donor>(&self, donor: D) -> (u64, u64, u64, bool) {
         let mut probe = Stealer::new(
             self.h,
             self.moves,
             self.pruner,
             self.goal,
             self.shared,
-            self.pool,
+            donor,
             self.order,
         );
         let mut holding = false;

@@ -13,7 +13,8 @@
 //! position (replayed from the task's root), cost, previous blank cell, the pruning
 //! machine's state and the path from the search's start. The split point therefore moves
 //! down the tree as work gets scarce. Nothing is allocated per node; a donation allocates
-//! the new task's path.
+//! the new task's path. A lone worker (`--threads 1`) has nobody to give work to and runs the
+//! probe without a donor: no frames, no polls, `ida`'s loop exactly.
 //!
 //! **The pool** runs one iteration at a time: the coordinator fills it with the iteration's
 //! first tasks and a bound, the workers take tasks until the pool is empty and no worker is
@@ -206,9 +207,27 @@ impl Donor for Giver<'_> {
             self.donate(line);
         }
     }
+
+    fn begin_task(&mut self, prefix: &[u8]) {
+        self.prefix.clear();
+        self.prefix.extend_from_slice(prefix);
+    }
+
+    fn donated(&self) -> u64 {
+        self.donated
+    }
 }
 
-impl Giver<'_> {
+impl<'a> Giver<'a> {
+    /// A giver to `pool`.
+    pub(crate) fn new(pool: &'a Pool) -> Self {
+        Giver {
+            pool,
+            prefix: Vec::new(),
+            donated: 0,
+        }
+    }
+
     /// Gives the shallowest untried move of `line` that leaves at least [`MIN_REST`] moves of
     /// the bound to the pool, if a worker still waits and the pool is empty.
     #[cold]
@@ -254,32 +273,35 @@ impl Giver<'_> {
 }
 
 /// One worker's depth-first searcher, reused from task to task and iteration to iteration:
-/// the probe of `search/bounded.rs` with a [`Giver`].
-pub(crate) struct Stealer<'a, H: Heuristic> {
-    probe: Probe<'a, H, SharedBudget<'a>, Giver<'a>>,
+/// the probe of `search/bounded.rs` with a donor ([`Giver`] when other workers may wait for
+/// work; a lone worker needs none and runs `ida`'s loop exactly).
+pub(crate) struct Stealer<'a, H: Heuristic, D: Donor> {
+    probe: Probe<'a, H, SharedBudget<'a>, D>,
     bound: u32,
+    /// The path from the search's start to the current task's root.
+    prefix: Vec<u8>,
 }
 
-impl<'a, H: Heuristic> Stealer<'a, H> {
+impl<'a, H: Heuristic, D: Donor> Stealer<'a, H, D> {
     /// A searcher for `goal` (tiles per cell) with `moves`, the machine `prune`, `h`, the
-    /// limits of `shared`, the tasks of `pool`, and children visited in `order`.
+    /// limits of `shared`, `donor`, and children visited in `order`.
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn new(
         h: &'a H,
         moves: &'a MoveTable,
         prune: &'a Pruner,
         goal: &'a [u8; MAX_CELLS],
         shared: &'a Shared,
-        pool: &'a Pool,
+        donor: D,
         order: ChildOrder,
     ) -> Self {
-        let giver = Giver {
-            pool,
-            prefix: Vec::new(),
-            donated: 0,
-        };
-        let mut probe = Probe::with_donor(h, moves, prune, goal, shared.budget(), giver);
+        let mut probe = Probe::with_donor(h, moves, prune, goal, shared.budget(), donor);
         probe.order = order;
-        Stealer { probe, bound: 0 }
+        Stealer {
+            probe,
+            bound: 0,
+            prefix: Vec::new(),
+        }
     }
 
     /// Prepares an iteration with `bound`: forgets the smallest exceeded `f` and sizes the
@@ -297,9 +319,8 @@ impl<'a, H: Heuristic> Stealer<'a, H> {
 
     /// The moves from the search's start to the goal, after [`Stealer::search`] found it.
     pub(crate) fn solution(&self) -> Vec<u8> {
-        let prefix = &self.probe.donor.prefix;
-        let mut p = Vec::with_capacity(prefix.len() + self.probe.path.len());
-        p.extend_from_slice(prefix);
+        let mut p = Vec::with_capacity(self.prefix.len() + self.probe.path.len());
+        p.extend_from_slice(&self.prefix);
         p.extend_from_slice(&self.probe.path);
         p
     }
@@ -318,7 +339,8 @@ impl<'a, H: Heuristic> Stealer<'a, H> {
             p.nodes += 1;
         }
         let g = task.path.len() as u32;
-        p.donor.prefix = task.path;
+        self.prefix = task.path;
+        p.donor.begin_task(&self.prefix);
         p.search_below(&task.position, g, task.prev, task.state, self.bound)
     }
 
@@ -344,6 +366,6 @@ impl<'a, H: Heuristic> Stealer<'a, H> {
 
     /// Tasks this worker gave to the pool over the whole search.
     pub(crate) fn donated(&self) -> u64 {
-        self.probe.donor.donated
+        self.probe.donor.donated()
     }
 }
