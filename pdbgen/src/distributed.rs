@@ -186,11 +186,21 @@ pub fn check_memory(
     }
 }
 
+/// A table of a distributed build: its summary and the traffic between the ranks.
+#[derive(Clone, Debug)]
+pub struct DistributedTable {
+    /// The table's figures (the same as a single-process build's).
+    pub summary: TableSummary,
+    /// Bytes the ranks sent each other at each BFS level (8 per neighbour index pushed to its
+    /// owner, 9 per pull query and its answer), summed over the ranks.
+    pub exchanged: Vec<u64>,
+}
+
 /// Builds every table of `req` across the ranks of `world` and writes one file at `path`
 /// (on rank 0's file system, through a temporary file renamed into place once every rank has
 /// delivered its slices). Every rank must call it; `obs` sees the whole job's levels (give
 /// rank 0 a progress display and the others [`crate::NoProgress`]). Returns the same
-/// summaries on every rank. Symmetric images are searched like any table (their BFS gives the
+/// summaries and traffic on every rank. Symmetric images are searched like any table (their BFS gives the
 /// same bytes as the single-process build's derivation).
 ///
 /// An error returned on one rank only (rank 0's file cannot be written) leaves the others
@@ -200,15 +210,17 @@ pub fn build_file_distributed(
     path: &Path,
     world: &SimpleCommunicator,
     obs: &dyn BuildObserver,
-) -> Result<Vec<TableSummary>, BuildError> {
+) -> Result<Vec<DistributedTable>, BuildError> {
     check_request(req)?;
     // MPI calls stay on this thread (the communicator is not shared between threads); the
     // parallel parts run in the pool.
     let pool = Pool::new(req.threads)?;
     {
         let mut slices: Vec<(Vec<u8>, TableSummary)> = Vec::new();
+        let mut traffic = Vec::new();
         for (i, p) in req.partition.patterns().iter().enumerate() {
-            let (entries, summary) = build_slice(req, p, i, world, &pool, obs)?;
+            let (entries, summary, bytes) = build_slice(req, p, i, world, &pool, obs)?;
+            traffic.push(bytes);
             if summary.unreached > 0 && req.encoding != Encoding::U8 {
                 return Err(BuildError::UnreachedNeedsU8 {
                     pattern: p.to_string(),
@@ -228,7 +240,11 @@ pub fn build_file_distributed(
             slices.push((encode_entries(&entries, req.encoding), summary));
         }
         write_slices(req, path, world, &slices)?;
-        Ok(slices.into_iter().map(|(_, s)| s).collect())
+        Ok(slices
+            .into_iter()
+            .zip(traffic)
+            .map(|((_, summary), exchanged)| DistributedTable { summary, exchanged })
+            .collect())
     }
 }
 
@@ -272,7 +288,7 @@ fn build_slice(
     world: &SimpleCommunicator,
     pool: &Pool,
     obs: &dyn BuildObserver,
-) -> Result<(crate::words::Entries, TableSummary), BuildError> {
+) -> Result<(crate::words::Entries, TableSummary, Vec<u64>), BuildError> {
     let start = Instant::now();
     let (rank, ranks) = (world.rank() as usize, world.size() as usize);
     let idx = ZeroAwareIndex::new(req.goal.board(), pattern.len()).map_err(index_error(pattern))?;
@@ -294,6 +310,7 @@ fn build_slice(
             let s = scanned.fetch_add(entries, Relaxed) + entries;
             obs.chunk_done(table, (s as f64 * scale) as u64);
         };
+        exchange.sent.push(0);
         let claimed = if pull {
             exchange.pull_level(&slice, depth, &report)
         } else {
@@ -317,7 +334,10 @@ fn build_slice(
         seconds: start.elapsed().as_secs_f64(),
     };
     obs.table_done(table, &summary);
-    Ok((entries, summary))
+    let sent = exchange.sent;
+    let mut exchanged = vec![0u64; sent.len()];
+    world.all_reduce_into(&sent[..], &mut exchanged[..], SystemOperation::sum());
+    Ok((entries, summary, exchanged))
 }
 
 /// The per-level traffic between the ranks: outboxes (one per owner) and the bounded
@@ -329,6 +349,8 @@ struct Exchange<'w> {
     ranks: usize,
     per_owner: usize,
     batch: usize,
+    /// Bytes this rank sent to the others, per level.
+    sent: Vec<u64>,
 }
 
 impl<'w> Exchange<'w> {
@@ -341,6 +363,7 @@ impl<'w> Exchange<'w> {
             ranks,
             per_owner: per_owner(ranks),
             batch: pool.threads().max(1),
+            sent: Vec::new(),
         }
     }
 
@@ -387,6 +410,7 @@ impl<'w> Exchange<'w> {
             let (pieces, busy) = self.pieces(&outbox, done);
             for piece in 0..pieces {
                 let parts = self.piece(&outbox, piece);
+                self.count_sent(&parts, 8);
                 let (received, _) = all_to_all_v(self.world, &parts);
                 claimed += self.pool.run(|| {
                     received
@@ -453,6 +477,8 @@ impl<'w> Exchange<'w> {
             let (pieces, busy) = self.pieces(&queries, done);
             for piece in 0..pieces {
                 let parts = self.piece(&queries, piece);
+                // A query is an index out and a byte back.
+                self.count_sent(&parts, 9);
                 let (asked, counts) = all_to_all_v(self.world, &parts);
                 let answers: Vec<u8> = self.pool.run(|| {
                     asked
@@ -504,6 +530,12 @@ impl<'w> Exchange<'w> {
         self.world
             .all_reduce_into(&want, &mut pieces, SystemOperation::max());
         (pieces as usize, self.sum(!done as u64))
+    }
+
+    /// Adds `bytes_each` per item of `parts` to this level's traffic.
+    fn count_sent(&mut self, parts: &[&[u64]], bytes_each: u64) {
+        let items: usize = parts.iter().map(|p| p.len()).sum();
+        *self.sent.last_mut().expect("a level is running") += items as u64 * bytes_each;
     }
 
     /// Piece `piece` of every outbox: at most [`Self::per_owner`] indices per owner.

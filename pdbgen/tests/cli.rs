@@ -385,7 +385,15 @@ fn distributed_without_the_mpi_feature_says_how_to_get_it() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("x.pdb");
     pdbgen()
-        .args(["build", "--distributed", "--board", "3x3", "-p", "1-4/5-8", "-o"])
+        .args([
+            "build",
+            "--distributed",
+            "--board",
+            "3x3",
+            "-p",
+            "1-4/5-8",
+            "-o",
+        ])
         .arg(&out)
         .assert()
         .failure()

@@ -137,7 +137,14 @@ fn a_rank_short_of_memory_stops_every_rank_before_the_bfs() {
     let dir = tempfile::tempdir().unwrap();
     // A 9-tile 5x5 table: over a trillion entries, far beyond this machine split in two.
     let out = mpirun(2)
-        .args(["build", "--distributed", "--board", "5x5", "-p", "1-9/10-12"])
+        .args([
+            "build",
+            "--distributed",
+            "--board",
+            "5x5",
+            "-p",
+            "1-9/10-12",
+        ])
         .arg("-o")
         .arg(dir.path().join("x.pdb"))
         .output()

@@ -84,8 +84,25 @@ pub fn run(req: BuildRequest, output: &Path, ignore_memory_check: bool) -> Resul
     };
     let start = Instant::now();
     match build_file_distributed(&req, output, &world, obs) {
-        Ok(summaries) => {
+        Ok(tables) => {
             if rank == 0 {
+                for (i, t) in tables.iter().enumerate() {
+                    let total: u64 = t.exchanged.iter().sum();
+                    let (busiest, most) = t
+                        .exchanged
+                        .iter()
+                        .enumerate()
+                        .max_by_key(|&(_, b)| *b)
+                        .map_or((0, 0), |(l, &b)| (l, b));
+                    eprintln!(
+                        "table {i}: the ranks exchanged {} over {} levels ({} per entry; at most {} in level {busiest})",
+                        bytes(total),
+                        t.exchanged.len(),
+                        format_args!("{:.2} B", total as f64 / t.summary.entries.max(1) as f64),
+                        bytes(most),
+                    );
+                }
+                let summaries: Vec<_> = tables.into_iter().map(|t| t.summary).collect();
                 print_summaries(&summaries, output, start);
             }
             Ok(ExitCode::SUCCESS)
