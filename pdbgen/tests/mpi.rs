@@ -102,7 +102,7 @@ fn every_encoding_and_compression_matches() {
             "--board",
             "3x3",
             "--partition",
-            "1-4/5-8",
+            "1-3/4-6/7-8",
             "--encoding",
             "u4",
             "--compress",
@@ -135,16 +135,9 @@ fn zero_unaware_tables_are_refused_clearly() {
 #[test]
 fn a_rank_short_of_memory_stops_every_rank_before_the_bfs() {
     let dir = tempfile::tempdir().unwrap();
-    // A 9-tile 5x5 table: over a trillion entries, far beyond this machine split in two.
+    // An 8-tile 5x5 table: tens of billions of entries, beyond this machine split in two.
     let out = mpirun(2)
-        .args([
-            "build",
-            "--distributed",
-            "--board",
-            "5x5",
-            "-p",
-            "1-9/10-12",
-        ])
+        .args(["build", "--distributed", "--board", "5x5", "-p", "1-8/9-10"])
         .arg("-o")
         .arg(dir.path().join("x.pdb"))
         .output()
@@ -154,6 +147,22 @@ fn a_rank_short_of_memory_stops_every_rank_before_the_bfs() {
     assert!(err.contains("rank 0 on"), "{err}");
     assert!(err.contains("of memory but has only"), "{err}");
     assert!(!err.contains("states to search"), "no BFS started:\n{err}");
+    assert!(!dir.path().join("x.pdb").exists());
+}
+
+#[test]
+fn a_table_too_deep_for_u4_is_refused_once_by_every_rank() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = mpirun(2)
+        .args(["build", "--distributed", "--board", "3x3", "-p", "1-4/5-8"])
+        .args(["--encoding", "u4", "-o"])
+        .arg(dir.path().join("x.pdb"))
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    let says = "has values up to 16, too large for u4 entries";
+    assert_eq!(err.matches(says).count(), 1, "{err}");
     assert!(!dir.path().join("x.pdb").exists());
 }
 
@@ -185,7 +194,7 @@ fn a_killed_rank_ends_the_job_without_a_file() {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("killed.pdb");
     // A 7-tile 4x4 table: tens of millions of entries, seconds of BFS on two ranks.
-    let mut job = mpirun(2)
+    let job = mpirun(2)
         .args(["build", "--distributed", "--threads", "1", "-p", "1-7/8-15"])
         .arg("-o")
         .arg(&file)
