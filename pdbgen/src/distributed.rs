@@ -388,25 +388,37 @@ impl<'w> Exchange<'w> {
         let mut claimed = 0u64;
         let mut next = 0;
         loop {
-            let units = &slice.chunks()[next..(next + self.batch).min(slice.chunks().len())];
-            next += units.len();
-            let done = next == slice.chunks().len();
-            let results: Vec<(u64, Vec<Vec<u64>>)> = units
-                .par_iter()
-                .map(|sets| {
-                    let mut out = vec![Vec::new(); self.ranks];
-                    let (c, entries) =
-                        slice.push(sets.clone(), depth, &mut |n| out[self.own.owner(n)].push(n));
-                    report(entries);
-                    (c, out)
-                })
-                .collect();
-            for (c, out) in results {
-                claimed += c;
-                for (o, v) in outbox.iter_mut().zip(out) {
-                    o.extend_from_slice(&v);
+            // Expand without waiting for the others until an outbox holds a full share or the
+            // slice is done: the ranks meet only then.
+            let done = loop {
+                let units = &slice.chunks()[next..(next + self.batch).min(slice.chunks().len())];
+                next += units.len();
+                let (own, ranks) = (&self.own, self.ranks);
+                let results: Vec<(u64, Vec<Vec<u64>>)> = self.pool.run(|| {
+                    units
+                        .par_iter()
+                        .map(|sets| {
+                            let mut out = vec![Vec::new(); ranks];
+                            let (c, entries) =
+                                slice.push(sets.clone(), depth, &mut |n| out[own.owner(n)].push(n));
+                            report(entries);
+                            (c, out)
+                        })
+                        .collect()
+                });
+                for (c, out) in results {
+                    claimed += c;
+                    for (o, v) in outbox.iter_mut().zip(out) {
+                        o.extend_from_slice(&v);
+                    }
                 }
-            }
+                if next == slice.chunks().len() {
+                    break true;
+                }
+                if outbox.iter().any(|v| v.len() >= self.per_owner) {
+                    break false;
+                }
+            };
             let (pieces, busy) = self.pieces(&outbox, done);
             for piece in 0..pieces {
                 let parts = self.piece(&outbox, piece);
@@ -442,38 +454,46 @@ impl<'w> Exchange<'w> {
         let mut claimed = 0u64;
         let mut next = 0;
         loop {
-            let units = &slice.chunks()[next..(next + self.batch).min(slice.chunks().len())];
-            next += units.len();
-            let done = next == slice.chunks().len();
-            type Asked = (Vec<Vec<u64>>, Vec<Vec<u64>>);
-            let (own, ranks) = (&self.own, self.ranks);
-            let results: Vec<(u64, Asked)> = self.pool.run(|| {
-                units
-                    .par_iter()
-                    .map(|sets| {
-                        let mut q = vec![Vec::new(); ranks];
-                        let mut a = vec![Vec::new(); ranks];
-                        let (c, entries) = slice.pull(sets.clone(), depth, &mut |i, others| {
-                            for &n in others {
-                                let o = own.owner(n);
-                                q[o].push(n);
-                                a[o].push(i);
-                            }
-                        });
-                        report(entries);
-                        (c, (q, a))
-                    })
-                    .collect()
-            });
-            for (c, (q, a)) in results {
-                claimed += c;
-                for (o, v) in queries.iter_mut().zip(q) {
-                    o.extend_from_slice(&v);
+            // As in push levels: the ranks meet when an outbox is full or the slice is done.
+            let done = loop {
+                let units = &slice.chunks()[next..(next + self.batch).min(slice.chunks().len())];
+                next += units.len();
+                type Asked = (Vec<Vec<u64>>, Vec<Vec<u64>>);
+                let (own, ranks) = (&self.own, self.ranks);
+                let results: Vec<(u64, Asked)> = self.pool.run(|| {
+                    units
+                        .par_iter()
+                        .map(|sets| {
+                            let mut q = vec![Vec::new(); ranks];
+                            let mut a = vec![Vec::new(); ranks];
+                            let (c, entries) = slice.pull(sets.clone(), depth, &mut |i, others| {
+                                for &n in others {
+                                    let o = own.owner(n);
+                                    q[o].push(n);
+                                    a[o].push(i);
+                                }
+                            });
+                            report(entries);
+                            (c, (q, a))
+                        })
+                        .collect()
+                });
+                for (c, (q, a)) in results {
+                    claimed += c;
+                    for (o, v) in queries.iter_mut().zip(q) {
+                        o.extend_from_slice(&v);
+                    }
+                    for (o, v) in askers.iter_mut().zip(a) {
+                        o.extend_from_slice(&v);
+                    }
                 }
-                for (o, v) in askers.iter_mut().zip(a) {
-                    o.extend_from_slice(&v);
+                if next == slice.chunks().len() {
+                    break true;
                 }
-            }
+                if queries.iter().any(|v| v.len() >= self.per_owner) {
+                    break false;
+                }
+            };
             let (pieces, busy) = self.pieces(&queries, done);
             for piece in 0..pieces {
                 let parts = self.piece(&queries, piece);
@@ -516,16 +536,13 @@ impl<'w> Exchange<'w> {
         }
     }
 
-    /// Decides, with every rank, how many pieces to exchange now (none until some rank has an
-    /// outbox of a full piece or has finished its slice; then enough to empty every outbox)
-    /// and how many ranks still have work units to expand.
+    /// Meets the other ranks (this rank's outbox holds a full share for some owner, or its
+    /// slice is done): decides with them how many pieces to exchange now (enough to empty
+    /// every outbox) and how many ranks still have work units to expand.
     fn pieces(&self, outbox: &[Vec<u64>], done: bool) -> (usize, u64) {
+        // Called when this rank's outbox is full or its slice done: it wants it emptied.
         let longest = outbox.iter().map(Vec::len).max().unwrap_or(0);
-        let want = if done || longest >= self.per_owner {
-            longest.div_ceil(self.per_owner) as u64
-        } else {
-            0
-        };
+        let want = longest.div_ceil(self.per_owner) as u64;
         let mut pieces = 0u64;
         self.world
             .all_reduce_into(&want, &mut pieces, SystemOperation::max());
