@@ -196,6 +196,15 @@ pub struct DistributedTable {
     pub exchanged: Vec<u64>,
 }
 
+/// Tuning of a distributed build.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct DistributedOptions {
+    /// Indices each rank sends each owner per exchange piece (`None`: `2^23 / ranks`, at least
+    /// [`MIN_PER_OWNER`]). Smaller bounds the buffers tighter and makes the ranks meet more
+    /// often.
+    pub per_owner: Option<usize>,
+}
+
 /// Builds every table of `req` across the ranks of `world` and writes one file at `path`
 /// (on rank 0's file system, through a temporary file renamed into place once every rank has
 /// delivered its slices). Every rank must call it; `obs` sees the whole job's levels (give
@@ -209,6 +218,7 @@ pub fn build_file_distributed(
     req: &BuildRequest,
     path: &Path,
     world: &SimpleCommunicator,
+    opts: DistributedOptions,
     obs: &dyn BuildObserver,
 ) -> Result<Vec<DistributedTable>, BuildError> {
     check_request(req)?;
@@ -219,7 +229,7 @@ pub fn build_file_distributed(
         let mut slices: Vec<(Vec<u8>, TableSummary)> = Vec::new();
         let mut traffic = Vec::new();
         for (i, p) in req.partition.patterns().iter().enumerate() {
-            let (entries, summary, bytes) = build_slice(req, p, i, world, &pool, obs)?;
+            let (entries, summary, bytes) = build_slice(req, p, i, world, &pool, opts, obs)?;
             traffic.push(bytes);
             if summary.unreached > 0 && req.encoding != Encoding::U8 {
                 return Err(BuildError::UnreachedNeedsU8 {
@@ -287,6 +297,7 @@ fn build_slice(
     table: usize,
     world: &SimpleCommunicator,
     pool: &Pool,
+    opts: DistributedOptions,
     obs: &dyn BuildObserver,
 ) -> Result<(crate::words::Entries, TableSummary, Vec<u64>), BuildError> {
     let start = Instant::now();
@@ -301,7 +312,7 @@ fn build_slice(
         slice.claim(bfs.goal_index, 0);
     }
     obs.table_started(table, pattern, TableKind::ZeroAware, idx.len());
-    let mut exchange = Exchange::new(world, &own, pool);
+    let mut exchange = Exchange::new(world, &own, pool, opts);
     // Progress: this rank's share of the level, scaled to the whole table.
     let scale = idx.len() as f64 / (own.range(rank).end - own.range(rank).start).max(1) as f64;
     run_levels(idx.len(), table, obs, |depth, pull| {
@@ -354,14 +365,19 @@ struct Exchange<'w> {
 }
 
 impl<'w> Exchange<'w> {
-    fn new(world: &'w SimpleCommunicator, own: &Ownership, pool: &'w Pool) -> Exchange<'w> {
+    fn new(
+        world: &'w SimpleCommunicator,
+        own: &Ownership,
+        pool: &'w Pool,
+        opts: DistributedOptions,
+    ) -> Exchange<'w> {
         let ranks = world.size() as usize;
         Exchange {
             world,
             pool,
             own: own.clone(),
             ranks,
-            per_owner: per_owner(ranks),
+            per_owner: opts.per_owner.unwrap_or_else(|| per_owner(ranks)).max(1),
             batch: pool.threads().max(1),
             sent: Vec::new(),
         }
@@ -515,7 +531,8 @@ impl<'w> Exchange<'w> {
                 let (answered, _) = all_to_all_v(self.world, &back);
                 let mut at = 0;
                 for (o, part) in parts.iter().enumerate() {
-                    let first = piece * self.per_owner;
+                    // The same window of the askers as `piece` took of the queries.
+                    let first = (piece * self.per_owner).min(askers[o].len());
                     let mine = &askers[o][first..first + part.len()];
                     let yes = &answered[at..at + part.len()];
                     at += part.len();

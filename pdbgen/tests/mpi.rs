@@ -37,6 +37,11 @@ fn check(out: &Output, what: &str) {
 /// Builds `args` in one process and under `mpirun` with 1, 2 and 4 ranks; every file must be
 /// the same bytes.
 fn same_as_single_process(name: &str, args: &[&str]) {
+    same_as_single_process_with(name, args, &[]);
+}
+
+/// [`same_as_single_process`], with `extra` arguments given to the distributed builds only.
+fn same_as_single_process_with(name: &str, args: &[&str], extra: &[&str]) {
     let dir = tempfile::tempdir().unwrap();
     let single = dir.path().join(format!("{name}.pdb"));
     let out = Command::new(PDBGEN)
@@ -53,6 +58,7 @@ fn same_as_single_process(name: &str, args: &[&str]) {
             .args(["build", "--distributed", "--threads", "1", "-o"])
             .arg(&file)
             .args(args)
+            .args(extra)
             .output()
             .unwrap();
         check(&out, &format!("{name} on {ranks} ranks"));
@@ -77,6 +83,16 @@ fn three_by_four_six_six_matches_the_single_process_build() {
 #[test]
 fn four_by_four_663_matches_the_single_process_build() {
     same_as_single_process("4x4-663", &["--partition", "663"]);
+}
+
+#[test]
+fn tiny_exchange_pieces_give_the_same_file() {
+    // 500 indices per owner and piece: every level needs many pieces, push and pull alike.
+    same_as_single_process_with(
+        "3x4-pieces",
+        &["--board", "3x4", "--partition", "1-6/7-11"],
+        &["--exchange-share", "500"],
+    );
 }
 
 #[test]

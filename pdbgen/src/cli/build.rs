@@ -51,6 +51,10 @@ pub struct BuildArgs {
     /// per rank).
     #[arg(long)]
     distributed: bool,
+    /// With --distributed: indices each rank sends each other rank per exchange (default
+    /// 2^23 / ranks, at least 65,536); smaller holds less memory and exchanges more often.
+    #[arg(long, requires = "distributed")]
+    exchange_share: Option<usize>,
     /// Output file (written to a temporary file first, then renamed).
     #[arg(long, short)]
     output: PathBuf,
@@ -176,7 +180,10 @@ fn distributed(_req: BuildRequest, _a: &BuildArgs) -> Result<ExitCode> {
 /// `--distributed`: the build across the ranks of the MPI job this process belongs to.
 #[cfg(feature = "mpi")]
 fn distributed(req: BuildRequest, a: &BuildArgs) -> Result<ExitCode> {
-    super::distributed::run(req, &a.output, a.ignore_memory_check)
+    let opts = pdbgen::distributed::DistributedOptions {
+        per_owner: a.exchange_share,
+    };
+    super::distributed::run(req, &a.output, a.ignore_memory_check, opts)
 }
 
 /// A duration in the largest unit that keeps it readable.

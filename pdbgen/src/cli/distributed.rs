@@ -7,7 +7,7 @@ use indicatif::HumanCount;
 use mpi::traits::*;
 use mpi::Threading;
 use pdbformat::units::bytes;
-use pdbgen::distributed::{build_file_distributed, check_memory, plan};
+use pdbgen::distributed::{build_file_distributed, check_memory, plan, DistributedOptions};
 use pdbgen::progress::BarObserver;
 use pdbgen::{BuildError, BuildObserver, BuildRequest, NoProgress};
 use std::path::Path;
@@ -18,7 +18,12 @@ use std::time::Instant;
 /// rank short of memory, a table that does not fit the encoding) are printed by rank 0 and end
 /// every rank with a failure; an error on one rank only ends the whole job (`MPI_Abort`), so
 /// that no rank waits for it forever and no file appears under the output name.
-pub fn run(req: BuildRequest, output: &Path, ignore_memory_check: bool) -> Result<ExitCode> {
+pub fn run(
+    req: BuildRequest,
+    output: &Path,
+    ignore_memory_check: bool,
+    opts: DistributedOptions,
+) -> Result<ExitCode> {
     let (universe, _) = mpi::initialize_with_threading(Threading::Funneled)
         .ok_or_else(|| anyhow!("MPI was already initialised in this process"))?;
     let world = universe.world();
@@ -83,7 +88,7 @@ pub fn run(req: BuildRequest, output: &Path, ignore_memory_check: bool) -> Resul
         &NoProgress
     };
     let start = Instant::now();
-    match build_file_distributed(&req, output, &world, obs) {
+    match build_file_distributed(&req, output, &world, opts, obs) {
         Ok(tables) => {
             if rank == 0 {
                 for (i, t) in tables.iter().enumerate() {
