@@ -3,18 +3,17 @@
 //! Level `d` scans the table, block by block (one block per cell set and region), for entries
 //! equal to `d`, and claims every unreached neighbour with `d + 1` (push); late levels instead
 //! scan the unreached entries for a neighbour at `d` (pull). All writes of a level write the
-//! same value, so the table is the same whatever the number of threads.
+//! same value, so the table is the same whatever the number of threads. The per-level work on
+//! the table is [`crate::slice`]'s, which the distributed build runs on each rank's slice.
 
 use crate::moves::ZeroAwareMoves;
 use crate::observer::BuildObserver;
-use crate::words::{Entries, WordTable, UNREACHED};
+use crate::slice::Slice;
+use crate::words::{Entries, UNREACHED};
 use pdbformat::rank::ZeroAwareIndex;
 use pdbformat::{Goal, Pattern};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
-
-/// Entries scanned per unit of parallel work (and per progress report).
-const CHUNK_ENTRIES: u64 = 1 << 20;
 
 /// Builds the exact zero-aware distances of `pattern` towards `goal`.
 pub fn zero_aware_distances(
@@ -38,18 +37,68 @@ pub fn guided_distances<A: Fn(usize, u8) -> bool + Sync>(
     obs: &dyn BuildObserver,
     accept: &A,
 ) -> Entries {
-    let board = goal.board();
-    let moves = ZeroAwareMoves::new(board, idx);
-    let t = WordTable::new(idx.len() as usize);
-    let goal_cells: Vec<u8> = pattern.goal_cells(goal).iter().map(|&c| c as u8).collect();
-    t.claim(idx.index(&goal_cells, goal.blank_cell()) as usize, 0);
-    // Entries at an even depth lie in the cell sets of the goal's parity, odd depths in the
-    // others (see `ZeroAwareMoves::set_parity`).
-    let goal_occ = goal_cells.iter().fold(0u64, |m, &c| m | 1 << c);
-    let goal_parity = moves.set_parity(goal_occ);
-    let fact = idx.order_count();
-    let chunks = set_chunks(idx);
-    let total = idx.len();
+    let moves = ZeroAwareMoves::new(goal.board(), idx);
+    let start = BfsStart::new(goal, pattern, idx, &moves);
+    let slice = Slice::new(&moves, idx, 0..idx.len(), start.goal_parity, accept);
+    slice.claim(start.goal_index, 0);
+    // One process owns the whole range: no neighbour is owned elsewhere.
+    let no_remote_push = |_: u64| unreachable!("a whole-range slice owns every neighbour");
+    let no_remote_pull =
+        |_: u64, _: &[u64]| unreachable!("a whole-range slice owns every neighbour");
+    run_levels(idx.len(), table, obs, |depth, pull| {
+        let scanned = AtomicU64::new(0);
+        slice
+            .chunks()
+            .par_iter()
+            .map(|sets| {
+                let (claimed, entries) = if pull {
+                    slice.pull(sets.clone(), depth, &mut no_remote_pull.clone())
+                } else {
+                    slice.push(sets.clone(), depth, &mut no_remote_push.clone())
+                };
+                obs.chunk_done(table, scanned.fetch_add(entries, Relaxed) + entries);
+                claimed
+            })
+            .sum()
+    });
+    slice.into_entries()
+}
+
+/// Where a BFS starts: the goal's global index and the parity of its cell set.
+pub(crate) struct BfsStart {
+    /// Global index of the goal state (depth 0).
+    pub goal_index: u64,
+    /// Set parity of the goal state: entries at even depths lie in sets of this parity.
+    pub goal_parity: u8,
+}
+
+impl BfsStart {
+    /// The start of the BFS of `pattern` towards `goal`.
+    pub fn new(
+        goal: &Goal,
+        pattern: &Pattern,
+        idx: &ZeroAwareIndex,
+        moves: &ZeroAwareMoves,
+    ) -> BfsStart {
+        let goal_cells: Vec<u8> = pattern.goal_cells(goal).iter().map(|&c| c as u8).collect();
+        let goal_occ = goal_cells.iter().fold(0u64, |m, &c| m | 1 << c);
+        BfsStart {
+            goal_index: idx.index(&goal_cells, goal.blank_cell()),
+            goal_parity: moves.set_parity(goal_occ),
+        }
+    }
+}
+
+/// The level loop of the byte BFS, shared by the single-process and the distributed build:
+/// `level(depth, pull)` runs one level over the whole table (every slice of it) and returns
+/// how many entries it reached, summed over every process. Starts with the goal reached at
+/// depth 0 and stops at the first level that reaches nothing.
+pub(crate) fn run_levels(
+    total: u64,
+    table: usize,
+    obs: &dyn BuildObserver,
+    mut level: impl FnMut(u8, bool) -> u64,
+) {
     let mut reached = 1u64;
     let mut frontier = 1u64;
     let mut depth = 0u8;
@@ -59,54 +108,7 @@ pub fn guided_distances<A: Fn(usize, u8) -> bool + Sync>(
         // entries are unreached than the frontier holds, let each unreached entry look for a
         // neighbour at `depth` (stopping at the first), which trades random writes for reads.
         let pull = total - reached < frontier;
-        let scanned = AtomicU64::new(0);
-        let new: u64 = chunks
-            .par_iter()
-            .map(|sets| {
-                let mut claimed = 0u64;
-                let mut entries = 0u64;
-                let mut pending = Vec::with_capacity(2 * PREFETCH_BATCH);
-                for set in sets.clone() {
-                    let set_depth_parity = moves.set_parity(idx.set_mask(set)) ^ goal_parity;
-                    // Push expands entries at `depth`, pull fills entries at `depth + 1`.
-                    if set_depth_parity != (depth + pull as u8) & 1 {
-                        entries += idx.regions_of_set(set).len() as u64 * fact;
-                        continue;
-                    }
-                    for region in idx.regions_of_set(set) {
-                        let base = region as u64 * fact;
-                        let block = base as usize..(base + fact) as usize;
-                        if pull {
-                            t.for_each_equal(block, UNREACHED, |i| {
-                                let state = moves.state(set, region, i as u64 - base);
-                                if accept(i, depth + 1)
-                                    && moves.any_neighbour(&state, |n| t.get(n as usize) == depth)
-                                {
-                                    claimed += t.claim(i, depth + 1) as u64;
-                                }
-                            });
-                        } else {
-                            t.for_each_equal(block, depth, |i| {
-                                let state = moves.state(set, region, i as u64 - base);
-                                moves.for_each_neighbour(&state, |n| {
-                                    t.prefetch(n as usize);
-                                    pending.push(n as usize);
-                                });
-                                // Claim in batches: the prefetches of earlier states have had
-                                // time to arrive while later states were being expanded.
-                                if pending.len() >= PREFETCH_BATCH {
-                                    claimed += claim_all(&t, &mut pending, depth + 1, accept);
-                                }
-                            });
-                        }
-                        entries += fact;
-                    }
-                }
-                claimed += claim_all(&t, &mut pending, depth + 1, accept);
-                obs.chunk_done(table, scanned.fetch_add(entries, Relaxed) + entries);
-                claimed
-            })
-            .sum();
+        let new = level(depth, pull);
         reached += new;
         frontier = new;
         obs.level_done(table, depth, reached);
@@ -119,47 +121,4 @@ pub fn guided_distances<A: Fn(usize, u8) -> bool + Sync>(
             "distances beyond 253 do not fit a byte"
         );
     }
-    t.into_entries()
-}
-
-/// Neighbours gathered (and prefetched) before they are claimed.
-const PREFETCH_BATCH: usize = 48;
-
-/// Claims every pending entry that `accept` allows with `value`; returns how many were new.
-#[inline]
-fn claim_all<A: Fn(usize, u8) -> bool>(
-    t: &WordTable,
-    pending: &mut Vec<usize>,
-    value: u8,
-    accept: &A,
-) -> u64 {
-    let mut claimed = 0;
-    for &n in pending.iter() {
-        if accept(n, value) {
-            claimed += t.claim(n, value) as u64;
-        }
-    }
-    pending.clear();
-    claimed
-}
-
-/// Ranges of cell sets holding about [`CHUNK_ENTRIES`] entries each: the units of parallel
-/// work of both BFS variants (this one and the two-bit one).
-pub(crate) fn set_chunks(idx: &ZeroAwareIndex) -> Vec<std::ops::Range<usize>> {
-    let fact = idx.order_count();
-    let mut chunks = Vec::new();
-    let mut start = 0;
-    let mut acc = 0u64;
-    for set in 0..idx.set_count() {
-        acc += idx.regions_of_set(set).len() as u64 * fact;
-        if acc >= CHUNK_ENTRIES {
-            chunks.push(start..set + 1);
-            start = set + 1;
-            acc = 0;
-        }
-    }
-    if start < idx.set_count() {
-        chunks.push(start..idx.set_count());
-    }
-    chunks
 }

@@ -12,6 +12,8 @@
 
 pub mod bfs;
 pub mod build;
+#[cfg(feature = "mpi")]
+pub mod distributed;
 pub mod error;
 pub mod hugepages;
 pub mod moves;
@@ -20,6 +22,7 @@ pub mod progress;
 pub mod reduce;
 pub mod restore;
 pub mod semantic;
+pub mod slice;
 pub mod standard;
 pub mod stats;
 pub mod symmetric;

@@ -11,10 +11,10 @@
 //! Every write of a level writes the same two bits, so the table does not depend on the thread
 //! count. At the end, bit 1 of every entry is compacted in place into the `bit1` payload.
 
-use crate::bfs::set_chunks;
 use crate::error::BuildError;
 use crate::moves::ZeroAwareMoves;
 use crate::observer::{BuildObserver, TableSummary};
+use crate::slice::set_chunks;
 use crate::stats::ValueStats;
 use crate::words::prefetch_word;
 use pdbformat::rank::ZeroAwareIndex;

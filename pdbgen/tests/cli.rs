@@ -378,3 +378,27 @@ fn compact_encodings_round_trip_to_the_exact_values() {
         .stderr(predicate::function(says_each_cause_once))
         .stdout(contains("check failed"));
 }
+
+#[cfg(not(feature = "mpi"))]
+#[test]
+fn distributed_without_the_mpi_feature_says_how_to_get_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("x.pdb");
+    pdbgen()
+        .args([
+            "build",
+            "--distributed",
+            "--board",
+            "3x3",
+            "-p",
+            "1-4/5-8",
+            "-o",
+        ])
+        .arg(&out)
+        .assert()
+        .failure()
+        .stderr(contains("built without MPI support"))
+        .stderr(contains("--features mpi"))
+        .stderr(contains("mpirun -np N"));
+    assert!(!out.exists());
+}

@@ -24,4 +24,6 @@ pub use header::{
 };
 pub use reader::{LoadOptions, PdbFile};
 pub use view::EntryView;
-pub use writer::{write_pdb, TableSource, WriteOptions, DEFAULT_ZSTD_JOB_SIZE};
+pub use writer::{
+    write_pdb, write_pdb_streamed, TableShape, TableSource, WriteOptions, DEFAULT_ZSTD_JOB_SIZE,
+};

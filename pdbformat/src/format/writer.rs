@@ -67,6 +67,20 @@ impl Default for WriteOptions {
     }
 }
 
+/// One table to write whose entries arrive as a stream (see [`write_pdb_streamed`]): its shape
+/// without the entries.
+#[derive(Clone, Copy, Debug)]
+pub struct TableShape<'a> {
+    /// Zero-aware or zero-unaware.
+    pub kind: TableKind,
+    /// The pattern.
+    pub pattern: &'a Pattern,
+    /// How the streamed entries are packed.
+    pub encoding: Encoding,
+    /// The largest value in the table.
+    pub max_value: u8,
+}
+
 /// Writes `tables` for `goal` to `path`; on any error nothing is left under `path` (an existing
 /// file there is untouched). Returns the header written.
 pub fn write_pdb(
@@ -74,6 +88,35 @@ pub fn write_pdb(
     goal: &Goal,
     tables: &[TableSource<'_>],
     opts: &WriteOptions,
+) -> Result<Header, FormatError> {
+    let shapes: Vec<TableShape<'_>> = tables
+        .iter()
+        .map(|t| TableShape {
+            kind: t.kind,
+            pattern: t.pattern,
+            encoding: t.encoding,
+            max_value: t.max_value,
+        })
+        .collect();
+    write_pdb_streamed(path, goal, &shapes, opts, &mut |i, w| {
+        for chunk in tables[i].entries.chunks(1 << 20) {
+            w.write_all(chunk)?;
+        }
+        Ok(())
+    })
+}
+
+/// Writes `tables` for `goal` to `path`, the encoded entries of table `i` written by
+/// `fill(i, writer)` (tables in order, each exactly its encoded length; they are compressed
+/// and hashed as they pass, so no table need be whole in memory: the distributed build streams
+/// every process's slice through it). On any error, `fill`'s included, nothing is left under
+/// `path`. Returns the header written.
+pub fn write_pdb_streamed(
+    path: &Path,
+    goal: &Goal,
+    tables: &[TableShape<'_>],
+    opts: &WriteOptions,
+    fill: &mut dyn FnMut(usize, &mut dyn Write) -> io::Result<()>,
 ) -> Result<Header, FormatError> {
     let board = goal.board();
     if tables.is_empty() || tables.len() > super::header::MAX_TABLES {
@@ -88,16 +131,7 @@ pub fn write_pdb(
     }
     for (i, t) in tables.iter().enumerate() {
         let bad = |why: String| FormatError::BadTable { table: i, why };
-        let n = entry_count(board, t.pattern.len(), t.kind).map_err(|e| bad(e.to_string()))?;
-        if t.entries.len() as u64 != t.encoding.encoded_len(n) {
-            return Err(bad(format!(
-                "{} bytes given, {} {} entries take {}",
-                t.entries.len(),
-                n,
-                t.encoding,
-                t.encoding.encoded_len(n)
-            )));
-        }
+        entry_count(board, t.pattern.len(), t.kind).map_err(|e| bad(e.to_string()))?;
         if t.encoding == Encoding::Bit1 && t.kind != TableKind::ZeroAware {
             return Err(bad("bit1 entries need a zero-aware table".into()));
         }
@@ -133,18 +167,41 @@ pub fn write_pdb(
                 write_zeros(&mut w, aligned - pos).map_err(|e| FormatError::io(ctx("write"), e))?;
                 pos = aligned;
             }
+            let entries = entry_count(board, t.pattern.len(), t.kind).expect("checked above");
+            let raw_len = t.encoding.encoded_len(entries);
             let mut counting = CountingWriter {
                 inner: &mut w,
                 hasher: Sha256::new(),
                 count: 0,
             };
-            compress(&mut counting, t.entries, opts)
-                .map_err(|e| FormatError::io(ctx("write"), e))?;
+            let raw = {
+                let mut raw = CountingWriter {
+                    inner: &mut Compressor::new(&mut counting, raw_len, opts)
+                        .map_err(|e| FormatError::io(ctx("write"), e))?,
+                    hasher: Sha256::new(),
+                    count: 0,
+                };
+                fill(i, &mut raw).map_err(|e| FormatError::io(ctx("write"), e))?;
+                let (count, hasher) = (raw.count, raw.hasher);
+                raw.inner
+                    .finish()
+                    .map_err(|e| FormatError::io(ctx("write"), e))?;
+                (count, hasher)
+            };
+            if raw.0 != raw_len {
+                return Err(FormatError::BadTable {
+                    table: i,
+                    why: format!(
+                        "{} bytes given, {} {} entries take {}",
+                        raw.0, entries, t.encoding, raw_len
+                    ),
+                });
+            }
             let (stored_len, stored_digest) =
                 (counting.count, Digest::from_hasher(counting.hasher));
             let raw_digest = match opts.compression {
                 Compression::None => stored_digest,
-                _ => Digest::of(t.entries),
+                _ => Digest::from_hasher(raw.1),
             };
             headers.push(TableHeader {
                 kind: t.kind,
@@ -152,8 +209,8 @@ pub fn write_pdb(
                 compression: opts.compression,
                 pattern: t.pattern.clone(),
                 max_value: t.max_value,
-                entry_count: entry_count(board, t.pattern.len(), t.kind).expect("checked above"),
-                raw_len: t.entries.len() as u64,
+                entry_count: entries,
+                raw_len,
                 payload_offset: pos,
                 stored_len,
                 stored_digest,
@@ -177,34 +234,64 @@ pub fn write_pdb(
     Ok(header)
 }
 
-fn compress(w: &mut dyn Write, entries: &[u8], opts: &WriteOptions) -> io::Result<()> {
-    match opts.compression {
-        Compression::None => w.write_all(entries),
-        Compression::Zstd => {
-            let mut enc = zstd::stream::write::Encoder::new(w, opts.zstd_level)?;
-            enc.include_checksum(false)?;
-            if opts.zstd_workers > 0 {
-                enc.multithread(opts.zstd_workers)?;
-                enc.set_parameter(zstd::stream::raw::CParameter::JobSize(opts.zstd_job_size))?;
+/// A payload's compressor: entries in, stored bytes out to the inner writer.
+enum Compressor<'w> {
+    None(&'w mut dyn Write),
+    Zstd(zstd::stream::write::Encoder<'static, &'w mut dyn Write>),
+    Gzip(flate2::write::GzEncoder<&'w mut dyn Write>),
+}
+
+impl<'w> Compressor<'w> {
+    /// A compressor of `raw_len` bytes of entries into `w`, as `opts` asks.
+    fn new(w: &'w mut dyn Write, raw_len: u64, opts: &WriteOptions) -> io::Result<Self> {
+        Ok(match opts.compression {
+            Compression::None => Compressor::None(w),
+            Compression::Zstd => {
+                let mut enc = zstd::stream::write::Encoder::new(w, opts.zstd_level)?;
+                enc.include_checksum(false)?;
+                if opts.zstd_workers > 0 {
+                    enc.multithread(opts.zstd_workers)?;
+                    enc.set_parameter(zstd::stream::raw::CParameter::JobSize(opts.zstd_job_size))?;
+                }
+                enc.set_pledged_src_size(Some(raw_len))?;
+                if opts.zstd_long {
+                    enc.long_distance_matching(true)?;
+                    enc.window_log(27)?;
+                }
+                Compressor::Zstd(enc)
             }
-            enc.set_pledged_src_size(Some(entries.len() as u64))?;
-            if opts.zstd_long {
-                enc.long_distance_matching(true)?;
-                enc.window_log(27)?;
-            }
-            for chunk in entries.chunks(1 << 20) {
-                enc.write_all(chunk)?;
-            }
-            enc.finish()?;
-            Ok(())
+            Compression::Gzip => Compressor::Gzip(
+                flate2::GzBuilder::new()
+                    .mtime(0)
+                    .write(w, flate2::Compression::new(opts.gzip_level)),
+            ),
+        })
+    }
+
+    /// Ends the stream (the compressor's trailer).
+    fn finish(&mut self) -> io::Result<()> {
+        match self {
+            Compressor::None(w) => w.flush(),
+            Compressor::Zstd(enc) => enc.do_finish(),
+            Compressor::Gzip(enc) => enc.try_finish(),
         }
-        Compression::Gzip => {
-            let mut enc = flate2::GzBuilder::new()
-                .mtime(0)
-                .write(w, flate2::Compression::new(opts.gzip_level));
-            enc.write_all(entries)?;
-            enc.finish()?;
-            Ok(())
+    }
+}
+
+impl Write for Compressor<'_> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        match self {
+            Compressor::None(w) => w.write(buf),
+            Compressor::Zstd(enc) => enc.write(buf),
+            Compressor::Gzip(enc) => enc.write(buf),
+        }
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        match self {
+            Compressor::None(w) => w.flush(),
+            Compressor::Zstd(enc) => enc.flush(),
+            Compressor::Gzip(enc) => enc.flush(),
         }
     }
 }
@@ -213,13 +300,14 @@ fn write_zeros(w: &mut dyn Write, n: u64) -> io::Result<()> {
     io::copy(&mut io::Read::take(io::repeat(0), n), w).map(|_| ())
 }
 
-struct CountingWriter<'a, W: Write> {
+/// Counts and hashes the bytes that pass through it.
+struct CountingWriter<'a, W: Write + ?Sized> {
     inner: &'a mut W,
     hasher: Sha256,
     count: u64,
 }
 
-impl<W: Write> Write for CountingWriter<'_, W> {
+impl<W: Write + ?Sized> Write for CountingWriter<'_, W> {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
         let n = self.inner.write(buf)?;
         self.hasher.update(&buf[..n]);

@@ -10,8 +10,8 @@ use pdbformat::system::available_memory;
 use pdbformat::units::bytes;
 use pdbformat::Partition;
 use pdbgen::progress::BarObserver;
-use pdbgen::{build_file, plan, BuildRequest};
-use std::path::PathBuf;
+use pdbgen::{build_file, plan, BuildRequest, TableSummary};
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -42,9 +42,19 @@ pub struct BuildArgs {
     /// Worker threads (default: all cores).
     #[arg(long)]
     threads: Option<usize>,
-    /// Build even when the estimated memory exceeds what the system has available.
+    /// Build even when the estimated memory exceeds what the system (every rank's, with
+    /// --distributed) has available.
     #[arg(long)]
     ignore_memory_check: bool,
+    /// Build across the ranks of an MPI job: launch as `mpirun -np N pdbgen build --distributed
+    /// ...` (needs pdbgen built with `--features mpi`; zero-aware tables only; `--threads` is
+    /// per rank).
+    #[arg(long)]
+    distributed: bool,
+    /// With --distributed: indices each rank sends each other rank per exchange (default
+    /// 2^23 / ranks, at least 65,536); smaller holds less memory and exchanges more often.
+    #[arg(long, requires = "distributed")]
+    exchange_share: Option<usize>,
     /// Output file (written to a temporary file first, then renamed).
     #[arg(long, short)]
     output: PathBuf,
@@ -67,6 +77,9 @@ pub fn run(a: BuildArgs) -> Result<ExitCode> {
             ..WriteOptions::default()
         },
     };
+    if a.distributed {
+        return distributed(req, &a);
+    }
     let p = plan(&req)?;
     let total: u64 = p.entries.iter().sum();
     eprintln!(
@@ -110,12 +123,24 @@ pub fn run(a: BuildArgs) -> Result<ExitCode> {
             );
         }
     }
-    if let Some(dir) = a.output.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
-    }
+    create_parent(&a.output)?;
     let start = Instant::now();
     let summaries = build_file(&req, &a.output, &BarObserver::new())?;
-    let size = std::fs::metadata(&a.output).map(|m| m.len()).unwrap_or(0);
+    print_summaries(&summaries, &a.output, start);
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Creates the folder the output goes into.
+pub(super) fn create_parent(output: &Path) -> Result<()> {
+    if let Some(dir) = output.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    }
+    Ok(())
+}
+
+/// Prints the table of finished tables and the file written.
+pub(super) fn print_summaries(summaries: &[TableSummary], output: &Path, start: Instant) {
+    let size = std::fs::metadata(output).map(|m| m.len()).unwrap_or(0);
     outln!(
         "{:<5} {:<22} {:>14} {:>4} {:>8} {:>9}",
         "table",
@@ -138,15 +163,31 @@ pub fn run(a: BuildArgs) -> Result<ExitCode> {
     }
     outln!(
         "wrote {} ({}) in {:.2} s",
-        a.output.display(),
+        output.display(),
         bytes(size),
         start.elapsed().as_secs_f64()
     );
-    Ok(ExitCode::SUCCESS)
+}
+
+/// `--distributed` in a build without MPI support.
+#[cfg(not(feature = "mpi"))]
+fn distributed(_req: BuildRequest, _a: &BuildArgs) -> Result<ExitCode> {
+    bail!(
+        "this pdbgen was built without MPI support, which --distributed needs: install Open MPI and libclang (Debian: apt-get install libopenmpi-dev openmpi-bin libclang-dev), rebuild with `cargo build --release -p pdbgen --features mpi`, and launch it as `mpirun -np N pdbgen build --distributed ...`"
+    )
+}
+
+/// `--distributed`: the build across the ranks of the MPI job this process belongs to.
+#[cfg(feature = "mpi")]
+fn distributed(req: BuildRequest, a: &BuildArgs) -> Result<ExitCode> {
+    let opts = pdbgen::distributed::DistributedOptions {
+        per_owner: a.exchange_share,
+    };
+    super::distributed::run(req, &a.output, a.ignore_memory_check, opts)
 }
 
 /// A duration in the largest unit that keeps it readable.
-fn duration(seconds: f64) -> String {
+pub(super) fn duration(seconds: f64) -> String {
     match seconds {
         s if s < 120.0 => format!("{s:.0} s"),
         s if s < 7200.0 => format!("{:.0} min", s / 60.0),

@@ -2,6 +2,8 @@
 
 pub mod build;
 pub mod compress;
+#[cfg(feature = "mpi")]
+pub mod distributed;
 pub mod info;
 pub mod verify;
 

@@ -1,0 +1,125 @@
+//! `pdbgen build --distributed`: the build across the ranks of an MPI job, rank 0 printing
+//! the plan, the progress and the summary for the whole job.
+
+use super::build::{create_parent, duration, print_summaries};
+use anyhow::{anyhow, Result};
+use indicatif::HumanCount;
+use mpi::traits::*;
+use mpi::Threading;
+use pdbformat::units::bytes;
+use pdbgen::distributed::{build_file_distributed, check_memory, plan, DistributedOptions};
+use pdbgen::progress::BarObserver;
+use pdbgen::{BuildError, BuildObserver, BuildRequest, NoProgress};
+use std::path::Path;
+use std::process::ExitCode;
+use std::time::Instant;
+
+/// Runs the distributed build on this rank. Errors every rank meets alike (a bad request, a
+/// rank short of memory, a table that does not fit the encoding) are printed by rank 0 and end
+/// every rank with a failure; an error on one rank only ends the whole job (`MPI_Abort`), so
+/// that no rank waits for it forever and no file appears under the output name.
+pub fn run(
+    req: BuildRequest,
+    output: &Path,
+    ignore_memory_check: bool,
+    opts: DistributedOptions,
+) -> Result<ExitCode> {
+    let (universe, _) = mpi::initialize_with_threading(Threading::Funneled)
+        .ok_or_else(|| anyhow!("MPI was already initialised in this process"))?;
+    let world = universe.world();
+    let (rank, ranks) = (world.rank(), world.size() as usize);
+    let fail = |e: BuildError| -> Result<ExitCode> {
+        if rank == 0 {
+            Err(e.into())
+        } else {
+            Ok(ExitCode::FAILURE)
+        }
+    };
+    let p = match plan(&req, ranks) {
+        Ok(p) => p,
+        Err(e) => return fail(e),
+    };
+    let threads = req
+        .threads
+        .unwrap_or_else(rayon::current_num_threads)
+        .max(1);
+    if rank == 0 {
+        let total: u64 = p.entries.iter().sum();
+        eprintln!(
+            "building {} {} tables for {}, goal {}, partition {} across {ranks} MPI ranks ({threads} threads each)",
+            req.partition.patterns().len(),
+            req.kind,
+            req.goal.board(),
+            req.goal,
+            req.partition,
+        );
+        eprintln!(
+            "{} entries ({} as {}), each rank owns 1/{ranks} of every table at 8 bits per entry: peak memory about {} per rank ({} of it exchange buffers)",
+            HumanCount(total),
+            bytes(p.entries.iter().map(|&e| req.encoding.encoded_len(e)).sum()),
+            req.encoding,
+            bytes(p.peak_bytes_per_rank),
+            bytes(p.exchange_bytes),
+        );
+        eprintln!(
+            "rough time: {} of processor time, {} on {} cores",
+            duration(p.core_seconds),
+            duration(p.core_seconds / (threads * ranks) as f64),
+            threads * ranks
+        );
+    }
+    if let Err(e) = check_memory(&world, &p, ignore_memory_check) {
+        if rank == 0 {
+            eprintln!("every rank checked its memory before the BFS; pass --ignore-memory-check to build anyway");
+        }
+        return fail(e);
+    }
+    if rank == 0 {
+        if let Err(e) = create_parent(output) {
+            eprintln!("error: {}", pdbformat::error::describe(&*e));
+            world.abort(1);
+        }
+    }
+    let bars;
+    let obs: &dyn BuildObserver = if rank == 0 {
+        bars = BarObserver::new();
+        &bars
+    } else {
+        &NoProgress
+    };
+    let start = Instant::now();
+    match build_file_distributed(&req, output, &world, opts, obs) {
+        Ok(tables) => {
+            if rank == 0 {
+                for (i, t) in tables.iter().enumerate() {
+                    let total: u64 = t.exchanged.iter().sum();
+                    let (busiest, most) = t
+                        .exchanged
+                        .iter()
+                        .enumerate()
+                        .max_by_key(|&(_, b)| *b)
+                        .map_or((0, 0), |(l, &b)| (l, b));
+                    eprintln!(
+                        "table {i}: the ranks exchanged {} over {} levels ({} per entry; at most {} in level {busiest})",
+                        bytes(total),
+                        t.exchanged.len(),
+                        format_args!("{:.2} B", total as f64 / t.summary.entries.max(1) as f64),
+                        bytes(most),
+                    );
+                }
+                let summaries: Vec<_> = tables.into_iter().map(|t| t.summary).collect();
+                print_summaries(&summaries, output, start);
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Err(e @ BuildError::Write { .. }) => {
+            // Only rank 0 writes: the others are waiting for it.
+            eprintln!(
+                "error (rank {rank} of {ranks}): {}; ending the job",
+                pdbformat::error::describe(&e)
+            );
+            world.abort(1)
+        }
+        Err(e) => fail(e),
+    }
+}

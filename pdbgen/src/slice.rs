@@ -1,0 +1,248 @@
+//! One BFS level over one slice of a table's index range: the expand (push) and fill (pull)
+//! code shared by the single-process BFS ([`crate::bfs`], whose slice is the whole range) and
+//! the distributed one (`crate::distributed`, one slice per MPI rank).
+//!
+//! A slice holds the byte entries of the contiguous global index range it owns. Neighbours it
+//! owns are claimed in place; neighbours owned elsewhere are handed to the caller, who sends
+//! them to their owner (push) or asks their owner for their value (pull). Every write of a
+//! level stores the same value, so the result depends neither on the thread count nor on how
+//! the range is cut into slices.
+
+use crate::moves::ZeroAwareMoves;
+use crate::words::{WordTable, UNREACHED};
+use pdbformat::rank::ZeroAwareIndex;
+use std::ops::Range;
+
+/// Entries scanned per unit of parallel work (and per progress report).
+pub(crate) const CHUNK_ENTRIES: u64 = 1 << 20;
+
+/// Neighbours gathered (and prefetched) before they are claimed.
+const PREFETCH_BATCH: usize = 48;
+
+/// The owned part of one table during a BFS: the index range, its entries, and the units of
+/// parallel work (ranges of cell sets) that meet it.
+pub struct Slice<'a, A> {
+    moves: &'a ZeroAwareMoves<'a>,
+    idx: &'a ZeroAwareIndex,
+    table: WordTable,
+    owned: Range<u64>,
+    goal_parity: u8,
+    accept: &'a A,
+    chunks: Vec<Range<usize>>,
+}
+
+impl<'a, A: Fn(usize, u8) -> bool + Sync> Slice<'a, A> {
+    /// The slice of global entries `owned`, all unreached; `goal_parity` is the set parity of
+    /// the goal state (entries at even depths lie in sets of that parity); an unreached entry
+    /// `i` may only be given the value `v` when `accept(i, v)` holds.
+    pub fn new(
+        moves: &'a ZeroAwareMoves<'a>,
+        idx: &'a ZeroAwareIndex,
+        owned: Range<u64>,
+        goal_parity: u8,
+        accept: &'a A,
+    ) -> Slice<'a, A> {
+        let fact = idx.order_count();
+        let chunks = set_chunks(idx)
+            .into_iter()
+            .filter(|sets| {
+                let first = idx.regions_of_set(sets.start).start as u64 * fact;
+                let end = idx.regions_of_set(sets.end - 1).end as u64 * fact;
+                first < owned.end && end > owned.start
+            })
+            .collect();
+        Slice {
+            moves,
+            idx,
+            table: WordTable::new((owned.end - owned.start) as usize),
+            owned,
+            goal_parity,
+            accept,
+            chunks,
+        }
+    }
+
+    /// The global index range this slice owns.
+    pub fn owned(&self) -> Range<u64> {
+        self.owned.clone()
+    }
+
+    /// The units of parallel work: ranges of cell sets, each meeting the owned range.
+    pub fn chunks(&self) -> &[Range<usize>] {
+        &self.chunks
+    }
+
+    /// Whether global entry `n` is owned here.
+    #[inline]
+    pub fn owns(&self, n: u64) -> bool {
+        self.owned.contains(&n)
+    }
+
+    /// The value of owned global entry `n`.
+    #[inline]
+    pub fn get(&self, n: u64) -> u8 {
+        self.table.get((n - self.owned.start) as usize)
+    }
+
+    /// Gives owned global entry `n` the value `value` if it is unreached and the filter allows
+    /// it; returns whether this call set it.
+    #[inline]
+    pub fn claim(&self, n: u64, value: u8) -> bool {
+        (self.accept)(n as usize, value) && self.table.claim((n - self.owned.start) as usize, value)
+    }
+
+    /// The owned entries as bytes, in index order.
+    pub fn into_entries(self) -> crate::words::Entries {
+        self.table.into_entries()
+    }
+
+    /// Push: expands every owned entry at `depth` in the cell sets `sets`, claims its owned
+    /// neighbours with `depth + 1` and passes the others to `remote`. Returns the entries
+    /// claimed and the owned entries this covered (for progress).
+    pub fn push(&self, sets: Range<usize>, depth: u8, remote: &mut impl FnMut(u64)) -> (u64, u64) {
+        let mut claimed = 0u64;
+        let mut pending = Vec::with_capacity(2 * PREFETCH_BATCH);
+        let entries = self.for_each_block(sets, depth, |set, region, base, block| {
+            self.table.for_each_equal(block, depth, |local| {
+                let i = self.owned.start + local as u64;
+                let state = self.moves.state(set, region, i - base);
+                self.moves.for_each_neighbour(&state, |n| {
+                    if self.owns(n) {
+                        let local = (n - self.owned.start) as usize;
+                        self.table.prefetch(local);
+                        pending.push(n);
+                    } else {
+                        remote(n);
+                    }
+                });
+                // Claim in batches: the prefetches of earlier states have had time to arrive
+                // while later states were being expanded.
+                if pending.len() >= PREFETCH_BATCH {
+                    claimed += self.claim_all(&mut pending, depth + 1);
+                }
+            });
+        });
+        claimed += self.claim_all(&mut pending, depth + 1);
+        (claimed, entries)
+    }
+
+    /// Pull: every unreached owned entry of the right parity in the cell sets `sets` takes
+    /// `depth + 1` if an owned neighbour is at `depth`; one that has none but has neighbours
+    /// owned elsewhere is passed to `remote` with those neighbours (the caller claims it if
+    /// one of them is at `depth`). Returns the entries claimed here and the owned entries
+    /// this covered.
+    pub fn pull(
+        &self,
+        sets: Range<usize>,
+        depth: u8,
+        remote: &mut impl FnMut(u64, &[u64]),
+    ) -> (u64, u64) {
+        let mut claimed = 0u64;
+        let mut others = Vec::with_capacity(64);
+        let entries = self.for_each_block(sets, depth + 1, |set, region, base, block| {
+            self.table.for_each_equal(block, UNREACHED, |local| {
+                let i = self.owned.start + local as u64;
+                if !(self.accept)(i as usize, depth + 1) {
+                    return;
+                }
+                let state = self.moves.state(set, region, i - base);
+                others.clear();
+                let found = self.moves.any_neighbour(&state, |n| {
+                    if self.owns(n) {
+                        self.get(n) == depth
+                    } else {
+                        others.push(n);
+                        false
+                    }
+                });
+                if found {
+                    claimed += self.table.claim(local, depth + 1) as u64;
+                } else if !others.is_empty() {
+                    remote(i, &others);
+                }
+            });
+        });
+        (claimed, entries)
+    }
+
+    /// Calls `f(set, region, base, local block)` for every region block of the cell sets
+    /// `sets` whose depth parity is that of `depth`, clipped to the owned range (`base` is the
+    /// global index of the region's first entry; the block is in local indices). Returns how
+    /// many owned entries the sets hold (skipped ones included).
+    #[inline]
+    fn for_each_block(
+        &self,
+        sets: Range<usize>,
+        depth: u8,
+        mut f: impl FnMut(usize, usize, u64, Range<usize>),
+    ) -> u64 {
+        let fact = self.idx.order_count();
+        let mut entries = 0u64;
+        for set in sets {
+            let regions = self.idx.regions_of_set(set);
+            let first = regions.start as u64 * fact;
+            let end = regions.end as u64 * fact;
+            let (lo, hi) = (first.max(self.owned.start), end.min(self.owned.end));
+            if lo >= hi {
+                continue;
+            }
+            entries += hi - lo;
+            // Entries at an even depth lie in the cell sets of the goal's parity, odd depths in
+            // the others (see `ZeroAwareMoves::set_parity`).
+            let set_depth_parity = self.moves.set_parity(self.idx.set_mask(set)) ^ self.goal_parity;
+            if set_depth_parity != depth & 1 {
+                continue;
+            }
+            for region in regions {
+                let base = region as u64 * fact;
+                let (lo, hi) = (
+                    base.max(self.owned.start),
+                    (base + fact).min(self.owned.end),
+                );
+                if lo < hi {
+                    let start = self.owned.start;
+                    f(
+                        set,
+                        region,
+                        base,
+                        (lo - start) as usize..(hi - start) as usize,
+                    );
+                }
+            }
+        }
+        entries
+    }
+
+    /// Claims every pending (owned, global) entry that the filter allows with `value`; returns
+    /// how many were new.
+    #[inline]
+    fn claim_all(&self, pending: &mut Vec<u64>, value: u8) -> u64 {
+        let mut claimed = 0;
+        for &n in pending.iter() {
+            claimed += self.claim(n, value) as u64;
+        }
+        pending.clear();
+        claimed
+    }
+}
+
+/// Ranges of cell sets holding about [`CHUNK_ENTRIES`] entries each: the units of parallel
+/// work of both BFS variants (the byte one and the two-bit one).
+pub(crate) fn set_chunks(idx: &ZeroAwareIndex) -> Vec<Range<usize>> {
+    let fact = idx.order_count();
+    let mut chunks = Vec::new();
+    let mut start = 0;
+    let mut acc = 0u64;
+    for set in 0..idx.set_count() {
+        acc += idx.regions_of_set(set).len() as u64 * fact;
+        if acc >= CHUNK_ENTRIES {
+            chunks.push(start..set + 1);
+            start = set + 1;
+            acc = 0;
+        }
+    }
+    if start < idx.set_count() {
+        chunks.push(start..idx.set_count());
+    }
+    chunks
+}

@@ -1,0 +1,254 @@
+//! The distributed build under `mpirun` (feature `mpi`; needs Open MPI's `mpirun` on the path):
+//! files identical byte for byte to the single-process build's for 1, 2 and 4 ranks, every
+//! encoding and compression, and the job's end when a rank dies or lacks memory.
+#![cfg(feature = "mpi")]
+
+use sha2::{Digest, Sha256};
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+const PDBGEN: &str = env!("CARGO_BIN_EXE_pdbgen");
+
+/// `mpirun` with `ranks` ranks, allowed to run as root (CI) and to put more ranks than cores
+/// on one machine.
+fn mpirun(ranks: usize) -> Command {
+    let mut c = Command::new("mpirun");
+    c.args(["--allow-run-as-root", "--oversubscribe", "-np"])
+        .arg(ranks.to_string())
+        .arg(PDBGEN);
+    c
+}
+
+fn sha256(path: &Path) -> String {
+    let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    format!("{:x}", Sha256::digest(bytes))
+}
+
+fn check(out: &Output, what: &str) {
+    assert!(
+        out.status.success(),
+        "{what} failed ({}):\n{}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// Builds `args` in one process and under `mpirun` with 1, 2 and 4 ranks; every file must be
+/// the same bytes.
+fn same_as_single_process(name: &str, args: &[&str]) {
+    same_as_single_process_with(name, args, &[]);
+}
+
+/// [`same_as_single_process`], with `extra` arguments given to the distributed builds only.
+fn same_as_single_process_with(name: &str, args: &[&str], extra: &[&str]) {
+    let dir = tempfile::tempdir().unwrap();
+    let single = dir.path().join(format!("{name}.pdb"));
+    let out = Command::new(PDBGEN)
+        .args(["build", "-o"])
+        .arg(&single)
+        .args(args)
+        .output()
+        .unwrap();
+    check(&out, "the single-process build");
+    let expected = sha256(&single);
+    for ranks in [1, 2, 4] {
+        let file = dir.path().join(format!("{name}-{ranks}.pdb"));
+        let out = mpirun(ranks)
+            .args(["build", "--distributed", "--threads", "1", "-o"])
+            .arg(&file)
+            .args(args)
+            .args(extra)
+            .output()
+            .unwrap();
+        check(&out, &format!("{name} on {ranks} ranks"));
+        assert_eq!(sha256(&file), expected, "{name} on {ranks} ranks");
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(
+            stdout.matches("wrote ").count(),
+            1,
+            "rank 0 alone reports the file:\n{stdout}"
+        );
+    }
+    // Nothing else was left in the folder (no temporary files).
+    let names: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
+    assert_eq!(names.len(), 4, "{names:?}");
+}
+
+#[test]
+fn three_by_four_six_six_matches_the_single_process_build() {
+    same_as_single_process("3x4-6-5", &["--board", "3x4", "--partition", "1-6/7-11"]);
+}
+
+#[test]
+fn four_by_four_663_matches_the_single_process_build() {
+    same_as_single_process("4x4-663", &["--partition", "663"]);
+}
+
+#[test]
+fn tiny_exchange_pieces_give_the_same_file() {
+    // 500 indices per owner and piece: every level needs many pieces, push and pull alike.
+    same_as_single_process_with(
+        "3x4-pieces",
+        &["--board", "3x4", "--partition", "1-6/7-11"],
+        &["--exchange-share", "500"],
+    );
+}
+
+#[test]
+fn every_encoding_and_compression_matches() {
+    same_as_single_process(
+        "3x4-bit1-zstd",
+        &[
+            "--board",
+            "3x4",
+            "--partition",
+            "1-5/6-11",
+            "--goal",
+            "blank-last",
+            "--encoding",
+            "bit1",
+            "--compress",
+            "zstd",
+        ],
+    );
+    same_as_single_process(
+        "3x3-u4-gzip",
+        &[
+            "--board",
+            "3x3",
+            "--partition",
+            "1-3/4-6/7-8",
+            "--encoding",
+            "u4",
+            "--compress",
+            "gzip",
+        ],
+    );
+}
+
+#[test]
+fn a_full_board_pattern_keeps_its_unreached_entries() {
+    // The 3x2 board filled: half the states are parity-unreachable and stay 0xFF.
+    same_as_single_process("3x2-full", &["--board", "3x2", "--partition", "full"]);
+}
+
+#[test]
+fn zero_unaware_tables_are_refused_clearly() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = mpirun(2)
+        .args(["build", "--distributed", "--board", "3x3", "-p", "1-4/5-8"])
+        .args(["--kind", "zero-unaware", "-o"])
+        .arg(dir.path().join("x.pdb"))
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(err.matches("zero-aware tables only").count(), 1, "{err}");
+    assert!(!dir.path().join("x.pdb").exists());
+}
+
+#[test]
+fn a_rank_short_of_memory_stops_every_rank_before_the_bfs() {
+    let dir = tempfile::tempdir().unwrap();
+    // An 8-tile 5x5 table: tens of billions of entries, beyond this machine split in two.
+    let out = mpirun(2)
+        .args(["build", "--distributed", "--board", "5x5", "-p", "1-8/9-10"])
+        .arg("-o")
+        .arg(dir.path().join("x.pdb"))
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("rank 0 on"), "{err}");
+    assert!(err.contains("of memory but has only"), "{err}");
+    assert!(!err.contains("states to search"), "no BFS started:\n{err}");
+    assert!(!dir.path().join("x.pdb").exists());
+}
+
+#[test]
+fn a_table_too_deep_for_u4_is_refused_once_by_every_rank() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = mpirun(2)
+        .args(["build", "--distributed", "--board", "3x3", "-p", "1-4/5-8"])
+        .args(["--encoding", "u4", "-o"])
+        .arg(dir.path().join("x.pdb"))
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    let says = "has values up to 16, too large for u4 entries";
+    assert_eq!(err.matches(says).count(), 1, "{err}");
+    assert!(!dir.path().join("x.pdb").exists());
+}
+
+/// The processes whose parent is `parent` and whose command is `pdbgen`.
+fn ranks_of(parent: u32) -> Vec<u32> {
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+        let Ok(pid) = entry.file_name().to_string_lossy().parse::<u32>() else {
+            continue;
+        };
+        let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
+            continue;
+        };
+        // pid (comm) state ppid ...
+        let Some((head, tail)) = stat.rsplit_once(") ") else {
+            continue;
+        };
+        let comm = head.split_once(" (").map_or("", |(_, c)| c);
+        let ppid = tail.split_whitespace().nth(1).and_then(|p| p.parse().ok());
+        if comm == "pdbgen" && ppid == Some(parent) {
+            found.push(pid);
+        }
+    }
+    found
+}
+
+#[test]
+fn a_killed_rank_ends_the_job_without_a_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("killed.pdb");
+    // A 7-tile 4x4 table: tens of millions of entries, seconds of BFS on two ranks.
+    let job = mpirun(2)
+        .args(["build", "--distributed", "--threads", "1", "-p", "1-7/8-15"])
+        .arg("-o")
+        .arg(&file)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    let mut ranks = Vec::new();
+    while ranks.len() < 2 && start.elapsed() < Duration::from_secs(30) {
+        std::thread::sleep(Duration::from_millis(100));
+        ranks = ranks_of(job.id());
+    }
+    assert_eq!(ranks.len(), 2, "the two ranks did not start");
+    // Let the BFS get going, then kill one rank outright.
+    std::thread::sleep(Duration::from_millis(1500));
+    let killed = Command::new("kill")
+        .args(["-KILL", &ranks[1].to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let out = job.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "the job must fail:\n{err}");
+    assert!(!err.contains("wrote "), "{err}");
+    assert!(!file.exists(), "no file under the output name");
+    assert!(
+        err.contains("signal 9") || err.contains("Killed"),
+        "mpirun names the dead rank:\n{err}"
+    );
+    // Every rank is gone (or a zombie not yet reaped).
+    for pid in ranks {
+        assert!(
+            !Path::new(&format!("/proc/{pid}")).exists()
+                || std::fs::read_to_string(format!("/proc/{pid}/stat"))
+                    .map(|s| s.contains(") Z "))
+                    .unwrap_or(true),
+            "rank {pid} still runs"
+        );
+    }
+}
