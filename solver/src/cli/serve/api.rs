@@ -1,0 +1,193 @@
+//! The routes: the page and its assets, `POST /api/solve`, `GET /api/databases`,
+//! `GET /api/databases/{name}` and `GET /api/server`; every error is JSON with its status.
+
+use super::catalog::Catalog;
+use super::error::{json_response, ApiError};
+use super::limits::{Admission, Caps, StopOnDrop};
+use super::{page, request, search, stream};
+use axum::body::Bytes;
+use axum::extract::rejection::BytesRejection;
+use axum::extract::{DefaultBodyLimit, Path, RawQuery, State};
+use axum::http::StatusCode;
+use axum::response::Response;
+use axum::routing::{get, post};
+use axum::Router;
+use serde_json::json;
+use solver::Algorithm;
+use std::sync::Arc;
+
+/// What every request handler shares.
+#[derive(Debug)]
+pub struct AppState {
+    /// The databases.
+    pub catalog: Catalog,
+    /// The caps of every search.
+    pub caps: Caps,
+    /// The bounded queue of searches.
+    pub admission: Admission,
+}
+
+/// The server's routes over `state`.
+pub fn router(state: Arc<AppState>) -> Router {
+    let body_limit = state.caps.max_body;
+    Router::new()
+        .route("/", get(page::index))
+        .route("/db/{name}", get(page::database))
+        .route("/assets/{file}", get(page::asset))
+        .route("/api/server", get(server))
+        .route("/api/databases", get(databases))
+        .route("/api/databases/{name}", get(database))
+        .route("/api/solve", post(solve))
+        .fallback(not_found)
+        .method_not_allowed_fallback(method_not_allowed)
+        .layer(DefaultBodyLimit::max(body_limit))
+        .with_state(state)
+}
+
+/// Unknown paths: 404 as JSON.
+async fn not_found() -> ApiError {
+    ApiError::not_found("no such page or API route: see GET /api/server")
+}
+
+/// A known path with another method: 405 as JSON.
+async fn method_not_allowed() -> ApiError {
+    ApiError::new(
+        StatusCode::METHOD_NOT_ALLOWED,
+        "method not allowed on this route",
+    )
+}
+
+/// `GET /api/server`: the algorithms, heuristics, databases and limits, for the page.
+async fn server(State(st): State<Arc<AppState>>) -> Response {
+    let caps = &st.caps;
+    let algorithms: Vec<serde_json::Value> = Algorithm::ALL
+        .iter()
+        .map(|a| {
+            json!({
+                "name": a.name(),
+                "optimal": a.is_optimal(),
+                "uses_heuristic": a.uses_heuristic(),
+            })
+        })
+        .collect();
+    json_response(
+        StatusCode::OK,
+        &json!({
+            "version": env!("CARGO_PKG_VERSION"),
+            "algorithms": algorithms,
+            "heuristics": ["auto", "pdb", "linear-conflict", "manhattan", "hamming"],
+            "databases": st.catalog.dbs.iter().map(|s| s.summary_json()).collect::<Vec<_>>(),
+            "limits": {
+                "searches": caps.searches,
+                "queue": caps.queue,
+                "max_nodes": caps.max_nodes,
+                "max_seconds": caps.max_time.as_secs_f64(),
+                "max_memory": caps.max_memory,
+                "max_body": caps.max_body,
+            },
+            "running": st.admission.running(caps),
+            "admitted": st.admission.admitted(),
+        }),
+    )
+}
+
+/// `GET /api/databases`: each database's summary.
+async fn databases(State(st): State<Arc<AppState>>) -> Response {
+    let v: Vec<serde_json::Value> = st.catalog.dbs.iter().map(|s| s.summary_json()).collect();
+    json_response(StatusCode::OK, &json!({ "databases": v }))
+}
+
+/// `GET /api/databases/{name}`: the header of each table and its value histogram (counted
+/// on a blocking thread the first time).
+async fn database(
+    State(st): State<Arc<AppState>>,
+    Path(name): Path<String>,
+) -> Result<Response, ApiError> {
+    if st.catalog.get(&name).is_none() {
+        return Err(ApiError::not_found(format!("unknown database {name:?}")));
+    }
+    let v = tokio::task::spawn_blocking(move || st.catalog.get(&name).map(|s| s.detail_json()))
+        .await
+        .map_err(|e| {
+            ApiError::new(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                format!("counting the histogram failed: {e}"),
+            )
+        })?
+        .unwrap_or_default();
+    Ok(json_response(StatusCode::OK, &v))
+}
+
+/// `POST /api/solve` (`?stream=1`: progress lines, then the answer; see [`stream`]).
+async fn solve(
+    State(st): State<Arc<AppState>>,
+    RawQuery(query): RawQuery,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<Response, ApiError> {
+    let body = body.map_err(|r| {
+        let status = r.status();
+        if status == StatusCode::PAYLOAD_TOO_LARGE {
+            ApiError::new(
+                status,
+                format!(
+                    "the body is larger than this server's limit of {} bytes",
+                    st.caps.max_body
+                ),
+            )
+        } else {
+            ApiError::new(status, r.body_text())
+        }
+    })?;
+    let streamed = wants_stream(query.as_deref())?;
+    let req = request::parse(&body)?;
+    let ticket = st.admission.enter().ok_or_else(|| {
+        ApiError::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            format!(
+                "the server is busy: {} searches run and {} more may wait; try again later",
+                st.caps.searches, st.caps.queue
+            ),
+        )
+    })?;
+    let stop = StopOnDrop::new();
+    if streamed {
+        return stream::solve(st.clone(), req, ticket, stop).await;
+    }
+    let prepared = search::prepare(req, &st.catalog, &st.caps, stop.flag(), None)?;
+    // Waiting here ends (and gives the place back) when the client goes away.
+    let permit = st.admission.slot().await;
+    let done = tokio::task::spawn_blocking(move || {
+        // The slot and the place are held until the search has really ended.
+        let _held = (permit, ticket);
+        search::run(&prepared)
+    });
+    // `stop` lives in this future: dropped with it when the client goes away, it stops the
+    // search.
+    let out = done.await;
+    drop(stop);
+    match out {
+        Ok(Ok(v)) => Ok(json_response(StatusCode::OK, &v)),
+        Ok(Err(e)) => Err(e),
+        Err(e) => Err(ApiError::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            format!("the search failed: {e}"),
+        )),
+    }
+}
+
+/// Whether the query asks for a streamed answer (`stream=1` or `stream=true`).
+fn wants_stream(query: Option<&str>) -> Result<bool, ApiError> {
+    let mut stream = false;
+    for pair in query.unwrap_or("").split('&').filter(|p| !p.is_empty()) {
+        match pair.split_once('=').unwrap_or((pair, "1")) {
+            ("stream", "1" | "true") => stream = true,
+            ("stream", "0" | "false") => stream = false,
+            _ => {
+                return Err(ApiError::bad(format!(
+                    "unknown query {pair:?}: the only one is stream=1"
+                )))
+            }
+        }
+    }
+    Ok(stream)
+}
