@@ -6,9 +6,8 @@ use super::error::{json_response, ApiError};
 use super::limits::{Admission, Caps, StopOnDrop};
 use super::{page, request, search, stream};
 use axum::body::Bytes;
-use axum::extract::rejection::BytesRejection;
-use axum::extract::{DefaultBodyLimit, Path, RawQuery, State};
-use axum::http::StatusCode;
+use axum::extract::{DefaultBodyLimit, FromRequest, Path, Request, State};
+use axum::http::{header, StatusCode};
 use axum::response::Response;
 use axum::routing::{get, post};
 use axum::Router;
@@ -118,26 +117,41 @@ async fn database(
     Ok(json_response(StatusCode::OK, &v))
 }
 
+/// How long a client may take to send a request body.
+const BODY_TIME: std::time::Duration = std::time::Duration::from_secs(10);
+
 /// `POST /api/solve` (`?stream=1`: progress lines, then the answer; see [`stream`]).
-async fn solve(
-    State(st): State<Arc<AppState>>,
-    RawQuery(query): RawQuery,
-    body: Result<Bytes, BytesRejection>,
-) -> Result<Response, ApiError> {
-    let body = body.map_err(|r| {
-        let status = r.status();
-        if status == StatusCode::PAYLOAD_TOO_LARGE {
+async fn solve(State(st): State<Arc<AppState>>, req: Request) -> Result<Response, ApiError> {
+    let limit = st.caps.max_body;
+    let too_large = || {
+        ApiError::new(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            format!("the body is larger than this server's limit of {limit} bytes"),
+        )
+    };
+    // A body announced as too large is refused before any of it is read.
+    let announced = req
+        .headers()
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<u64>().ok());
+    if announced.is_some_and(|n| n > limit as u64) {
+        return Err(too_large());
+    }
+    let query = req.uri().query().map(str::to_string);
+    // The body limit layer caps what the extractor reads (413 beyond it).
+    let body = tokio::time::timeout(BODY_TIME, Bytes::from_request(req, &()))
+        .await
+        .map_err(|_| {
             ApiError::new(
-                status,
-                format!(
-                    "the body is larger than this server's limit of {} bytes",
-                    st.caps.max_body
-                ),
+                StatusCode::REQUEST_TIMEOUT,
+                format!("the body did not arrive within {} s", BODY_TIME.as_secs()),
             )
-        } else {
-            ApiError::new(status, r.body_text())
-        }
-    })?;
+        })?
+        .map_err(|r| match r.status() {
+            StatusCode::PAYLOAD_TOO_LARGE => too_large(),
+            status => ApiError::new(status, r.body_text()),
+        })?;
     let streamed = wants_stream(query.as_deref())?;
     let req = request::parse(&body)?;
     let ticket = st.admission.enter().ok_or_else(|| {
