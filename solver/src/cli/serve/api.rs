@@ -154,6 +154,16 @@ async fn solve(State(st): State<Arc<AppState>>, req: Request) -> Result<Response
         })?;
     let streamed = wants_stream(query.as_deref())?;
     let req = request::parse(&body)?;
+    // Everything that can be refused is refused before the request takes a place in the queue.
+    let stop = StopOnDrop::new();
+    let (observer, events) = match streamed {
+        true => {
+            let (o, e) = stream::observer();
+            (Some(o), Some(e))
+        }
+        false => (None, None),
+    };
+    let prepared = search::prepare(req, &st.catalog, &st.caps, stop.flag(), observer)?;
     let ticket = st.admission.enter().ok_or_else(|| {
         ApiError::new(
             StatusCode::SERVICE_UNAVAILABLE,
@@ -163,11 +173,9 @@ async fn solve(State(st): State<Arc<AppState>>, req: Request) -> Result<Response
             ),
         )
     })?;
-    let stop = StopOnDrop::new();
-    if streamed {
-        return stream::solve(st.clone(), req, ticket, stop).await;
+    if let Some(events) = events {
+        return stream::solve(st.clone(), prepared, events, ticket, stop).await;
     }
-    let prepared = search::prepare(req, &st.catalog, &st.caps, stop.flag(), None)?;
     // Waiting here ends (and gives the place back) when the client goes away.
     let permit = st.admission.slot().await;
     let done = tokio::task::spawn_blocking(move || {

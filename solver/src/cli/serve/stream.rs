@@ -7,8 +7,7 @@
 use super::api::AppState;
 use super::error::ApiError;
 use super::limits::{StopOnDrop, Ticket};
-use super::request::SolveRequest;
-use super::search;
+use super::search::{self, Prepared};
 use axum::body::{Body, Bytes};
 use axum::http::{header, StatusCode};
 use axum::response::Response;
@@ -40,17 +39,16 @@ fn line(v: &Value) -> Bytes {
     Bytes::from(s)
 }
 
-/// Starts the search of `req` and answers with its stream. Errors found before the search
-/// (unknown database, one that does not fit) are plain JSON errors with their status; the
-/// search's own outcome comes in the last line.
-pub async fn solve(
-    st: Arc<AppState>,
-    req: SolveRequest,
-    ticket: Ticket,
-    stop: StopOnDrop,
-) -> Result<Response, ApiError> {
-    let (events, mut from_search) = mpsc::unbounded_channel::<Value>();
-    let tell = events.clone();
+/// The channel from a search to its stream: what the observer and the search's end send.
+pub struct Events {
+    tx: mpsc::UnboundedSender<Value>,
+    rx: mpsc::UnboundedReceiver<Value>,
+}
+
+/// An observer that sends each finished IDA* iteration as a line, and the channel it sends on.
+pub fn observer() -> (Observer, Events) {
+    let (tx, rx) = mpsc::unbounded_channel::<Value>();
+    let tell = tx.clone();
     let observer = Observer::new(move |e| {
         if let Event::Iteration(it) = e {
             let _ = tell.send(json!({
@@ -67,7 +65,22 @@ pub async fn solve(
             }));
         }
     });
-    let prepared = search::prepare(req, &st.catalog, &st.caps, stop.flag(), Some(observer))?;
+    (observer, Events { tx, rx })
+}
+
+/// Runs the prepared search (its options hold the [`observer`] of `events`) once a slot is
+/// free, and answers with its stream; the search's own outcome comes in the last line.
+pub async fn solve(
+    st: Arc<AppState>,
+    prepared: Prepared,
+    events: Events,
+    ticket: Ticket,
+    stop: StopOnDrop,
+) -> Result<Response, ApiError> {
+    let Events {
+        tx: events,
+        rx: mut from_search,
+    } = events;
     let permit = st.admission.slot().await;
     let search = tokio::task::spawn_blocking(move || {
         let _held = (permit, ticket);
