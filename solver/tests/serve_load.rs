@@ -11,7 +11,7 @@ use pdbformat::{Board, Goal};
 use serde_json::{json, Value};
 use serve::{hang_up, write_3x3_db, Server};
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 const REQUESTS: usize = 200;
@@ -23,7 +23,7 @@ fn the_server_survives_concurrent_mixed_load() {
     let goal = Goal::blank_first(Board::new(3, 3).unwrap());
     let db = dir.path().join("8-44.pdb");
     write_3x3_db(&db, &goal);
-    let server = Arc::new(Server::start(&[
+    let server = Server::start(&[
         "--db",
         db.to_str().unwrap(),
         "--searches",
@@ -34,8 +34,8 @@ fn the_server_survives_concurrent_mixed_load() {
         "5",
         "--max-body",
         "8192",
-    ]));
-    let dist = Arc::new(all_distances(&goal));
+    ]);
+    let dist = all_distances(&goal);
     // The work, drawn up front from a seeded source: (kind, body, expected length).
     let mut rng = Rng::new(2026);
     let mut work = Vec::new();
@@ -52,19 +52,15 @@ fn the_server_survives_concurrent_mixed_load() {
         };
         work.push((i % 8, body, dist[distance_key(&p)] as u64));
     }
-    let work = Arc::new(Mutex::new(work));
-    let statuses = Arc::new(Mutex::new(Vec::new()));
-    let solved = Arc::new(AtomicUsize::new(0));
+    let work = Mutex::new(work);
+    let statuses = Mutex::new(Vec::new());
+    let solved = AtomicUsize::new(0);
     let start = Instant::now();
-    let threads: Vec<_> = (0..CLIENTS)
-        .map(|_| {
-            let (server, work, statuses, solved) = (
-                server.clone(),
-                work.clone(),
-                statuses.clone(),
-                solved.clone(),
-            );
-            std::thread::spawn(move || loop {
+    // Scoped threads: a failing client fails the test, and the server (owned here) is still
+    // stopped on the way out.
+    std::thread::scope(|scope| {
+        for _ in 0..CLIENTS {
+            scope.spawn(|| loop {
                 let Some((kind, body, want)) = work.lock().unwrap().pop() else {
                     break;
                 };
@@ -97,12 +93,9 @@ fn the_server_survives_concurrent_mixed_load() {
                     assert!(v["error"].is_string(), "{v}");
                 }
                 statuses.lock().unwrap().push(a.status);
-            })
-        })
-        .collect();
-    for t in threads {
-        t.join().expect("a client failed");
-    }
+            });
+        }
+    });
     let took = start.elapsed();
     assert!(took < Duration::from_secs(120), "the load took {took:?}");
     let statuses = statuses.lock().unwrap();

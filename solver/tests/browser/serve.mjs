@@ -85,7 +85,12 @@ async function solveAndPlay(page, size, scramble, moves) {
   return [start, length, goal];
 }
 
-const browser = await chromium.launch({ executablePath, headless: true, args: ["--no-sandbox"] });
+// As root in a closed network: no sandbox, and none of the browser's own connections.
+const browser = await chromium.launch({
+  executablePath,
+  headless: true,
+  args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+});
 const page = await browser.newPage({ viewport: { width: 1100, height: 760 } });
 const errors = [];
 page.on("pageerror", (e) => errors.push(String(e)));
