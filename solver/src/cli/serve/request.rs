@@ -74,8 +74,11 @@ pub fn parse(body: &[u8]) -> Result<SolveRequest, ApiError> {
     let goal =
         Goal::parse(puzzle.board(), goal_spec).map_err(|e| ApiError::bad(format!("goal: {e}")))?;
     if let Err(e) = puzzle.check_solvable(&goal) {
-        let msg = crate::cli::solve::puzzle_error(&e.into(), Some(&puzzle), &goal);
-        return Err(ApiError::unprocessable(msg));
+        return Err(ApiError::unprocessable(unsolvable(
+            &e.into(),
+            &puzzle,
+            &goal,
+        )));
     }
     let algorithm = match text(&o, "algorithm")? {
         Some(s) => crate::cli::algorithm::parse_algorithm(s).map_err(ApiError::bad)?,
@@ -140,6 +143,12 @@ pub fn parse(body: &[u8]) -> Result<SolveRequest, ApiError> {
         weight,
         reflect,
     })
+}
+
+/// The message of a search error for `puzzle`: `solver solve`'s, with its hint naming the
+/// other goal as the API's `goal` field rather than the command line's `--goal`.
+pub fn unsolvable(e: &solver::SolveError, puzzle: &Puzzle, goal: &Goal) -> String {
+    crate::cli::solve::puzzle_error(e, Some(puzzle), goal).replace("for --goal ", "for goal ")
 }
 
 /// A string field.

@@ -5,9 +5,9 @@
 use super::catalog::Catalog;
 use super::error::ApiError;
 use super::limits::Caps;
-use super::request::SolveRequest;
+use super::request::{unsolvable, SolveRequest};
 use crate::cli::algorithm::run_json;
-use crate::cli::solve::{failure_json, puzzle_error};
+use crate::cli::solve::failure_json;
 use axum::http::StatusCode;
 use pdbformat::PuzzleError;
 use serde_json::json;
@@ -153,7 +153,7 @@ pub fn run(p: &Prepared) -> Result<serde_json::Value, ApiError> {
             Ok(v)
         }
         Err(e) => {
-            let msg = puzzle_error(&e, Some(&r.puzzle), &r.goal);
+            let msg = unsolvable(&e, &r.puzzle, &r.goal);
             let status = match &e {
                 SolveError::Puzzle(PuzzleError::Unsolvable { .. }) => {
                     StatusCode::UNPROCESSABLE_ENTITY
