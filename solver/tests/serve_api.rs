@@ -138,9 +138,11 @@ fn answers_carry_the_cli_json_fields() {
 
 #[test]
 fn bad_requests_get_json_errors_with_the_right_status() {
-    let (server, _dir) = server_3x3(&["--max-body", "4096"]);
+    let (server, _dir) = server_3x3(&["--max-body", "4096", "--max-cells", "100"]);
     let deep = format!("{}{}", "[".repeat(2_000), "]".repeat(2_000));
     let big_board: Vec<String> = (0..400).map(|t| t.to_string()).collect();
+    let mut nine: Vec<u32> = (0..81).collect();
+    nine.swap(0, 1);
     let cases: Vec<(&str, String, u16)> = vec![
         ("empty body", String::new(), 400),
         ("bad JSON", "{\"puzzle\": ".into(), 400),
@@ -168,7 +170,8 @@ fn bad_requests_get_json_errors_with_the_right_status() {
         ("unknown database", json!({"puzzle": "1 2 3 4 5 6 7 8 0", "databases": ["nope"]}).to_string(), 404),
         ("database for another board", json!({"puzzle": "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 0", "goal": "blank-last", "databases": ["8-44"]}).to_string(), 422),
         ("pdb without a fitting database", json!({"puzzle": "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 0", "goal": "blank-last", "heuristic": "pdb"}).to_string(), 422),
-        ("board too large for ida", json!({"puzzle": big_board.join(" ")}).to_string(), 422),
+        ("board too large for ida", json!({"puzzle": nine}).to_string(), 422),
+        ("board over --max-cells", json!({"puzzle": big_board.join(" "), "algorithm": "strategic"}).to_string(), 422),
     ];
     for (what, body, want) in &cases {
         let a = server.request("POST", "/api/solve", body.as_bytes());

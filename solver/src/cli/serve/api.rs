@@ -83,6 +83,7 @@ async fn server(State(st): State<Arc<AppState>>) -> Response {
                 "max_seconds": caps.max_time.as_secs_f64(),
                 "max_memory": caps.max_memory,
                 "max_body": caps.max_body,
+                "max_cells": caps.max_cells,
             },
             "running": st.admission.running(caps),
             "admitted": st.admission.admitted(),

@@ -23,6 +23,9 @@ pub struct Caps {
     pub threads: usize,
     /// Largest request body in bytes (413 beyond it).
     pub max_body: usize,
+    /// Largest board in cells (422 beyond it): the `strategic` algorithm solves boards of any
+    /// size, and its solutions grow with the cube of the side.
+    pub max_cells: usize,
 }
 
 impl Caps {
@@ -140,6 +143,7 @@ mod tests {
             max_memory: 1 << 20,
             threads: 1,
             max_body: 1024,
+            max_cells: 64,
         }
     }
 

@@ -63,6 +63,10 @@ pub struct ServeArgs {
     /// Largest request body in bytes.
     #[arg(long, value_name = "BYTES", default_value_t = 64 * 1024)]
     max_body: usize,
+    /// Largest board in cells (the strategic algorithm solves any size, with solutions that
+    /// grow with the cube of the side; the other algorithms stop at 64 cells).
+    #[arg(long, value_name = "N", default_value_t = 256)]
+    max_cells: usize,
 }
 
 /// Runs `solver serve` until the process is stopped.
@@ -85,6 +89,7 @@ pub fn run(a: ServeArgs) -> Result<i32> {
         max_memory: a.max_memory,
         threads: a.threads as usize,
         max_body: a.max_body,
+        max_cells: a.max_cells,
     };
     let state = Arc::new(api::AppState {
         catalog: catalog::Catalog::new(dbs),

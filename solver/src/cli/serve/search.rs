@@ -38,6 +38,14 @@ pub fn prepare(
     stop: Arc<AtomicBool>,
     observer: Option<Observer>,
 ) -> Result<Prepared, ApiError> {
+    let cells = request.goal.board().cells();
+    if cells > caps.max_cells {
+        return Err(ApiError::unprocessable(format!(
+            "the {} board has {cells} cells; this server solves boards of at most {} cells (--max-cells)",
+            request.goal.board(),
+            caps.max_cells
+        )));
+    }
     let (heuristic, description) = choose_heuristic(&request, catalog)?;
     let options = Options {
         limits: Limits {
