@@ -2,7 +2,6 @@
 //! value histogram of each table (counted once, on first request), and which of them serve a
 //! goal.
 
-use pdbformat::format::Encoding;
 use pdbformat::Goal;
 use serde_json::{json, Value};
 use solver::Database;
@@ -195,7 +194,7 @@ impl Served {
             .tables()
             .iter()
             .map(|t| {
-                if t.header.encoding == Encoding::Bit1 || t.is_differential() {
+                if t.is_differential() {
                     return None;
                 }
                 let max = t.header.max_value as usize;
