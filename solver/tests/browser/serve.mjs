@@ -115,6 +115,23 @@ try {
     assert.match(await page.textContent("#length"), /\(optimal\)/);
   });
 
+  await check("a pasted position sets the board (and its size)", async () => {
+    await page.selectOption("#size", "4x4");
+    await page.fill("#tiles-input", "1 2 3\n4 5 6\n7 0 8");
+    await page.click("#set-tiles");
+    assert.deepEqual(await tilesOf(page), [1, 2, 3, 4, 5, 6, 7, 0, 8]);
+    assert.equal(await page.inputValue("#size"), "3x3");
+    await page.selectOption("#goal", "blank-last");
+    await page.fill("#tiles-input", "1 2 3 4 5 6 7 0 8");
+    await page.click("#set-tiles");
+    await page.click("#solve");
+    await page.waitForSelector("#result:not([hidden])");
+    assert.equal(await page.textContent("#move-count"), "1");
+    await page.click("#step");
+    assert.equal(await page.getAttribute("#board", "data-solved"), "true");
+    await page.selectOption("#goal", "blank-first");
+  });
+
   await check("keyboard moves and cancelling a search", async () => {
     await page.click("#reset-board");
     await page.focus("#board");

@@ -407,6 +407,15 @@ function wire() {
   $("tiles-form").addEventListener("submit", (e) => {
     e.preventDefault();
     const parts = $("tiles-input").value.trim().split(/[\s,]+/).filter((x) => x !== "");
+    const side = Math.round(Math.sqrt(parts.length));
+    if (parts.length !== st.w * st.h && side * side === parts.length && side >= 2 && side <= 8) {
+      // A square count names its board: switch to it.
+      $("size").value = ["3x3", "4x4", "5x5"].includes(`${side}x${side}`) ? `${side}x${side}` : "custom";
+      $("width").value = side;
+      $("height").value = side;
+      $("custom-size").hidden = $("size").value !== "custom";
+      setSize(side, side);
+    }
     const n = st.w * st.h;
     if (parts.length !== n) { status(`expected ${n} tiles for a ${st.w}x${st.h} board, found ${parts.length}`); return; }
     const t = parts.map((x) => (x === "_" ? 0 : Number(x)));
