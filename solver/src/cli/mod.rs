@@ -3,6 +3,8 @@
 mod algorithm;
 mod bench;
 mod compare;
+#[cfg(feature = "serve")]
+mod serve;
 mod setup;
 mod solve;
 
@@ -91,6 +93,10 @@ enum Command {
     /// and print one table: length, optimal or not, nodes, peak memory, seconds.
     #[command(after_help = compare::COMPARE_HELP)]
     Compare(compare::CompareArgs),
+    /// Serve a web page and a JSON API for solving (loopback only unless --bind says
+    /// otherwise), with the databases loaded once.
+    #[cfg(feature = "serve")]
+    Serve(serve::ServeArgs),
 }
 
 /// Options shared by `solve`, `bench` and `locate`: board, goal and heuristic.
@@ -154,6 +160,8 @@ pub fn run() -> i32 {
         Command::Bench(a) => bench::run(a),
         Command::Compare(a) => compare::run(a),
         Command::Locate(a) => setup::locate(&a.heuristic),
+        #[cfg(feature = "serve")]
+        Command::Serve(a) => serve::run(a),
     };
     match result {
         Ok(code) => code,

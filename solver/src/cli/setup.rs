@@ -44,9 +44,11 @@ fn heuristic_name(spec: &str) -> Result<Option<HeuristicName>> {
 
 /// Opens a database for `goal` and says so on standard error, with a progress bar (bytes of
 /// entries read or decoded) while it loads, when standard error is a terminal. The header is
-/// checked against the goal before any entry is read, and the digests are checked on a thread
-/// of their own while the search runs (`solver::solve` waits for the verdict).
-fn open_db(path: &Path, args: &HeuristicArgs, goal: &Goal) -> Result<Arc<Database>> {
+/// checked against the goal (when one is given) before any entry is read, and the digests are
+/// checked on a thread of their own while the search runs (`solver::solve` waits for the
+/// verdict). `solver serve` opens its databases without a goal: each request's goal is checked
+/// against them.
+pub fn open_db(path: &Path, args: &HeuristicArgs, goal: Option<&Goal>) -> Result<Arc<Database>> {
     // Hidden until the first bytes arrive, when the total is known.
     let pb =
         indicatif::ProgressBar::with_draw_target(None, indicatif::ProgressDrawTarget::hidden());
@@ -62,7 +64,7 @@ fn open_db(path: &Path, args: &HeuristicArgs, goal: &Goal) -> Result<Arc<Databas
         OpenOptions {
             verify: !args.no_verify,
             verify_in_background: true,
-            expect_goal: Some(goal.clone()),
+            expect_goal: goal.cloned(),
             residence: args.load,
         },
         &mut |done, total| {
@@ -102,7 +104,7 @@ fn open_db(path: &Path, args: &HeuristicArgs, goal: &Goal) -> Result<Arc<Databas
 /// with a path separator or a `.pdb` ending) is that path; otherwise a standard database name
 /// (`15-78-za-bit1`) or catalogue name (`15-78+78b-za-bit1`, its members in order) is looked up
 /// in the search directories ([`locate::find_standard`]).
-fn db_paths(values: &[std::path::PathBuf]) -> Result<Vec<std::path::PathBuf>> {
+pub fn db_paths(values: &[std::path::PathBuf]) -> Result<Vec<std::path::PathBuf>> {
     let mut out = Vec::new();
     for v in values {
         let text = v.to_string_lossy();
@@ -184,7 +186,7 @@ pub fn make_heuristic(args: &HeuristicArgs, goal: &Goal) -> Result<Setup> {
         }
         db_paths(&args.dbs)?
             .iter()
-            .map(|p| open_db(p, args, goal))
+            .map(|p| open_db(p, args, Some(goal)))
             .collect::<Result<_>>()?
     } else {
         match name {
@@ -238,7 +240,7 @@ pub fn make_heuristic(args: &HeuristicArgs, goal: &Goal) -> Result<Setup> {
                 ));
             }
         };
-        vec![open_db(&path, args, goal)?]
+        vec![open_db(&path, args, Some(goal))?]
     };
     let load_seconds = dbs.iter().map(|d| d.load_seconds()).sum();
     let heuristic = HeuristicChoice::Pdb {

@@ -243,19 +243,26 @@ fn run_one(a: &SolveArgs, board: Option<Board>, limits: &Limits) -> Result<i32> 
         Err(e) => {
             let msg = puzzle_error(&e, Some(&puzzle), &goal);
             if a.json {
-                let mut v = error_json(&format!("{puzzle:#}"), None, &msg);
-                if let SolveError::Stopped { stop, stats } = &e {
-                    v["stopped"] = stop.describe().into();
-                    v["lower_bound"] = stats.lower_bound.into();
-                    v["nodes"] = stats.nodes.into();
-                    v["seconds"] = stats.seconds.into();
-                }
-                println!("{v}");
+                println!("{}", failure_json(&puzzle, &e, &msg));
             }
             eprintln!("error: {msg}");
             Ok(exit_code(&e))
         }
     }
+}
+
+/// The JSON object of a puzzle whose search failed with `e` (described by `msg`): the error,
+/// and for a search stopped by a limit what stopped it and what it proved. `solver serve`
+/// answers with the same object.
+pub fn failure_json(puzzle: &Puzzle, e: &SolveError, msg: &str) -> serde_json::Value {
+    let mut v = error_json(&format!("{puzzle:#}"), None, msg);
+    if let SolveError::Stopped { stop, stats } = e {
+        v["stopped"] = stop.describe().into();
+        v["lower_bound"] = stats.lower_bound.into();
+        v["nodes"] = stats.nodes.into();
+        v["seconds"] = stats.seconds.into();
+    }
+    v
 }
 
 /// A state to fill the checkpoint template with until the search reports one.

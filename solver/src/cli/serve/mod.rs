@@ -1,0 +1,168 @@
+//! `solver serve`: a web page and a JSON API for solving, served over HTTP by axum on a small
+//! tokio runtime. Databases are found and loaded once at start, exactly as `solver solve`
+//! does it (`--db` names and files, or the default database, built on first use); each
+//! search runs on a blocking thread under the caps of [`limits`].
+
+mod api;
+mod catalog;
+mod error;
+mod limits;
+mod page;
+mod request;
+mod search;
+mod stream;
+
+use super::setup::{db_paths, make_heuristic, open_db};
+use super::HeuristicArgs;
+use anyhow::{Context, Result};
+use clap::Args;
+use pdbformat::{Board, Goal};
+use solver::{Database, HeuristicChoice};
+use std::io::Write;
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// Arguments of `solver serve`.
+#[derive(Args, Debug)]
+pub struct ServeArgs {
+    /// Address and port to listen on. The default answers only this machine; any other
+    /// address (e.g. 0.0.0.0:8080) lets other machines use the server, and is said so at start.
+    /// Port 0 picks a free port (the address printed is the one to use).
+    #[arg(long, value_name = "ADDR:PORT", default_value = "127.0.0.1:8080")]
+    bind: SocketAddr,
+    /// Pattern-database files or standard names to serve, as for `solver solve --db`
+    /// (repeatable). Without it the default 4x4 database is found, or built once.
+    #[arg(long = "db", value_name = "FILE|NAME")]
+    dbs: Vec<PathBuf>,
+    /// Do not check the databases' SHA-256 digests.
+    #[arg(long)]
+    no_verify: bool,
+    /// Never build the default database (serve without one when none is found).
+    #[arg(long)]
+    no_build: bool,
+    /// Searches that run at once, each on a thread of its own.
+    #[arg(long, value_name = "N", default_value_t = 2, value_parser = clap::value_parser!(u16).range(1..=256))]
+    searches: u16,
+    /// Requests that may wait for a search; beyond them the server answers 503.
+    #[arg(long, value_name = "N", default_value_t = 32, value_parser = clap::value_parser!(u16).range(0..=4096))]
+    queue: u16,
+    /// Node limit of one search (requests may ask for less).
+    #[arg(long, value_name = "N", default_value_t = 2_000_000_000)]
+    max_nodes: u64,
+    /// Time limit of one search in seconds (requests may ask for less).
+    #[arg(long, value_name = "SECONDS", default_value_t = 60.0)]
+    max_seconds: f64,
+    /// Memory limit of one search (A*, BFS), e.g. 512M or 2G.
+    #[arg(long, value_name = "SIZE", default_value = "1G", value_parser = super::algorithm::parse_size)]
+    max_memory: u64,
+    /// Threads of one parallel-ida search.
+    #[arg(long, value_name = "N", default_value_t = 2, value_parser = clap::value_parser!(u16).range(1..=256))]
+    threads: u16,
+    /// Largest request body in bytes.
+    #[arg(long, value_name = "BYTES", default_value_t = 64 * 1024)]
+    max_body: usize,
+    /// Largest board in cells (the strategic algorithm solves any size, with solutions that
+    /// grow with the cube of the side; the other algorithms stop at 64 cells).
+    #[arg(long, value_name = "N", default_value_t = 256)]
+    max_cells: usize,
+}
+
+/// Runs `solver serve` until the process is stopped.
+pub fn run(a: ServeArgs) -> Result<i32> {
+    if !(a.max_seconds.is_finite() && a.max_seconds > 0.0) {
+        anyhow::bail!(
+            "--max-seconds must be a positive number of seconds, not {}",
+            a.max_seconds
+        );
+    }
+    if a.max_nodes == 0 {
+        anyhow::bail!("--max-nodes must be at least 1");
+    }
+    let dbs = load_databases(&a)?;
+    let caps = limits::Caps {
+        searches: a.searches as usize,
+        queue: a.queue as usize,
+        max_nodes: a.max_nodes,
+        max_time: Duration::from_secs_f64(a.max_seconds.min(1e9)),
+        max_memory: a.max_memory,
+        threads: a.threads as usize,
+        max_body: a.max_body,
+        max_cells: a.max_cells,
+    };
+    let state = Arc::new(api::AppState {
+        catalog: catalog::Catalog::new(dbs),
+        admission: limits::Admission::new(&caps),
+        caps,
+    });
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        // Searches are bounded by the queue; a few more threads for histograms.
+        .max_blocking_threads(state.caps.searches + state.caps.queue + 4)
+        .thread_name("serve")
+        .enable_all()
+        .build()
+        .context("cannot start the server's runtime")?;
+    runtime.block_on(serve(a.bind, state))
+}
+
+/// Binds, says where, and answers requests.
+async fn serve(bind: SocketAddr, state: Arc<api::AppState>) -> Result<i32> {
+    let listener = tokio::net::TcpListener::bind(bind)
+        .await
+        .with_context(|| format!("cannot listen on {bind}"))?;
+    let addr = listener
+        .local_addr()
+        .context("cannot read the bound address")?;
+    if !addr.ip().is_loopback() {
+        eprintln!(
+            "note: listening on {addr}, which is not a loopback address: other machines that reach it can use this server (give --bind 127.0.0.1:PORT to keep it to this machine)"
+        );
+    }
+    let names: Vec<&str> = state.catalog.dbs.iter().map(|s| s.name.as_str()).collect();
+    eprintln!(
+        "serving {} database{} ({}); at most {} searches at once, {} waiting, {} nodes and {} s each",
+        names.len(),
+        if names.len() == 1 { "" } else { "s" },
+        if names.is_empty() { "none: classic heuristics only".to_string() } else { names.join(", ") },
+        state.caps.searches,
+        state.caps.queue,
+        pdbformat::units::thousands(state.caps.max_nodes),
+        state.caps.max_time.as_secs_f64()
+    );
+    // The one line on standard output: scripts read the address from it.
+    println!("listening on http://{addr}/");
+    let _ = std::io::stdout().flush();
+    axum::serve(listener, api::router(state))
+        .await
+        .context("the server stopped")?;
+    Ok(0)
+}
+
+/// The databases to serve: those of `--db` (names and files resolved as `solver solve` does,
+/// opened without a goal: each request's goal is checked against them), or the default 4x4
+/// database found or built through `solver solve`'s own setup.
+fn load_databases(a: &ServeArgs) -> Result<Vec<Arc<Database>>> {
+    let args = HeuristicArgs {
+        board: None,
+        goal: "blank-first".into(),
+        dbs: a.dbs.clone(),
+        heuristic: "auto".into(),
+        no_reflect: false,
+        no_verify: a.no_verify,
+        load: solver::Residence::Mapped,
+        no_build: a.no_build,
+    };
+    if !a.dbs.is_empty() {
+        return db_paths(&a.dbs)?
+            .iter()
+            .map(|p| open_db(p, &args, None))
+            .collect();
+    }
+    let goal = Goal::blank_first(Board::new(4, 4)?);
+    Ok(match make_heuristic(&args, &goal)?.heuristic {
+        HeuristicChoice::Pdb { databases, .. } => databases,
+        _ => Vec::new(),
+    })
+}

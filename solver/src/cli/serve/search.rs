@@ -1,0 +1,196 @@
+//! One request's search: the heuristic chosen among the server's databases, the options
+//! clamped to the server's caps, and the outcome as the JSON of `solver solve --json` or as an
+//! error with its status. Runs on a blocking thread, never on the async runtime.
+
+use super::catalog::Catalog;
+use super::error::ApiError;
+use super::limits::Caps;
+use super::request::{unsolvable, SolveRequest};
+use crate::cli::algorithm::run_json;
+use crate::cli::solve::failure_json;
+use axum::http::StatusCode;
+use pdbformat::PuzzleError;
+use serde_json::json;
+use solver::search::progress::Observer;
+use solver::{solve, DbError, HeuristicChoice, HeuristicName, Limits, Options, SolveError};
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+
+/// A request ready to search: its heuristic (databases chosen and checked against the goal),
+/// the heuristic in words, and the options.
+pub struct Prepared {
+    /// The request.
+    pub request: SolveRequest,
+    /// The heuristic.
+    pub heuristic: HeuristicChoice,
+    /// The heuristic in words (the `heuristic` field of the answer).
+    pub description: String,
+    /// The options: limits clamped to the caps, the stop flag, the observer.
+    pub options: Options,
+}
+
+/// Chooses the heuristic and the options of `request`: unknown database names are 404, a
+/// database that cannot serve the goal is 422.
+pub fn prepare(
+    request: SolveRequest,
+    catalog: &Catalog,
+    caps: &Caps,
+    stop: Arc<AtomicBool>,
+    observer: Option<Observer>,
+) -> Result<Prepared, ApiError> {
+    let cells = request.goal.board().cells();
+    if cells > caps.max_cells {
+        return Err(ApiError::unprocessable(format!(
+            "the {} board has {cells} cells; this server solves boards of at most {} cells (--max-cells)",
+            request.goal.board(),
+            caps.max_cells
+        )));
+    }
+    let (heuristic, description) = choose_heuristic(&request, catalog)?;
+    let options = Options {
+        limits: Limits {
+            max_nodes: Some(caps.nodes(request.max_nodes)),
+            timeout: Some(caps.time(request.timeout)),
+        },
+        max_memory: Some(caps.max_memory),
+        weight: request.weight.unwrap_or(Options::default().weight),
+        threads: caps.threads.max(1),
+        interrupt: Some(stop),
+        observer,
+        ..Options::default()
+    };
+    Ok(Prepared {
+        request,
+        heuristic,
+        description,
+        options,
+    })
+}
+
+/// The heuristic of a request and its description.
+fn choose_heuristic(
+    r: &SolveRequest,
+    catalog: &Catalog,
+) -> Result<(HeuristicChoice, String), ApiError> {
+    if !r.algorithm.uses_heuristic() {
+        return Ok((HeuristicChoice::Manhattan, "none".into()));
+    }
+    let classic = |c, d: &str| Ok((c, d.to_string()));
+    match r.heuristic {
+        Some(HeuristicName::Hamming) => {
+            return classic(HeuristicChoice::Hamming, "misplaced tiles (hamming)")
+        }
+        Some(HeuristicName::Manhattan) => return classic(HeuristicChoice::Manhattan, "manhattan"),
+        Some(HeuristicName::LinearConflict) => {
+            return classic(
+                HeuristicChoice::LinearConflict,
+                "manhattan + linear conflict",
+            )
+        }
+        Some(HeuristicName::Pdb) | None => {}
+    }
+    let chosen = match &r.databases {
+        Some(names) if names.is_empty() => {
+            return Err(ApiError::bad(
+                "databases: an empty list (leave it out to use every database that fits)",
+            ))
+        }
+        Some(names) => names
+            .iter()
+            .map(|n| {
+                catalog.get(n).ok_or_else(|| {
+                    let have: Vec<&str> = catalog.dbs.iter().map(|s| s.name.as_str()).collect();
+                    ApiError::not_found(format!(
+                        "unknown database {n:?}: this server has {}",
+                        if have.is_empty() {
+                            "none".to_string()
+                        } else {
+                            have.join(", ")
+                        }
+                    ))
+                })
+            })
+            .collect::<Result<Vec<_>, _>>()?,
+        None => catalog.fitting(&r.goal),
+    };
+    if chosen.is_empty() {
+        if r.heuristic == Some(HeuristicName::Pdb) {
+            return Err(ApiError::unprocessable(format!(
+                "no database of this server fits the {} board and goal {}",
+                r.goal.board(),
+                r.goal
+            )));
+        }
+        return classic(
+            HeuristicChoice::LinearConflict,
+            "manhattan + linear conflict (no database fits)",
+        );
+    }
+    for s in &chosen {
+        s.db.frame_for(&r.goal)
+            .map_err(|e| ApiError::unprocessable(e.to_string()))?;
+    }
+    let heuristic = HeuristicChoice::Pdb {
+        databases: chosen.iter().map(|s| s.db.clone()).collect(),
+        reflect: r.reflect,
+    };
+    heuristic.check(&r.goal).map_err(|e| db_error(&e))?;
+    let names: Vec<String> = chosen
+        .iter()
+        .map(|s| format!("{} [{}]", s.name, s.db.describe_patterns()))
+        .collect();
+    let refl = if heuristic.reflects(&r.goal) {
+        "with reflection"
+    } else {
+        "no reflection"
+    };
+    Ok((heuristic, format!("pdb {}, {refl}", names.join(" + "))))
+}
+
+/// Runs the search. The answer is `solver solve --json`'s object (with `goal` and `board`
+/// added), or the error: 422 for what the request asked that cannot be done (a stopped
+/// search comes with `stopped`, `lower_bound`, `nodes` and `seconds`), 500 for a damaged
+/// database or an internal failure.
+pub fn run(p: &Prepared) -> Result<serde_json::Value, ApiError> {
+    let r = &p.request;
+    match solve(r.algorithm, &p.heuristic, &r.puzzle, &r.goal, &p.options) {
+        Ok(s) => {
+            let mut v = run_json(&r.puzzle, &p.description, &s);
+            v["goal"] = json!(r.goal.to_string());
+            v["board"] = json!(r.goal.board().to_string());
+            Ok(v)
+        }
+        Err(e) => {
+            let msg = unsolvable(&e, &r.puzzle, &r.goal);
+            let status = match &e {
+                SolveError::Puzzle(PuzzleError::Unsolvable { .. }) => {
+                    StatusCode::UNPROCESSABLE_ENTITY
+                }
+                SolveError::Puzzle(_) => StatusCode::BAD_REQUEST,
+                SolveError::Database(d) => db_error(d).status,
+                SolveError::BoardTooLarge { .. }
+                | SolveError::Refused(_)
+                | SolveError::Stopped { .. }
+                | SolveError::NotFound { .. } => StatusCode::UNPROCESSABLE_ENTITY,
+                SolveError::Failed(_) => StatusCode::INTERNAL_SERVER_ERROR,
+            };
+            Err(ApiError {
+                status,
+                message: msg.clone(),
+                extra: failure_json(&r.puzzle, &e, &msg),
+            })
+        }
+    }
+}
+
+/// A database error: 422 when the database does not fit the request, 500 when the file is
+/// damaged (the server's fault, not the request's).
+fn db_error(e: &DbError) -> ApiError {
+    let status = match e {
+        DbError::WrongBoard { .. } | DbError::WrongGoal { .. } | DbError::TooMany { .. } => {
+            StatusCode::UNPROCESSABLE_ENTITY
+        }
+        _ => StatusCode::INTERNAL_SERVER_ERROR,
+    };
+    ApiError::new(status, pdbformat::error::describe(e))
+}

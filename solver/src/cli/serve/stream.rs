@@ -1,0 +1,130 @@
+//! `POST /api/solve?stream=1`: the answer as newline-delimited JSON, so that a page can show
+//! a search's progress and cancel it. Lines: `{"event":"tick","seconds"}` about twice a second
+//! (which also finds a client that has gone away), `{"event":"iteration",…}` after each IDA*
+//! iteration, and last `{"event":"done","status":N,"body":{…}}` where `body` is exactly what
+//! the plain request would have answered with status `N`.
+
+use super::api::AppState;
+use super::error::ApiError;
+use super::limits::{StopOnDrop, Ticket};
+use super::search::{self, Prepared};
+use axum::body::{Body, Bytes};
+use axum::http::{header, StatusCode};
+use axum::response::Response;
+use futures_core::Stream;
+use serde_json::{json, Value};
+use solver::search::progress::{Event, Observer};
+use std::convert::Infallible;
+use std::pin::Pin;
+use std::sync::Arc;
+use std::task::{Context, Poll};
+use std::time::{Duration, Instant};
+use tokio::sync::mpsc;
+
+/// The response body: lines sent by the forwarding task.
+struct Lines(mpsc::Receiver<Bytes>);
+
+impl Stream for Lines {
+    type Item = Result<Bytes, Infallible>;
+
+    fn poll_next(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
+        self.0.poll_recv(cx).map(|line| line.map(Ok))
+    }
+}
+
+/// A JSON value as one line of the body.
+fn line(v: &Value) -> Bytes {
+    let mut s = v.to_string();
+    s.push('\n');
+    Bytes::from(s)
+}
+
+/// The channel from a search to its stream: what the observer and the search's end send.
+pub struct Events {
+    tx: mpsc::UnboundedSender<Value>,
+    rx: mpsc::UnboundedReceiver<Value>,
+}
+
+/// An observer that sends each finished IDA* iteration as a line, and the channel it sends on.
+pub fn observer() -> (Observer, Events) {
+    let (tx, rx) = mpsc::unbounded_channel::<Value>();
+    let tell = tx.clone();
+    let observer = Observer::new(move |e| {
+        if let Event::Iteration(it) = e {
+            let _ = tell.send(json!({
+                "event": "iteration",
+                "iteration": it.iteration,
+                "bound": it.bound,
+                "next_bound": it.next_bound,
+                "nodes": it.nodes,
+                "total_nodes": it.total_nodes,
+                "seconds": it.seconds,
+                "total_seconds": it.total_seconds,
+                "nodes_per_second": it.nodes_per_second(),
+                "next_seconds": it.next_seconds,
+            }));
+        }
+    });
+    (observer, Events { tx, rx })
+}
+
+/// Runs the prepared search (its options hold the [`observer`] of `events`) once a slot is
+/// free, and answers with its stream; the search's own outcome comes in the last line.
+pub async fn solve(
+    st: Arc<AppState>,
+    prepared: Prepared,
+    events: Events,
+    ticket: Ticket,
+    stop: StopOnDrop,
+) -> Result<Response, ApiError> {
+    let Events {
+        tx: events,
+        rx: mut from_search,
+    } = events;
+    let permit = st.admission.slot().await;
+    let search = tokio::task::spawn_blocking(move || {
+        let _held = (permit, ticket);
+        let (status, body) = match search::run(&prepared) {
+            Ok(v) => (StatusCode::OK, v),
+            Err(e) => (e.status, e.json()),
+        };
+        let _ = events.send(json!({ "event": "done", "status": status.as_u16(), "body": body }));
+    });
+    let (to_body, body) = mpsc::channel::<Bytes>(16);
+    tokio::spawn(async move {
+        // Dropped when this task ends: after the last line, or as soon as a line cannot be
+        // sent because the client has gone away; either way the search stops.
+        let _stop = stop;
+        let start = Instant::now();
+        let mut tick = tokio::time::interval(Duration::from_millis(500));
+        loop {
+            tokio::select! {
+                ev = from_search.recv() => {
+                    let Some(ev) = ev else {
+                        // The search thread ended without a verdict (it panicked).
+                        let e = ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "the search failed");
+                        let _ = to_body.send(line(&json!({ "event": "done", "status": 500, "body": e.json() }))).await;
+                        break;
+                    };
+                    let last = ev["event"] == "done";
+                    if to_body.send(line(&ev)).await.is_err() || last {
+                        break;
+                    }
+                }
+                _ = tick.tick() => {
+                    let t = json!({ "event": "tick", "seconds": start.elapsed().as_secs_f64() });
+                    if to_body.send(line(&t)).await.is_err() {
+                        break;
+                    }
+                }
+            }
+        }
+        drop(search);
+    });
+    Ok(Response::builder()
+        .status(StatusCode::OK)
+        .header(header::CONTENT_TYPE, "application/x-ndjson")
+        .header(header::CACHE_CONTROL, "no-store")
+        .body(Body::from_stream(Lines(body)))
+        .unwrap_or_else(|_| Response::new(Body::empty())))
+}
