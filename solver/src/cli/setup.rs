@@ -6,7 +6,7 @@ use super::HeuristicArgs;
 use anyhow::Context;
 use anyhow::{anyhow, bail, Result};
 use pdbformat::{Board, Goal};
-use solver::heuristic::pdb::reflection_for;
+use solver::heuristic::pdb::reflections_for;
 use solver::{locate, Algorithm, Database, HeuristicChoice, HeuristicName, OpenOptions};
 use std::path::Path;
 use std::sync::Arc;
@@ -259,11 +259,15 @@ pub fn make_heuristic(args: &HeuristicArgs, goal: &Goal) -> Result<Setup> {
             )
         })
         .collect();
-    let refl = match (reflect, reflection_for(goal)) {
-        (false, _) => "no reflection (--no-reflect)",
-        (true, Some(_)) => "with reflection",
-        (true, None) if !goal.board().is_square() => "no reflection (board not square)",
-        (true, None) => "no reflection (goal blank off the diagonals)",
+    let syms = reflections_for(goal);
+    let refl = match (reflect, syms.len()) {
+        (false, _) => "no reflection (--no-reflect)".to_string(),
+        (true, 1) => "with reflection".to_string(),
+        (true, n) if n > 1 => format!(
+            "with {n} symmetric views ({})",
+            syms.iter().map(|s| s.name()).collect::<Vec<_>>().join(", ")
+        ),
+        (true, _) => "no reflection (no board symmetry fixes the goal's blank cell)".to_string(),
     };
     Ok(Setup {
         heuristic,
