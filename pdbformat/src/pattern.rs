@@ -102,17 +102,19 @@ const PRESETS: &[Preset] = &[
             &[12, 17, 21, 22, 23, 24],
         ],
     },
-    // "6666c": the top row's right four with two below, the left two columns of rows 1-3,
-    // the right two columns of rows 2-4 less 23, and the bottom-left rest with the centre.
+    // "6666c": two columns of three (the left block's cells 1, 2, 6, 7, 11, 12), the top
+    // right block reaching down to 19, the bottom-left block, and the bottom-right block with
+    // 13. Chosen by a search over compact partitions for none of whose patterns (nor their
+    // mirror images) is a pattern of "6666" or "6666b" or their mirror images.
     Preset {
         name: "6666c",
         width: 5,
         height: 5,
         cells: &[
-            &[1, 2, 3, 4, 7, 8],
-            &[5, 6, 10, 11, 15, 16],
-            &[9, 13, 14, 18, 19, 24],
-            &[12, 17, 20, 21, 22, 23],
+            &[1, 2, 6, 7, 11, 12],
+            &[3, 4, 8, 9, 14, 19],
+            &[5, 10, 15, 16, 20, 21],
+            &[13, 17, 18, 22, 23, 24],
         ],
     },
     // A 7-7-5-5 that the transpose maps onto itself: the top two rows less cells 5 and 6, its
@@ -441,6 +443,30 @@ mod tests {
             Partition::parse(&g, "7-1"),
             Err(PatternError::Syntax { .. })
         ));
+    }
+
+    #[test]
+    fn the_catalogue_presets_and_their_mirror_images_share_no_pattern() {
+        // 6666, 6666b and 6666c with reflection: six sums over 24 distinct 6-tile sets.
+        let b5 = Board::new(5, 5).unwrap();
+        let g = Goal::blank_first(b5);
+        let mut sets: Vec<Vec<u8>> = Vec::new();
+        for name in ["6666", "6666b", "6666c"] {
+            for p in Partition::preset(&g, name).unwrap().patterns() {
+                let mut image: Vec<u8> = p
+                    .tiles()
+                    .iter()
+                    .map(|&t| Symmetry::Transpose.map(b5, t as usize) as u8)
+                    .collect();
+                image.sort_unstable();
+                sets.push(p.tiles().to_vec());
+                sets.push(image);
+            }
+        }
+        let mut distinct = sets.clone();
+        distinct.sort();
+        distinct.dedup();
+        assert_eq!(distinct.len(), 24, "{sets:?}");
     }
 
     #[test]
