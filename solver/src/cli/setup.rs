@@ -246,6 +246,7 @@ pub fn make_heuristic(args: &HeuristicArgs, goal: &Goal) -> Result<Setup> {
         reflect,
     };
     heuristic.check(goal)?;
+    let prepared = solver::heuristic::PdbHeuristic::new(&dbs, goal, reflect)?;
     let files: Vec<String> = dbs
         .iter()
         .map(|d| {
@@ -260,20 +261,34 @@ pub fn make_heuristic(args: &HeuristicArgs, goal: &Goal) -> Result<Setup> {
         })
         .collect();
     let syms = reflections_for(goal);
-    let refl = match (reflect, syms.len()) {
-        (false, _) => "no reflection (--no-reflect)".to_string(),
-        (true, 1) => "with reflection".to_string(),
-        (true, n) if n > 1 => format!(
-            "with {n} symmetric views ({})",
-            syms.iter().map(|s| s.name()).collect::<Vec<_>>().join(", ")
+    let used = prepared.reflections();
+    let refl = match (reflect, syms.len(), used.len()) {
+        (false, _, _) => "no reflection (--no-reflect)".to_string(),
+        (true, 0, _) => "no reflection (no board symmetry fixes the goal's blank cell)".to_string(),
+        (true, 1, 1) => "with reflection".to_string(),
+        (true, _, 0) => format!(
+            "no reflection (the {} view{} only repeat{} the plain sums)",
+            names(&syms),
+            if syms.len() == 1 { "" } else { "s" },
+            if syms.len() == 1 { "s" } else { "" },
         ),
-        (true, _) => "no reflection (no board symmetry fixes the goal's blank cell)".to_string(),
+        (true, _, n) => format!(
+            "with {n} symmetric view{} ({}), {} components",
+            if n == 1 { "" } else { "s" },
+            names(used),
+            prepared.components()
+        ),
     };
     Ok(Setup {
         heuristic,
         description: format!("pdb {}, {refl}", files.join(" + ")),
         load_seconds,
     })
+}
+
+/// Symmetry names, comma-separated.
+fn names(syms: &[pdbformat::Symmetry]) -> String {
+    syms.iter().map(|s| s.name()).collect::<Vec<_>>().join(", ")
 }
 
 /// Builds the default database for `goal`'s board into [`locate::build_dir`], saying so.
