@@ -87,6 +87,51 @@ const PRESETS: &[Preset] = &[
             &[14, 18, 19, 22, 23, 24],
         ],
     },
+    // Two more 6-6-6-6 for catalogues with "6666" (and, through reflection, their transposes):
+    // 2×3 blocks shifted against Korf & Felner's, so that no pattern of one is a pattern of
+    // another or of its mirror image. "6666b": the top-left 2×3 block, the right column pair
+    // of rows 1-3 with 4, the left column pair of rows 1-3 with 20, and the bottom-right rest.
+    Preset {
+        name: "6666b",
+        width: 5,
+        height: 5,
+        cells: &[
+            &[1, 2, 3, 6, 7, 8],
+            &[4, 9, 13, 14, 18, 19],
+            &[5, 10, 11, 15, 16, 20],
+            &[12, 17, 21, 22, 23, 24],
+        ],
+    },
+    // "6666c": two columns of three (the left block's cells 1, 2, 6, 7, 11, 12), the top
+    // right block reaching down to 19, the bottom-left block, and the bottom-right block with
+    // 13. Chosen by a search over compact partitions for none of whose patterns (nor their
+    // mirror images) is a pattern of "6666" or "6666b" or their mirror images.
+    Preset {
+        name: "6666c",
+        width: 5,
+        height: 5,
+        cells: &[
+            &[1, 2, 6, 7, 11, 12],
+            &[3, 4, 8, 9, 14, 19],
+            &[5, 10, 15, 16, 20, 21],
+            &[13, 17, 18, 22, 23, 24],
+        ],
+    },
+    // A 7-7-5-5 that the transpose maps onto itself: the top two rows less cells 5 and 6, its
+    // mirror image (the left two columns less cells 1 and 6), and two 5-tile patterns that
+    // are each their own image (the inner 2×2 block with cell 6, and the bottom-right corner
+    // with its two arms). `pdbgen` searches one 7-tile table and derives the other.
+    Preset {
+        name: "7755s",
+        width: 5,
+        height: 5,
+        cells: &[
+            &[1, 2, 3, 4, 7, 8, 9],
+            &[5, 10, 11, 15, 16, 20, 21],
+            &[6, 12, 13, 17, 18],
+            &[14, 19, 22, 23, 24],
+        ],
+    },
 ];
 
 impl Pattern {
@@ -240,7 +285,8 @@ impl Partition {
     }
 
     /// Parses patterns separated by `/` (`1-7/8-15`, `1,2,3,4,5,6/7-12/13,14,15`) or a preset
-    /// name (`78`, `78b`, `663`, `555` on 4×4, `6666` and the transpose-symmetric `6666s` on 5×5,
+    /// name (`78`, `78b`, `663`, `555` on 4×4, `6666`, `6666b`, `6666c` and the
+    /// transpose-symmetric `6666s` and `7755s` on 5×5,
     /// `full` on any board). Presets are given in
     /// goal cells and mapped onto `goal` through the board symmetry that takes the top-left
     /// corner to the goal's blank cell.
@@ -400,10 +446,34 @@ mod tests {
     }
 
     #[test]
+    fn the_catalogue_presets_and_their_mirror_images_share_no_pattern() {
+        // 6666, 6666b and 6666c with reflection: six sums over 24 distinct 6-tile sets.
+        let b5 = Board::new(5, 5).unwrap();
+        let g = Goal::blank_first(b5);
+        let mut sets: Vec<Vec<u8>> = Vec::new();
+        for name in ["6666", "6666b", "6666c"] {
+            for p in Partition::preset(&g, name).unwrap().patterns() {
+                let mut image: Vec<u8> = p
+                    .tiles()
+                    .iter()
+                    .map(|&t| Symmetry::Transpose.map(b5, t as usize) as u8)
+                    .collect();
+                image.sort_unstable();
+                sets.push(p.tiles().to_vec());
+                sets.push(image);
+            }
+        }
+        let mut distinct = sets.clone();
+        distinct.sort();
+        distinct.dedup();
+        assert_eq!(distinct.len(), 24, "{sets:?}");
+    }
+
+    #[test]
     fn presets_are_complete_for_both_goals() {
         for (w, names) in [
             (4, vec!["78", "78b", "663", "555", "full"]),
-            (5, vec!["6666", "6666s"]),
+            (5, vec!["6666", "6666s", "6666b", "6666c", "7755s"]),
             (3, vec!["full"]),
         ] {
             let b = Board::new(w, w).unwrap();
@@ -414,10 +484,14 @@ mod tests {
                 }
             }
         }
-        // 6666s is its own transpose for both corner goals: patterns 1 and 2 swap, 0 and 3 stay.
+        // 6666s and 7755s are their own transposes for both corner goals: in 6666s patterns 1
+        // and 2 swap and 0 and 3 stay, in 7755s the 7-tile patterns 0 and 1 swap.
         let b5 = Board::new(5, 5).unwrap();
-        for g in [Goal::blank_first(b5), Goal::blank_last(b5)] {
-            let p = Partition::preset(&g, "6666s").unwrap();
+        for (g, name) in [Goal::blank_first(b5), Goal::blank_last(b5)]
+            .into_iter()
+            .flat_map(|g| [(g.clone(), "6666s"), (g, "7755s")])
+        {
+            let p = Partition::preset(&g, name).unwrap();
             let image = |pat: &Pattern| {
                 let mut t: Vec<u8> = pat
                     .tiles()
@@ -431,10 +505,16 @@ mod tests {
                 t
             };
             let ps = p.patterns();
-            assert_eq!(image(&ps[1]), ps[2].tiles());
-            assert_eq!(image(&ps[2]), ps[1].tiles());
-            assert_eq!(image(&ps[0]), ps[0].tiles());
-            assert_eq!(image(&ps[3]), ps[3].tiles());
+            let (pair, own) = if name == "6666s" {
+                ((1, 2), [0, 3])
+            } else {
+                ((0, 1), [2, 3])
+            };
+            assert_eq!(image(&ps[pair.0]), ps[pair.1].tiles());
+            assert_eq!(image(&ps[pair.1]), ps[pair.0].tiles());
+            for i in own {
+                assert_eq!(image(&ps[i]), ps[i].tiles(), "{name}");
+            }
         }
         // Under blank-last the 7-8 preset maps through the 180° rotation: tile t -> 16 - t.
         let g = Goal::blank_last(b44());

@@ -188,6 +188,21 @@ pub const STANDARD: &[StandardDb] = &[
     StandardDb::square("24-6666-za-bit1", 5, "6666", ZA)
         .encoded(Encoding::Bit1)
         .large(),
+    // The 24-puzzle's stronger heuristics (issue 13): more 6-6-6-6 partitions for catalogues
+    // (90.5 MB each as bit1, a few CPU-minutes to build) and a 7-7-5-5 whose 7-tile patterns
+    // mirror each other (1.02 GB as bit1; one 7-tile table searched, about 15 CPU-minutes).
+    StandardDb::square("24-6666b-za-bit1", 5, "6666b", ZA)
+        .encoded(Encoding::Bit1)
+        .large(),
+    StandardDb::square("24-6666c-za-bit1", 5, "6666c", ZA)
+        .encoded(Encoding::Bit1)
+        .large(),
+    StandardDb::square("24-6666s-za-bit1", 5, "6666s", ZA)
+        .encoded(Encoding::Bit1)
+        .large(),
+    StandardDb::square("24-7755s-za-bit1", 5, "7755s", ZA)
+        .encoded(Encoding::Bit1)
+        .large(),
 ];
 
 /// A catalogue: several standard databases of one board whose heuristics the solver combines
@@ -208,6 +223,19 @@ pub const CATALOGUES: &[Catalogue] = &[
     Catalogue {
         name: "15-78+78b-za-bit1",
         members: &["15-78-za-bit1", "15-78b-za-bit1"],
+    },
+    // The 24-puzzle: Korf & Felner's 6-6-6-6, two shifted 6-6-6-6 partitions and the
+    // transpose-symmetric one (362 MB together). With reflection: seven sums (6666s is its own
+    // mirror image) over 28 tile sets, 26 of them distinct. The strongest 5x5 heuristic of the
+    // standard set by node count (BENCHMARKS.md, "Korf's 24-puzzle instances: catalogues").
+    Catalogue {
+        name: "24-6666+6666b+6666c+6666s-za-bit1",
+        members: &[
+            "24-6666-za-bit1",
+            "24-6666b-za-bit1",
+            "24-6666c-za-bit1",
+            "24-6666s-za-bit1",
+        ],
     },
 ];
 

@@ -61,6 +61,28 @@ impl Symmetry {
         board.cell(nr, nc)
     }
 
+    /// The name people read: `transpose`, `rotate-90`, `flip-columns`, …
+    pub fn name(self) -> &'static str {
+        match self {
+            Symmetry::Identity => "identity",
+            Symmetry::Transpose => "transpose",
+            Symmetry::Rotate180 => "rotate-180",
+            Symmetry::FlipColumns => "flip-columns",
+            Symmetry::FlipRows => "flip-rows",
+            Symmetry::Rotate90 => "rotate-90",
+            Symmetry::Rotate270 => "rotate-270",
+            Symmetry::AntiTranspose => "anti-transpose",
+        }
+    }
+
+    /// Every symmetry of `board` that leaves `cell` in place, the identity first.
+    pub fn fixing(board: Board, cell: usize) -> Vec<Symmetry> {
+        Symmetry::of_board(board)
+            .into_iter()
+            .filter(|s| s.map(board, cell) == cell)
+            .collect()
+    }
+
     /// The symmetry that undoes this one.
     pub fn inverse(self) -> Symmetry {
         match self {
@@ -88,6 +110,62 @@ mod tests {
     use super::*;
 
     #[test]
+    fn the_symmetries_fixing_a_cell_are_those_a_brute_force_finds() {
+        // Brute force: every bijection of the cells that keeps adjacency (a graph automorphism
+        // of the grid) and fixes `cell`, found by trying all images of two corners' rows.
+        for (w, h) in [(3, 3), (5, 5), (4, 4), (3, 5), (4, 2)] {
+            let b = Board::new(w, h).unwrap();
+            for cell in 0..b.cells() {
+                let mut want: Vec<Vec<usize>> = automorphisms(b)
+                    .into_iter()
+                    .filter(|t| t[cell] == cell)
+                    .collect();
+                want.sort();
+                let mut got: Vec<Vec<usize>> = Symmetry::fixing(b, cell)
+                    .iter()
+                    .map(|s| s.table(b))
+                    .collect();
+                got.sort();
+                assert_eq!(got, want, "{b} cell {cell}");
+            }
+        }
+        let b5 = Board::new(5, 5).unwrap();
+        assert_eq!(Symmetry::fixing(b5, 12).len(), 8);
+        assert_eq!(Symmetry::fixing(b5, 0).len(), 2);
+        assert_eq!(Symmetry::fixing(b5, 2).len(), 2);
+        assert_eq!(Symmetry::fixing(b5, 1).len(), 1);
+    }
+
+    /// Every adjacency-keeping bijection of the grid, by trying every image of the cells in
+    /// row-major order with backtracking (independent of [`Symmetry::map`]).
+    fn automorphisms(b: Board) -> Vec<Vec<usize>> {
+        fn extend(b: Board, img: &mut Vec<usize>, used: &mut Vec<bool>, out: &mut Vec<Vec<usize>>) {
+            let x = img.len();
+            if x == b.cells() {
+                out.push(img.clone());
+                return;
+            }
+            for y in 0..b.cells() {
+                if used[y] || b.neighbours(x).count() != b.neighbours(y).count() {
+                    continue;
+                }
+                // Adjacency to every earlier cell must be kept both ways.
+                let ok = (0..x).all(|a| (b.manhattan(a, x) == 1) == (b.manhattan(img[a], y) == 1));
+                if ok {
+                    used[y] = true;
+                    img.push(y);
+                    extend(b, img, used, out);
+                    img.pop();
+                    used[y] = false;
+                }
+            }
+        }
+        let mut out = Vec::new();
+        extend(b, &mut Vec::new(), &mut vec![false; b.cells()], &mut out);
+        out
+    }
+
+    #[test]
     fn symmetries_are_bijections_that_keep_adjacency() {
         for (w, h) in [(4, 4), (3, 4), (5, 2), (3, 3)] {
             let b = Board::new(w, h).unwrap();
@@ -106,6 +184,10 @@ mod tests {
         }
         let b = Board::new(4, 4).unwrap();
         assert_eq!(Symmetry::taking(b, 0, 15), Some(Symmetry::Rotate180));
+        use Symmetry::{AntiTranspose, Identity, Transpose};
+        assert_eq!(Symmetry::fixing(b, 0), vec![Identity, Transpose]);
+        assert_eq!(Symmetry::fixing(b, 3), vec![Identity, AntiTranspose]);
+        assert_eq!(Symmetry::fixing(b, 1), vec![Identity]);
         assert_eq!(Symmetry::Transpose.map(b, 1), 4);
     }
 }

@@ -6,7 +6,7 @@ use super::HeuristicArgs;
 use anyhow::Context;
 use anyhow::{anyhow, bail, Result};
 use pdbformat::{Board, Goal};
-use solver::heuristic::pdb::reflection_for;
+use solver::heuristic::pdb::reflections_for;
 use solver::{locate, Algorithm, Database, HeuristicChoice, HeuristicName, OpenOptions};
 use std::path::Path;
 use std::sync::Arc;
@@ -248,6 +248,7 @@ pub fn make_heuristic(args: &HeuristicArgs, goal: &Goal) -> Result<Setup> {
         reflect,
     };
     heuristic.check(goal)?;
+    let prepared = solver::heuristic::PdbHeuristic::new(&dbs, goal, reflect)?;
     let files: Vec<String> = dbs
         .iter()
         .map(|d| {
@@ -261,17 +262,35 @@ pub fn make_heuristic(args: &HeuristicArgs, goal: &Goal) -> Result<Setup> {
             )
         })
         .collect();
-    let refl = match (reflect, reflection_for(goal)) {
-        (false, _) => "no reflection (--no-reflect)",
-        (true, Some(_)) => "with reflection",
-        (true, None) if !goal.board().is_square() => "no reflection (board not square)",
-        (true, None) => "no reflection (goal blank off the diagonals)",
+    let syms = reflections_for(goal);
+    let used = prepared.reflections();
+    let refl = match (reflect, syms.len(), used.len()) {
+        (false, _, _) => "no reflection (--no-reflect)".to_string(),
+        (true, 0, _) => "no reflection (no board symmetry fixes the goal's blank cell)".to_string(),
+        (true, 1, 1) => "with reflection".to_string(),
+        (true, _, 0) => format!(
+            "no reflection (the {} view{} only repeat{} the plain sums)",
+            names(&syms),
+            if syms.len() == 1 { "" } else { "s" },
+            if syms.len() == 1 { "s" } else { "" },
+        ),
+        (true, _, n) => format!(
+            "with {n} symmetric view{} ({}), {} components",
+            if n == 1 { "" } else { "s" },
+            names(used),
+            prepared.components()
+        ),
     };
     Ok(Setup {
         heuristic,
         description: format!("pdb {}, {refl}", files.join(" + ")),
         load_seconds,
     })
+}
+
+/// Symmetry names, comma-separated.
+fn names(syms: &[pdbformat::Symmetry]) -> String {
+    syms.iter().map(|s| s.name()).collect::<Vec<_>>().join(", ")
 }
 
 /// Builds the default database for `goal`'s board into [`locate::build_dir`], saying so.

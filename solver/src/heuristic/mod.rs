@@ -181,10 +181,10 @@ impl HeuristicChoice {
         Ok(())
     }
 
-    /// Whether the reflected lookup applies to `goal` with this heuristic.
+    /// Whether symmetric lookups (reflections, rotations) apply to `goal` with this heuristic.
     pub fn reflects(&self, goal: &Goal) -> bool {
         matches!(self, HeuristicChoice::Pdb { reflect: true, .. })
-            && pdb::reflection_for(goal).is_some()
+            && !pdb::reflections_for(goal).is_empty()
     }
 }
 

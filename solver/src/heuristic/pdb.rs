@@ -1,5 +1,6 @@
 //! Additive pattern databases: sums over disjoint patterns, the maximum over several partitions,
-//! and the reflected (transposed) lookup in the same tables.
+//! and the symmetric lookups (reflections and rotations fixing the goal's blank) in the same
+//! tables.
 //!
 //! # Frames and views
 //! A table is defined by a board, a goal and a pattern; tiles are only names for goal cells.
@@ -8,12 +9,20 @@
 //! on cell `S(x)`. The search itself always runs in the user's frame, so moves need no
 //! translation; each table carries its own cell map.
 //!
-//! A *view* composes one more symmetry `ρ` that fixes `G`'s blank cell (the reflection): the
-//! position with tile `t` on `x` is looked up as if tile `G.tile_at(ρ(G.cell_of(t)))` stood on
-//! `ρ(x)`. That position is as far from the goal as the real one, so its estimate is admissible
-//! too, and the heuristic takes the maximum. On a square board `ρ` is the transposition when
-//! the goal blank lies on the main diagonal (for example `blank-first` and `blank-last`), or
-//! the anti-transposition when it lies on the anti-diagonal.
+//! A *view* composes one more symmetry `ρ` that fixes `G`'s blank cell: the position with tile
+//! `t` on `x` is looked up as if tile `G.tile_at(ρ(G.cell_of(t)))` stood on `ρ(x)`. That
+//! position is as far from the goal as the real one, so its estimate is admissible too, and the
+//! heuristic takes the maximum. The views are every board symmetry that fixes the goal's blank
+//! cell ([`reflections_for`]): on a square board the transposition when the goal blank lies on
+//! the main diagonal (for example `blank-first` and `blank-last`, the corners), the
+//! anti-transposition on the anti-diagonal, all eight symmetries for a centre blank of an odd
+//! square, and the flips of a rectangle whose blank lies on a middle line.
+//!
+//! A view can repeat another component: under `ρ` a table of pattern `p` gives the exact value
+//! of the user tiles `ρ(p)`, so a (group, view) whose viewed tile sets (and table kinds) equal
+//! an earlier component's computes the same sum and is left out. A partition that is its own
+//! mirror image (the preset `6666s`) thus costs one component, not two, and a catalogue that
+//! holds a partition and its transpose costs no more with reflection than without.
 //!
 //! # Groups
 //! Tables are taken in order (files in the order given, tables in file order) and grouped: a
@@ -74,7 +83,7 @@ pub struct PdbHeuristic {
     entries: Vec<Entry>,
     comps: Vec<Component>,
     groups: usize,
-    reflection: Option<Symmetry>,
+    reflections: Vec<Symmetry>,
     cells: usize,
 }
 
@@ -109,26 +118,29 @@ pub struct PdbUndo {
     h: u32,
 }
 
-/// The reflection of `goal`'s board that fixes its blank cell, if the board is square and the
-/// blank lies on a diagonal.
+/// The board symmetries other than the identity that fix `goal`'s blank cell, each usable as
+/// an extra view: the transposition for a blank on the main diagonal (or the
+/// anti-transposition on the anti-diagonal) first, then the others in [`Symmetry::of_board`]
+/// order. A corner blank has one (the diagonal through it), the centre of an odd square has
+/// seven, a cell off every axis and diagonal none.
+pub fn reflections_for(goal: &Goal) -> Vec<Symmetry> {
+    let mut syms = Symmetry::fixing(goal.board(), goal.blank_cell());
+    syms.retain(|&s| s != Symmetry::Identity);
+    // Stable: the diagonal reflection first, as before there were more views.
+    syms.sort_by_key(|s| !matches!(s, Symmetry::Transpose | Symmetry::AntiTranspose));
+    syms
+}
+
+/// The first of [`reflections_for`], if any: the diagonal reflection for a blank on a
+/// diagonal of a square board.
 pub fn reflection_for(goal: &Goal) -> Option<Symmetry> {
-    let board = goal.board();
-    if !board.is_square() {
-        return None;
-    }
-    let (r, c) = (board.row(goal.blank_cell()), board.col(goal.blank_cell()));
-    if r == c {
-        Some(Symmetry::Transpose)
-    } else if r + c + 1 == board.width() {
-        Some(Symmetry::AntiTranspose)
-    } else {
-        None
-    }
+    reflections_for(goal).first().copied()
 }
 
 impl PdbHeuristic {
-    /// Prepares the tables of `dbs` for `goal`. With `reflect`, adds the reflected view where
-    /// the board and goal allow one (see [`reflection_for`]).
+    /// Prepares the tables of `dbs` for `goal`. With `reflect`, adds a view for each board
+    /// symmetry that fixes the goal's blank cell (see [`reflections_for`]), less the views
+    /// that only repeat a component.
     pub fn new(dbs: &[Arc<Database>], goal: &Goal, reflect: bool) -> Result<PdbHeuristic, DbError> {
         let board = goal.board();
         // Each table with its database's frame and the user tiles it covers.
@@ -159,31 +171,61 @@ impl PdbHeuristic {
                 }
             }
         }
-        let reflection = if reflect { reflection_for(goal) } else { None };
-        let views: Vec<Option<Symmetry>> =
-            std::iter::once(None).chain(reflection.map(Some)).collect();
-        let found = groups.len() * views.len();
-        if found > MAX_COMPONENTS || tables.len() * views.len() >= NO_CELL as usize {
-            return Err(DbError::TooMany {
-                max: MAX_COMPONENTS,
-                found,
-            });
-        }
+        let reflections = if reflect {
+            reflections_for(goal)
+        } else {
+            Vec::new()
+        };
+        let views: Vec<Option<Symmetry>> = std::iter::once(None)
+            .chain(reflections.iter().copied().map(Some))
+            .collect();
         let mut entries = Vec::new();
         let mut comps = Vec::new();
+        // Each kept component's viewed tile sets with their table kinds, sorted: equal keys
+        // compute equal sums (every table is exact for its tile set).
+        let mut seen: Vec<Vec<(u64, TableKind)>> = Vec::new();
+        let mut used_views: Vec<Symmetry> = Vec::new();
         for view in &views {
             for group in &groups {
+                let made: Vec<Entry> = group
+                    .iter()
+                    .map(|&i| {
+                        let (table, db, frame, _) = &tables[i];
+                        make_entry(board, goal, db.goal(), table, *frame, *view)
+                    })
+                    .collect();
+                let mut key: Vec<(u64, TableKind)> = made
+                    .iter()
+                    .map(|e| {
+                        let mask = e.slot_tile.iter().fold(0u64, |m, &t| m | 1u64 << t);
+                        (mask, e.table.kind)
+                    })
+                    .collect();
+                key.sort_unstable_by_key(|&(m, k)| (m, k == TableKind::ZeroAware));
+                if seen.contains(&key) {
+                    continue;
+                }
+                seen.push(key);
+                if let Some(v) = view {
+                    if !used_views.contains(v) {
+                        used_views.push(*v);
+                    }
+                }
                 let mut comp = Component {
                     tile_entry: [NO_CELL; MAX_CELLS],
                     tile_slot: [NO_CELL; MAX_CELLS],
                 };
-                for &i in group {
-                    let (table, db, frame, _) = &tables[i];
-                    let entry = make_entry(board, goal, db.goal(), table, *frame, *view);
-                    let e = entries.len() as u8;
+                for entry in made {
+                    let e = entries.len();
+                    if e + 1 >= NO_CELL as usize {
+                        return Err(DbError::TooMany {
+                            max: MAX_COMPONENTS,
+                            found: groups.len() * views.len(),
+                        });
+                    }
                     for (slot, &t) in entry.slot_tile.iter().enumerate() {
                         debug_assert_eq!(comp.tile_entry[t as usize], NO_CELL);
-                        comp.tile_entry[t as usize] = e;
+                        comp.tile_entry[t as usize] = e as u8;
                         comp.tile_slot[t as usize] = slot as u8;
                     }
                     entries.push(entry);
@@ -191,11 +233,17 @@ impl PdbHeuristic {
                 comps.push(comp);
             }
         }
+        if comps.len() > MAX_COMPONENTS {
+            return Err(DbError::TooMany {
+                max: MAX_COMPONENTS,
+                found: comps.len(),
+            });
+        }
         Ok(PdbHeuristic {
             entries,
             comps,
             groups: groups.len(),
-            reflection,
+            reflections: used_views,
             cells: board.cells(),
         })
     }
@@ -205,12 +253,18 @@ impl PdbHeuristic {
         self.groups
     }
 
-    /// The reflection in use, if any.
-    pub fn reflection(&self) -> Option<Symmetry> {
-        self.reflection
+    /// The symmetries in use as extra views: those of [`reflections_for`] that gave at least
+    /// one component not equal to an earlier one (empty without reflection).
+    pub fn reflections(&self) -> &[Symmetry] {
+        &self.reflections
     }
 
-    /// Each component's current sum, normal views first, then reflected ones.
+    /// Number of components (groups × views, less the views that repeat a component).
+    pub fn components(&self) -> usize {
+        self.comps.len()
+    }
+
+    /// Each component's current sum, the plain view's groups first, then each symmetry's.
     pub fn component_values(&self, state: &PdbParts) -> Vec<u32> {
         state.sums[..self.comps.len()].to_vec()
     }
