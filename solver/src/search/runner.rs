@@ -3,7 +3,7 @@
 //! on the puzzle before returning it.
 
 use super::{astar, bfs, dfs, hybrid, ida, parallel_ida, strategic, weighted};
-use super::{Algorithm, Options, Outcome, Stats, Stop};
+use super::{Algorithm, Clock, Options, Outcome, Stats, Stop};
 use crate::db::DbError;
 use crate::heuristic::{
     Hamming, Heuristic, HeuristicChoice, LinearConflict, Manhattan, PdbHeuristic,
@@ -169,7 +169,17 @@ fn solve_unverified(
     let board = goal.board();
     if algorithm == Algorithm::Strategic {
         let t0 = std::time::Instant::now();
-        let moves = strategic::solve(puzzle, goal).map_err(SolveError::Failed)?;
+        let moves = match strategic::solve_within(puzzle, goal, &Clock::of(opts)) {
+            Ok(moves) => moves,
+            Err(strategic::Halt::Failed(why)) => return Err(SolveError::Failed(why)),
+            Err(strategic::Halt::Stopped(stop)) => {
+                let stats = Stats {
+                    seconds: t0.elapsed().as_secs_f64(),
+                    ..Stats::default()
+                };
+                return Err(SolveError::Stopped { stop, stats });
+            }
+        };
         let stats = Stats {
             peak_memory: (board.cells() * 32) as u64,
             detail: "rows, then columns, then the last 2x2 block".into(),

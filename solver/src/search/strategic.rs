@@ -33,14 +33,50 @@
 //! small: breadth-first searches for the blank end as soon as they reach their target, which
 //! is next to it.
 
+use super::{Clock, Stop};
 use pdbformat::{Board, Direction, Goal, Puzzle};
 use std::collections::{HashMap, VecDeque};
+
+/// Why the strategy ended without the goal.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Halt {
+    /// A limit of the clock stopped it (moves made count as nodes; the time and the interrupt
+    /// flag are read every 1,024 moves).
+    Stopped(Stop),
+    /// The puzzle cannot reach the goal, or a bug (the message says which).
+    Failed(String),
+}
+
+impl From<String> for Halt {
+    fn from(why: String) -> Halt {
+        Halt::Failed(why)
+    }
+}
+
+impl From<&str> for Halt {
+    fn from(why: &str) -> Halt {
+        Halt::Failed(why.to_string())
+    }
+}
 
 /// Solves `puzzle` for `goal`: the blank's moves. An error when the puzzle cannot reach the
 /// goal or the boards differ.
 pub fn solve(puzzle: &Puzzle, goal: &Goal) -> Result<Vec<Direction>, String> {
+    solve_within(puzzle, goal, &Clock::new(&super::Limits::default())).map_err(|h| match h {
+        Halt::Failed(why) => why,
+        Halt::Stopped(stop) => stop.describe().to_string(),
+    })
+}
+
+/// [`solve`] under `clock`'s limits: stops with [`Halt::Stopped`] once the moves made reach
+/// the node limit, the time is up or the interrupt flag is raised.
+pub(crate) fn solve_within(
+    puzzle: &Puzzle,
+    goal: &Goal,
+    clock: &Clock,
+) -> Result<Vec<Direction>, Halt> {
     puzzle.check_solvable(goal).map_err(|e| e.to_string())?;
-    let mut w = Work::new(puzzle, goal);
+    let mut w = Work::new(puzzle, goal, clock);
     w.run()?;
     if w.tiles.iter().zip(goal.tiles()).any(|(a, b)| a != b) {
         return Err("the strategy did not reach the goal (a bug)".into());
@@ -126,6 +162,7 @@ impl CellBfs {
 struct Work<'a> {
     board: Board,
     goal: &'a Goal,
+    clock: &'a Clock,
     tiles: Vec<u16>,
     pos: Vec<usize>,
     blank: usize,
@@ -140,7 +177,7 @@ struct Work<'a> {
 }
 
 impl<'a> Work<'a> {
-    fn new(puzzle: &Puzzle, goal: &'a Goal) -> Work<'a> {
+    fn new(puzzle: &Puzzle, goal: &'a Goal, clock: &'a Clock) -> Work<'a> {
         let board = puzzle.board();
         let tiles = puzzle.tiles().to_vec();
         let mut pos = vec![0; tiles.len()];
@@ -150,6 +187,7 @@ impl<'a> Work<'a> {
         Work {
             board,
             goal,
+            clock,
             blank: puzzle.blank(),
             pos,
             tiles,
@@ -163,8 +201,12 @@ impl<'a> Work<'a> {
         }
     }
 
-    /// The blank moves to the neighbouring cell `to` (the tile there slides into the blank).
-    fn step(&mut self, to: usize) {
+    /// The blank moves to the neighbouring cell `to` (the tile there slides into the blank);
+    /// stops when the clock says so.
+    fn step(&mut self, to: usize) -> Result<(), Halt> {
+        if let Some(stop) = self.clock.check(self.moves.len() as u64) {
+            return Err(Halt::Stopped(stop));
+        }
         let d = self
             .board
             .neighbours(self.blank)
@@ -178,10 +220,11 @@ impl<'a> Work<'a> {
         self.pos[0] = to;
         self.blank = to;
         self.moves.push(d);
+        Ok(())
     }
 
     /// Brings the blank to a cell satisfying `done` through free cells, never onto `avoid`.
-    fn blank_to(&mut self, done: impl Fn(usize) -> bool, avoid: &[usize]) -> Result<(), String> {
+    fn blank_to(&mut self, done: impl Fn(usize) -> bool, avoid: &[usize]) -> Result<(), Halt> {
         let board = self.board;
         let fixed = &self.fixed;
         let (r0, r1, c0, c1) = (self.r0, self.r1, self.c0, self.c1);
@@ -194,13 +237,13 @@ impl<'a> Work<'a> {
             .path(board, self.blank, done, open)
             .ok_or_else(|| "the blank is walled in (a bug in the strategy)".to_string())?;
         for &c in &path[1..] {
-            self.step(c);
+            self.step(c)?;
         }
         Ok(())
     }
 
     /// Moves `tile` to `target` through free cells, leaving fixed cells alone.
-    fn move_tile(&mut self, tile: u16, target: usize) -> Result<(), String> {
+    fn move_tile(&mut self, tile: u16, target: usize) -> Result<(), Halt> {
         let board = self.board;
         let from = self.pos[tile as usize];
         if from == target {
@@ -220,12 +263,12 @@ impl<'a> Work<'a> {
         for &next in &route[1..] {
             let here = self.pos[tile as usize];
             self.blank_to(|c| c == next, &[here])?;
-            self.step(here);
+            self.step(here)?;
         }
         Ok(())
     }
 
-    fn run(&mut self) -> Result<(), String> {
+    fn run(&mut self) -> Result<(), Halt> {
         let board = self.board;
         let (br, bc) = (
             board.row(self.goal.blank_cell()),
@@ -281,7 +324,7 @@ impl<'a> Work<'a> {
 
     /// Solves line 0 of `f` (which has at least three lines and two cells per line) and
     /// fixes its cells.
-    fn solve_line(&mut self, f: Frame) -> Result<(), String> {
+    fn solve_line(&mut self, f: Frame) -> Result<(), Halt> {
         let board = self.board;
         debug_assert!(f.lines >= 3 && f.width >= 2);
         let w = f.width;
@@ -301,7 +344,7 @@ impl<'a> Work<'a> {
             // a below T1, keeping out of the end cell T2.
             let below_t2 = f.cell(board, 1, w - 1);
             if self.blank == t2 {
-                self.step(below_t2);
+                self.step(below_t2)?;
             }
             if self.pos[a as usize] != t2 {
                 self.fixed[t2] = true;
@@ -331,7 +374,7 @@ impl<'a> Work<'a> {
     }
 
     /// The last 2×2 block: all its tiles to their cells.
-    fn last_block(&mut self) -> Result<(), String> {
+    fn last_block(&mut self) -> Result<(), Halt> {
         let mut window = Vec::new();
         for r in self.r0..=self.r1 {
             for c in self.c0..=self.c1 {
@@ -349,7 +392,7 @@ impl<'a> Work<'a> {
     /// Breadth-first search over the positions of the blank and the `targets` tiles inside
     /// `window` (other tiles there are interchangeable) until every target tile is on its cell;
     /// plays the moves found.
-    fn finish_window(&mut self, window: &[usize], targets: &[(u16, usize)]) -> Result<(), String> {
+    fn finish_window(&mut self, window: &[usize], targets: &[(u16, usize)]) -> Result<(), Halt> {
         let n = window.len();
         debug_assert!(n <= 16 && targets.len() <= 7);
         let index = |c: usize| window.iter().position(|&w| w == c);
@@ -410,7 +453,7 @@ impl<'a> Work<'a> {
             s = parent[&s];
         }
         for &c in blanks.iter().rev() {
-            self.step(c);
+            self.step(c)?;
         }
         Ok(())
     }
@@ -474,5 +517,45 @@ mod tests {
         let b = Board::new(3, 3).unwrap();
         let p = Puzzle::new(b, &[2, 1, 3, 4, 5, 6, 7, 8, 0]).unwrap();
         assert!(solve(&p, &Goal::blank_last(b)).is_err());
+    }
+
+    /// A large scrambled board: the strategy makes hundreds of thousands of moves.
+    fn big_scramble() -> (Puzzle, Goal) {
+        let b = Board::new(40, 40).unwrap();
+        let goal = Goal::blank_last(b);
+        let mut rng = pdbformat::testkit::XorShift::new(99);
+        let mut t: Vec<u16> = (0..b.cells() as u16).collect();
+        loop {
+            rng.shuffle(&mut t);
+            let p = Puzzle::new(b, &t).unwrap();
+            if p.is_solvable(&goal) {
+                return (p, goal);
+            }
+        }
+    }
+
+    #[test]
+    fn limits_stop_the_strategy() {
+        let (p, goal) = big_scramble();
+        let nodes = Clock::new(&super::super::Limits {
+            max_nodes: Some(5_000),
+            timeout: None,
+        });
+        assert_eq!(
+            solve_within(&p, &goal, &nodes),
+            Err(Halt::Stopped(Stop::Nodes))
+        );
+        let time = Clock::new(&super::super::Limits {
+            max_nodes: None,
+            timeout: Some(std::time::Duration::ZERO),
+        });
+        assert_eq!(
+            solve_within(&p, &goal, &time),
+            Err(Halt::Stopped(Stop::Time))
+        );
+        // Without limits the same board is solved.
+        let free = Clock::new(&super::super::Limits::default());
+        let moves = solve_within(&p, &goal, &free).unwrap();
+        assert!(moves.len() > 5_000);
     }
 }
