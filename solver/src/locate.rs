@@ -6,7 +6,7 @@
 //! 3. the user cache directory: `$XDG_CACHE_HOME/pdb-tiles`, or `$HOME/.cache/pdb-tiles`.
 //!
 //! In each directory the default file name ([`default_file_name`], `15-663-za.pdb` on 4×4: the
-//! board's default in [`pdbformat::standard`]) is tried first, then every other `*.pdb` file in name order. A file fits when it is for the same
+//! board's default in [`pdbformat::standard`]) is tried first, then every other `*.pdb` file in name order, the uncompressed file of a name before its zstd and gzip copies. A file fits when it is for the same
 //! board, a board symmetry takes its goal's blank cell to the goal's blank cell, its tables
 //! cover every tile, and the solver reads its encoding. Only headers are read while searching.
 
@@ -153,7 +153,7 @@ pub fn find_in(dirs: &[SearchDir], goal: &Goal) -> Located {
             .filter(|p| p.extension().is_some_and(|x| x == "pdb") && p.is_file())
             .filter(|p| !candidates.contains(p))
             .collect();
-        others.sort();
+        others.sort_by_key(|p| load_order(p));
         candidates.extend(others);
         for p in candidates {
             match check_fits(&p, goal) {
@@ -167,6 +167,21 @@ pub fn find_in(dirs: &[SearchDir], goal: &Goal) -> Located {
         }
     }
     out
+}
+
+/// The order in which the other files of a directory are tried: by database name, and for
+/// one name the uncompressed file first (it is mapped, not decompressed), then zstd, then gzip.
+fn load_order(path: &Path) -> (String, u8) {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    for (rank, suffix) in [(1, ".zstd.pdb"), (2, ".gzip.pdb")] {
+        if let Some(stem) = name.strip_suffix(suffix) {
+            return (stem.to_string(), rank);
+        }
+    }
+    (name.strip_suffix(".pdb").unwrap_or(&name).to_string(), 0)
 }
 
 /// Where a standard database called by name lives: the first of `<name>.pdb`,
@@ -286,5 +301,33 @@ mod tests {
         assert_eq!(default_file_name(Board::new(3, 3).unwrap()), None);
         let dirs = search_dirs();
         assert!(dirs.iter().any(|d| d.origin == "artifacts/"));
+    }
+
+    #[test]
+    fn uncompressed_files_are_tried_first() {
+        let mut files: Vec<PathBuf> = [
+            "15-78-za-bit1.gzip.pdb",
+            "15-78-za-bit1.zstd.pdb",
+            "15-78-za-bit1.pdb",
+            "15-78b-za-bit1.gzip.pdb",
+            "15-78b-za-bit1.pdb",
+            "mine.pdb",
+        ]
+        .iter()
+        .map(PathBuf::from)
+        .collect();
+        files.sort_by_key(|p| load_order(p));
+        let names: Vec<_> = files.iter().map(|p| p.to_str().unwrap()).collect();
+        assert_eq!(
+            names,
+            [
+                "15-78-za-bit1.pdb",
+                "15-78-za-bit1.zstd.pdb",
+                "15-78-za-bit1.gzip.pdb",
+                "15-78b-za-bit1.pdb",
+                "15-78b-za-bit1.gzip.pdb",
+                "mine.pdb",
+            ]
+        );
     }
 }
