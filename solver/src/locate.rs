@@ -6,9 +6,11 @@
 //! 3. the user cache directory: `$XDG_CACHE_HOME/pdb-tiles`, or `$HOME/.cache/pdb-tiles`.
 //!
 //! In each directory the default file name ([`default_file_name`], `15-663-za.pdb` on 4×4: the
-//! board's default in [`pdbformat::standard`]) is tried first, then every other `*.pdb` file in name order, the uncompressed file of a name before its zstd and gzip copies. A file fits when it is for the same
-//! board, a board symmetry takes its goal's blank cell to the goal's blank cell, its tables
-//! cover every tile, and the solver reads its encoding. Only headers are read while searching.
+//! board's default in [`pdbformat::standard`]) is tried first, then every other `*.pdb` file in
+//! name order, the uncompressed file of a name before its zstd and gzip copies. A file fits when it
+//! is for the same board, a board symmetry takes its goal's blank cell to the goal's blank cell,
+//! its tables cover every tile, and the solver reads its encoding. Only headers are read while
+//! searching.
 
 use pdbformat::format::PdbFile;
 use pdbformat::standard::{self, StandardDb};
