@@ -155,28 +155,6 @@ pub enum VerifyError {
         #[source]
         source: CheckError,
     },
-    /// The distributed build was asked for zero-unaware tables: their minimum over the
-    /// blank's regions needs the whole zero-aware table in one process.
-    #[error("the distributed build makes zero-aware tables only (a zero-unaware table is a minimum over whole zero-aware tables); build zero-aware and reduce on one machine")]
-    DistributedNeedsZeroAware,
-    /// A process of a distributed build has less memory available than its share needs
-    /// (checked on every process before the BFS starts).
-    #[error("rank {rank} on {host} needs about {} of memory but has only {} available", pdbformat::units::bytes(*.needed), pdbformat::units::bytes(*.available))]
-    RankMemory {
-        /// The rank short of memory (the lowest such rank).
-        rank: usize,
-        /// Its host name.
-        host: String,
-        /// Bytes its share of the build needs.
-        needed: u64,
-        /// Bytes it has available.
-        available: u64,
-    },
-    /// The MPI library does not offer the thread support the distributed build needs.
-    #[error(
-        "the MPI library does not allow MPI calls from a worker thread (MPI_THREAD_SERIALIZED)"
-    )]
-    MpiThreads,
     /// The worker threads could not be started.
     #[error("cannot start the worker threads")]
     Threads(#[from] rayon::ThreadPoolBuildError),
