@@ -325,6 +325,53 @@ fn make_entry(
     }
 }
 
+/// The moved tile's place in one component's table, the steps that `prepare`, `evaluate` and
+/// `apply` share.
+impl PdbHeuristic {
+    /// The index in entry `e`'s table after `tile` (held by `comp`) moves from `from` to `to`,
+    /// computed on a copy: `s` is not changed.
+    #[inline(always)]
+    fn child_index(
+        &self,
+        s: &PdbParts,
+        comp: &Component,
+        e: usize,
+        tile: u8,
+        from: u8,
+        to: u8,
+    ) -> u64 {
+        let entry = &self.entries[e];
+        let k = entry.slot_tile.len();
+        let slot = comp.tile_slot[tile as usize] as usize;
+        let (nf, nt) = (entry.cellmap[from as usize], entry.cellmap[to as usize]);
+        let mut cells = [0u8; MAX_CELLS];
+        cells[..k].copy_from_slice(&s.cells[e][..k]);
+        cells[slot] = nt;
+        let occ = s.occ[e] ^ (1u64 << nf) ^ (1u64 << nt);
+        entry.table.index(&cells[..k], occ, nf)
+    }
+
+    /// Moves `tile` (held by `comp`) from `from` to `to` in entry `e`'s cells and occupied set;
+    /// returns the blank's new cell and the new occupied set in the table's frame.
+    #[inline(always)]
+    fn slide(
+        &self,
+        s: &mut PdbParts,
+        comp: &Component,
+        e: usize,
+        tile: u8,
+        from: u8,
+        to: u8,
+    ) -> (u8, u64) {
+        let entry = &self.entries[e];
+        let slot = comp.tile_slot[tile as usize] as usize;
+        let (nf, nt) = (entry.cellmap[from as usize], entry.cellmap[to as usize]);
+        s.cells[e][slot] = nt;
+        s.occ[e] ^= (1u64 << nf) ^ (1u64 << nt);
+        (nf, s.occ[e])
+    }
+}
+
 impl Heuristic for PdbHeuristic {
     type Parts = PdbParts;
     type Undo = PdbUndo;
@@ -387,17 +434,8 @@ impl Heuristic for PdbHeuristic {
         for (ci, comp) in self.comps.iter().take(PREFETCHED).enumerate() {
             let e = comp.tile_entry[tile as usize];
             if e != NO_CELL {
-                let e = e as usize;
-                let entry = &self.entries[e];
-                let k = entry.slot_tile.len();
-                let slot = comp.tile_slot[tile as usize] as usize;
-                let (nf, nt) = (entry.cellmap[from as usize], entry.cellmap[to as usize]);
-                let mut cells = [0u8; MAX_CELLS];
-                cells[..k].copy_from_slice(&s.cells[e][..k]);
-                cells[slot] = nt;
-                let occ = s.occ[e] ^ (1u64 << nf) ^ (1u64 << nt);
-                let i = entry.table.index(&cells[..k], occ, nf);
-                entry.table.prefetch(i);
+                let i = self.child_index(s, comp, e as usize, tile, from, to);
+                self.entries[e as usize].table.prefetch(i);
                 p.index[ci] = i;
             }
         }
@@ -434,14 +472,7 @@ impl Heuristic for PdbHeuristic {
                 let i = if ci < PREFETCHED {
                     pending.index[ci]
                 } else {
-                    let k = entry.slot_tile.len();
-                    let slot = comp.tile_slot[tile as usize] as usize;
-                    let (nf, nt) = (entry.cellmap[from as usize], entry.cellmap[to as usize]);
-                    let mut cells = [0u8; MAX_CELLS];
-                    cells[..k].copy_from_slice(&s.cells[e][..k]);
-                    cells[slot] = nt;
-                    let occ = s.occ[e] ^ (1u64 << nf) ^ (1u64 << nt);
-                    entry.table.index(&cells[..k], occ, nf)
+                    self.child_index(s, comp, e, tile, from, to)
                 };
                 let old = s.values[e];
                 let v = entry.table.child_value(i, old);
@@ -484,11 +515,7 @@ impl Heuristic for PdbHeuristic {
                 let e = comp.tile_entry[tile as usize];
                 if e != NO_CELL {
                     let e = e as usize;
-                    let entry = &self.entries[e];
-                    let slot = comp.tile_slot[tile as usize] as usize;
-                    let (nf, nt) = (entry.cellmap[from as usize], entry.cellmap[to as usize]);
-                    s.cells[e][slot] = nt;
-                    s.occ[e] ^= (1u64 << nf) ^ (1u64 << nt);
+                    self.slide(s, comp, e, tile, from, to);
                     let old = s.values[e];
                     let v = pending.values[ci];
                     undo.old[ci] = old;
@@ -505,16 +532,13 @@ impl Heuristic for PdbHeuristic {
             if e != NO_CELL {
                 let e = e as usize;
                 let entry = &self.entries[e];
-                let slot = comp.tile_slot[tile as usize] as usize;
-                let (nf, nt) = (entry.cellmap[from as usize], entry.cellmap[to as usize]);
-                let cells = &mut s.cells[e];
-                cells[slot] = nt;
-                let occ = s.occ[e] ^ (1u64 << nf) ^ (1u64 << nt);
-                s.occ[e] = occ;
+                let (nf, occ) = self.slide(s, comp, e, tile, from, to);
                 let i = if ci < PREFETCHED {
                     pending.index[ci]
                 } else {
-                    entry.table.index(&cells[..entry.slot_tile.len()], occ, nf)
+                    entry
+                        .table
+                        .index(&s.cells[e][..entry.slot_tile.len()], occ, nf)
                 };
                 let old = s.values[e];
                 let v = entry.table.child_value(i, old);
