@@ -371,16 +371,24 @@ pub fn default_for(board: Board) -> Option<&'static StandardDb> {
 /// implies: `<name>.pdb` (none), `<name>.zstd.pdb`, `<name>.gzip.pdb` (and `<name>.none.pdb`,
 /// which [`variant_file_name`] never writes).
 pub fn parse_file_name(file_name: &str) -> Option<(&'static StandardDb, Compression)> {
+    let (name, c) = split_file_name(file_name)?;
+    find(name).map(|s| (s, c))
+}
+
+/// Any database file name (standard or not) split into the database's name and the
+/// compression the name implies, by the same rule as [`parse_file_name`]; `None` when it does
+/// not end in `.pdb`.
+pub fn split_file_name(file_name: &str) -> Option<(&str, Compression)> {
     let stem = file_name.strip_suffix(".pdb")?;
     for c in [Compression::Zstd, Compression::Gzip, Compression::None] {
         if let Some(name) = stem
             .strip_suffix(c.name())
             .and_then(|s| s.strip_suffix('.'))
         {
-            return find(name).map(|s| (s, c));
+            return Some((name, c));
         }
     }
-    find(stem).map(|s| (s, Compression::None))
+    Some((stem, Compression::None))
 }
 
 /// The file name of `db` stored with `compression`: [`StandardDb::file_name`] uncompressed,

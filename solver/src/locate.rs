@@ -12,7 +12,7 @@
 //! its tables cover every tile, and the solver reads its encoding. Only headers are read while
 //! searching.
 
-use pdbformat::format::PdbFile;
+use pdbformat::format::{Compression, PdbFile};
 use pdbformat::standard::{self, StandardDb};
 use pdbformat::{Board, Goal, Symmetry};
 use std::path::{Path, PathBuf};
@@ -174,16 +174,21 @@ pub fn find_in(dirs: &[SearchDir], goal: &Goal) -> Located {
 /// The order in which the other files of a directory are tried: by database name, and for
 /// one name the uncompressed file first (it is mapped, not decompressed), then zstd, then gzip.
 fn load_order(path: &Path) -> (String, u8) {
-    let name = path
+    let file_name = path
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
-    for (rank, suffix) in [(1, ".zstd.pdb"), (2, ".gzip.pdb")] {
-        if let Some(stem) = name.strip_suffix(suffix) {
-            return (stem.to_string(), rank);
+    match standard::split_file_name(&file_name) {
+        Some((name, compression)) => {
+            let rank = match compression {
+                Compression::None => 0,
+                Compression::Zstd => 1,
+                Compression::Gzip => 2,
+            };
+            (name.to_string(), rank)
         }
+        None => (file_name, 0),
     }
-    (name.strip_suffix(".pdb").unwrap_or(&name).to_string(), 0)
 }
 
 /// Where a standard database called by name lives: the first of `<name>.pdb`,
@@ -195,7 +200,6 @@ pub fn find_standard(db: &StandardDb) -> Option<PathBuf> {
 
 /// Like [`find_standard`] over the given directories.
 pub fn find_standard_in(dirs: &[SearchDir], db: &StandardDb) -> Option<PathBuf> {
-    use pdbformat::format::Compression;
     dirs.iter().find_map(|d| {
         [Compression::None, Compression::Zstd, Compression::Gzip]
             .into_iter()
