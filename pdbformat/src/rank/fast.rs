@@ -235,7 +235,14 @@ mod tests {
         }
         // Larger boards: random states against the reference ranking.
         let mut rng = crate::testkit::XorShift::new(0x2545_f491_4f6c_dd1d);
-        for (w, h, k) in [(4, 4, 6), (4, 4, 7), (4, 4, 8), (5, 5, 5), (8, 8, 3), (5, 4, 7)] {
+        for (w, h, k) in [
+            (4, 4, 6),
+            (4, 4, 7),
+            (4, 4, 8),
+            (5, 5, 5),
+            (8, 8, 3),
+            (5, 4, 7),
+        ] {
             let b = Board::new(w, h).unwrap();
             let TableIndex::ZeroAware(z) = TableIndex::new(b, k, TableKind::ZeroAware).unwrap()
             else {
