@@ -344,8 +344,8 @@ impl PdbHeuristic {
         let k = entry.slot_tile.len();
         let slot = comp.tile_slot[tile as usize] as usize;
         let (nf, nt) = (entry.cellmap[from as usize], entry.cellmap[to as usize]);
-        let mut cells = [0u8; MAX_CELLS];
-        cells[..k].copy_from_slice(&s.cells[e][..k]);
+        // The whole fixed-size array: a copy of `k` bytes would be a call to `memmove`.
+        let mut cells = s.cells[e];
         cells[slot] = nt;
         let occ = s.occ[e] ^ (1u64 << nf) ^ (1u64 << nt);
         entry.table.index(&cells[..k], occ, nf)
