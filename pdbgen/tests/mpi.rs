@@ -128,6 +128,41 @@ fn every_encoding_and_compression_matches() {
 }
 
 #[test]
+fn bit1_builds_run_the_two_bit_bfs_and_match_the_single_process_build() {
+    // The single-process bit1 build runs the two-bit BFS; so does every rank on its slice.
+    same_as_single_process(
+        "3x4-bit1",
+        &["--board", "3x4", "-p", "1-6/7-11", "--encoding", "bit1"],
+    );
+    same_as_single_process(
+        "4x4-663-bit1",
+        &["--partition", "663", "--encoding", "bit1"],
+    );
+    // Pull levels asking in many small pieces.
+    same_as_single_process_with(
+        "3x4-bit1-pieces",
+        &["--board", "3x4", "-p", "1-6/7-11", "--encoding", "bit1"],
+        &["--exchange-share", "500"],
+    );
+}
+
+#[test]
+fn the_plan_states_the_bits_each_rank_holds_per_entry() {
+    let dir = tempfile::tempdir().unwrap();
+    for (encoding, bits) in [("bit1", 2), ("u8", 8), ("u4", 8)] {
+        let out = mpirun(2)
+            .args(["build", "--distributed", "--board", "3x3", "-p", "1-4/5-8"])
+            .args(["--encoding", encoding, "-o"])
+            .arg(dir.path().join(format!("{encoding}.pdb")))
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        let says = format!("each rank owns 1/2 of every table at {bits} bits per entry");
+        assert_eq!(err.matches(&says).count(), 1, "{encoding}:\n{err}");
+    }
+}
+
+#[test]
 fn a_full_board_pattern_keeps_its_unreached_entries() {
     // The 3x2 board filled: half the states are parity-unreachable and stay 0xFF.
     same_as_single_process("3x2-full", &["--board", "3x2", "--partition", "full"]);
