@@ -287,3 +287,71 @@ fn a_killed_rank_ends_the_job_without_a_file() {
         );
     }
 }
+
+/// Rank `rank` of the job among `pids` (from the rank number Open MPI gives each process).
+fn rank_pid(pids: &[u32], rank: usize) -> u32 {
+    let var = format!("OMPI_COMM_WORLD_RANK={rank}");
+    *pids
+        .iter()
+        .find(|pid| {
+            std::fs::read(format!("/proc/{pid}/environ"))
+                .map(|env| env.split(|&b| b == 0).any(|v| v == var.as_bytes()))
+                .unwrap_or(false)
+        })
+        .unwrap_or_else(|| panic!("no process of rank {rank} among {pids:?}"))
+}
+
+/// Whether process `pid` has a file open in `dir` (the file it writes there, named or not).
+fn writes_in(pid: u32, dir: &Path) -> bool {
+    let Ok(fds) = std::fs::read_dir(format!("/proc/{pid}/fd")) else {
+        return false;
+    };
+    fds.flatten()
+        .filter_map(|fd| std::fs::read_link(fd.path()).ok())
+        .any(|target| target.starts_with(dir))
+}
+
+#[test]
+fn a_rank_killed_while_rank_0_writes_leaves_no_file_at_all() {
+    let dir = tempfile::tempdir().unwrap();
+    // Canonical, as the links of open files name it.
+    let path = dir.path().canonicalize().unwrap();
+    let file = path.join("written.pdb");
+    // 663, compressed hard enough that rank 0 spends seconds writing the file (its own slice
+    // of each table first, then the other rank's), while the other rank waits to send its own.
+    let job = mpirun(2)
+        .args(["build", "--distributed", "--threads", "1", "-p", "663"])
+        .args(["--compress", "zstd", "--zstd-level", "12", "-o"])
+        .arg(&file)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    let mut ranks = Vec::new();
+    while ranks.len() < 2 && start.elapsed() < Duration::from_secs(30) {
+        std::thread::sleep(Duration::from_millis(100));
+        ranks = ranks_of(job.id());
+    }
+    assert_eq!(ranks.len(), 2, "the two ranks did not start");
+    let (writer, other) = (rank_pid(&ranks, 0), rank_pid(&ranks, 1));
+    while !writes_in(writer, &path) {
+        assert!(
+            start.elapsed() < Duration::from_secs(300),
+            "rank 0 never started writing"
+        );
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let killed = Command::new("kill")
+        .args(["-KILL", &other.to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let out = job.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "the job must fail:\n{err}");
+    assert!(!err.contains("wrote "), "{err}");
+    // Neither the output nor rank 0's temporary file: nothing at all.
+    let left: Vec<_> = std::fs::read_dir(&path).unwrap().flatten().collect();
+    assert!(left.is_empty(), "left behind: {left:?}");
+}
