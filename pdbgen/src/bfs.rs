@@ -1,15 +1,16 @@
 //! Level-synchronous parallel reverse BFS over the zero-aware abstract space of one pattern.
 //!
 //! Level `d` scans the table, block by block (one block per cell set and region), for entries
-//! equal to `d`, and claims every unreached neighbour with `d + 1` (push); late levels instead
-//! scan the unreached entries for a neighbour at `d` (pull). All writes of a level write the
-//! same value, so the table is the same whatever the number of threads. The per-level work on
-//! the table is [`crate::slice`]'s, which the distributed build runs on each rank's slice.
+//! at `d`, and claims every unreached neighbour with `d + 1` (push); late levels instead scan
+//! the unreached entries for a neighbour at `d` (pull). All writes of a level write the same
+//! value, so the table is the same whatever the number of threads. The per-level work on the
+//! table is [`crate::slice`]'s, which the distributed build runs on each rank's slice, over a
+//! byte per entry or two bits ([`crate::twobit`]); [`run_levels`] is the level loop of both.
 
 use crate::moves::ZeroAwareMoves;
 use crate::observer::BuildObserver;
-use crate::slice::Slice;
-use crate::words::{Entries, UNREACHED};
+use crate::slice::{LevelTable, Slice, Work};
+use crate::words::{Entries, WordTable, UNREACHED};
 use pdbformat::rank::ZeroAwareIndex;
 use pdbformat::{Goal, Pattern};
 use rayon::prelude::*;
@@ -37,31 +38,67 @@ pub fn guided_distances<A: Fn(usize, u8) -> bool + Sync>(
     obs: &dyn BuildObserver,
     accept: &A,
 ) -> Entries {
+    distances::<WordTable, A>(goal, pattern, idx, table, obs, accept)
+        .0
+        .into_entries()
+}
+
+/// What a BFS found besides its table.
+#[derive(Clone, Debug, Default)]
+pub struct Levels {
+    /// Entries first reached at each depth (the goal at 0).
+    pub histogram: Vec<u64>,
+    /// Entries expanded by push levels.
+    pub expanded: u64,
+    /// Entries expanded by push levels that were at the level's depth.
+    pub frontier: u64,
+}
+
+/// The BFS of `pattern` towards `goal` on one process, in a table of type `T` (a byte or two
+/// bits per entry); `accept` filters claims as in [`guided_distances`].
+pub(crate) fn distances<T: LevelTable, A: Fn(usize, u8) -> bool + Sync>(
+    goal: &Goal,
+    pattern: &Pattern,
+    idx: &ZeroAwareIndex,
+    table: usize,
+    obs: &dyn BuildObserver,
+    accept: &A,
+) -> (T, Levels) {
     let moves = ZeroAwareMoves::new(goal.board(), idx);
     let start = BfsStart::new(goal, pattern, idx, &moves);
-    let slice = Slice::new(&moves, idx, 0..idx.len(), start.goal_parity, accept);
+    let slice = Slice::<T, A>::new(&moves, idx, 0..idx.len(), start.goal_parity, accept);
     slice.claim(start.goal_index, 0);
     // One process owns the whole range: no neighbour is owned elsewhere.
     let no_remote_push = |_: u64| unreachable!("a whole-range slice owns every neighbour");
     let no_remote_pull =
         |_: u64, _: &[u64]| unreachable!("a whole-range slice owns every neighbour");
-    run_levels(idx.len(), table, obs, |depth, pull| {
+    let mut expanded = 0;
+    let mut levels = run_levels::<T>(idx.len(), table, obs, |depth, pull| {
         let scanned = AtomicU64::new(0);
-        slice
+        let work = slice
             .chunks()
             .par_iter()
             .map(|sets| {
-                let (claimed, entries) = if pull {
+                let work = if pull {
                     slice.pull(sets.clone(), depth, &mut no_remote_pull.clone())
                 } else {
                     slice.push(sets.clone(), depth, &mut no_remote_push.clone())
                 };
-                obs.chunk_done(table, scanned.fetch_add(entries, Relaxed) + entries);
-                claimed
+                obs.chunk_done(
+                    table,
+                    scanned.fetch_add(work.scanned, Relaxed) + work.scanned,
+                );
+                work
             })
-            .sum()
+            .reduce(Work::default, |mut a, b| {
+                a += b;
+                a
+            });
+        expanded += work.expanded;
+        work.claimed
     });
-    slice.into_entries()
+    levels.expanded = expanded;
+    (slice.into_table(), levels)
 }
 
 /// Where a BFS starts: the goal's global index and the parity of its cell set.
@@ -89,36 +126,44 @@ impl BfsStart {
     }
 }
 
-/// The level loop of the byte BFS, shared by the single-process and the distributed build:
-/// `level(depth, pull)` runs one level over the whole table (every slice of it) and returns
-/// how many entries it reached, summed over every process. Starts with the goal reached at
-/// depth 0 and stops at the first level that reaches nothing.
-pub(crate) fn run_levels(
+/// The level loop of the BFS in a table of type `T`, shared by the single-process and the
+/// distributed build: `level(depth, pull)` runs one level over the whole table (every slice
+/// of it) and returns how many entries it reached, summed over every process. Starts with the
+/// goal reached at depth 0 and stops at the first level that reaches nothing. Returns the
+/// entries first reached at each depth (`frontier` counting the push levels' own entries).
+pub(crate) fn run_levels<T: LevelTable>(
     total: u64,
     table: usize,
     obs: &dyn BuildObserver,
     mut level: impl FnMut(u8, bool) -> u64,
-) {
+) -> Levels {
+    let mut levels = Levels {
+        histogram: vec![1],
+        ..Levels::default()
+    };
     let mut reached = 1u64;
-    let mut frontier = 1u64;
     let mut depth = 0u8;
     loop {
         obs.level_started(table, depth);
         // Direction-optimising BFS: push from the frontier while it is small; once fewer
-        // entries are unreached than the frontier holds, let each unreached entry look for a
+        // entries are unreached than a push would expand, let each unreached entry look for a
         // neighbour at `depth` (stopping at the first), which trades random writes for reads.
-        let pull = total - reached < frontier;
+        let pull = total - reached < T::push_work(&levels.histogram);
+        if !pull {
+            levels.frontier += levels.histogram[depth as usize];
+        }
         let new = level(depth, pull);
         reached += new;
-        frontier = new;
         obs.level_done(table, depth, reached);
         if new == 0 {
             break;
         }
+        levels.histogram.push(new);
         depth += 1;
         assert!(
             depth < UNREACHED - 1,
             "distances beyond 253 do not fit a byte"
         );
     }
+    levels
 }

@@ -245,9 +245,13 @@ fn derive_from(
     Ok((EncodedOrRaw::Encoded(derived), summary))
 }
 
-enum EncodedOrRaw {
+/// A finished table's bytes for the file, in the output encoding.
+pub(crate) enum EncodedOrRaw {
+    /// `u8` entries as the byte BFS left them.
     Raw(Entries),
+    /// Entries packed from the byte table (`u4`, `bit1`) or derived through a symmetry.
     Encoded(Vec<u8>),
+    /// The two-bit BFS's payload, compacted in place.
     Bit1(Bit1Payload),
 }
 
@@ -258,7 +262,8 @@ fn two_bit(req: &BuildRequest) -> bool {
 }
 
 impl EncodedOrRaw {
-    fn bytes(&self) -> &[u8] {
+    /// The encoded entries.
+    pub(crate) fn bytes(&self) -> &[u8] {
         match self {
             EncodedOrRaw::Raw(e) => e,
             EncodedOrRaw::Encoded(v) => v,

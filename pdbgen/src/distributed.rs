@@ -1,5 +1,7 @@
-//! The distributed build: the byte BFS across the ranks of an MPI job (`mpirun -np N pdbgen
-//! build --distributed`), each rank owning one contiguous slice of every table's index range.
+//! The distributed build: the BFS across the ranks of an MPI job (`mpirun -np N pdbgen build
+//! --distributed`), each rank owning one contiguous slice of every table's index range, held
+//! at the single-process build's bits per entry: two (the two-bit BFS of [`crate::twobit`])
+//! when the output is `bit1`, a byte otherwise.
 //!
 //! Every level runs the same per-slice code as the single-process build ([`crate::slice`])
 //! under the same level loop ([`crate::bfs::run_levels`]): each rank expands its slice in
@@ -7,21 +9,25 @@
 //! sent in bounded all-to-all exchanges (at most [`EXCHANGE_ENTRIES`] indices received per
 //! rank and piece, counts well under 2^31) and claimed by their owner. Pull levels send each
 //! owner the neighbours to look at and get one byte back per neighbour. A sum over all ranks
-//! decides when the BFS ends. Rank 0 then streams every slice, in rank order, through the
+//! decides when the BFS ends. A rank that waits for slower ones at a meeting sleeps between
+//! tests of the pending reduction rather than polling, leaving the processor to them. Rank 0 then streams every slice, in rank order, through the
 //! file writer (which hashes and compresses as it goes), so no rank ever holds a whole table,
 //! and renames the file into place only after every rank has delivered its slice.
 //!
 //! `docs/DISTRIBUTED.md` describes the design and the memory and traffic of a large build.
 
 use crate::bfs::{run_levels, BfsStart};
-use crate::build::BuildRequest;
+use crate::build::{BuildRequest, EncodedOrRaw};
 use crate::error::BuildError;
 use crate::moves::ZeroAwareMoves;
 use crate::observer::{BuildObserver, TableSummary};
-use crate::slice::{Slice, CHUNK_ENTRIES};
+use crate::slice::{LevelTable, Slice, CHUNK_ENTRIES};
 use crate::stats::ValueStats;
+use crate::twobit::TwoBitTable;
+use crate::words::WordTable;
 use mpi::collective::SystemOperation;
 use mpi::datatype::{Equivalence, Partition, PartitionMut};
+use mpi::request::{Request, Scope};
 use mpi::topology::SimpleCommunicator;
 use mpi::traits::*;
 use mpi::Count;
@@ -33,7 +39,7 @@ use std::io::{self, Write};
 use std::ops::Range;
 use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// Indices one rank receives at most per exchange piece (64 MiB of `u64`): each owner gets at
 /// most `EXCHANGE_ENTRIES / ranks` of them from each rank (at least [`MIN_PER_OWNER`]).
@@ -89,12 +95,15 @@ pub struct DistributedPlan {
     pub ranks: usize,
     /// Entries of each table.
     pub entries: Vec<u64>,
-    /// Peak bytes of memory one rank holds: its slice of the table being built (a byte per
-    /// entry), its encoded slices of the finished tables, the index's move tables and the
-    /// exchange buffers.
+    /// Bits per entry of each rank's working slice: 2 for `bit1` output (the two-bit BFS), 8
+    /// otherwise.
+    pub working_bits: u32,
+    /// Peak bytes of memory one rank holds: its working slice of the table being built, its
+    /// encoded slices of the finished tables, the index's move tables and the exchange
+    /// buffers; or, on rank 0 while it writes the file, every slice it kept and one message.
     pub peak_bytes_per_rank: u64,
-    /// Bytes of exchange buffers per rank (outboxes, one received piece, the answers of pull
-    /// levels), included in the peak.
+    /// Bytes of exchange buffers per rank (outboxes, one piece sent and one received, the
+    /// askers and answers of pull levels), included in the peak.
     pub exchange_bytes: u64,
     /// Processor time of the whole job's BFS levels, in core-seconds (see
     /// [`crate::build::NS_PER_ENTRY`]).
@@ -109,13 +118,16 @@ pub fn plan(req: &BuildRequest, ranks: usize) -> Result<DistributedPlan, BuildEr
         .threads
         .unwrap_or_else(rayon::current_num_threads)
         .max(1) as u64;
-    let per_owner = per_owner(ranks) as u64;
+    let two_bit = two_bit(req);
+    let pieces = per_owner(ranks) as u64 * ranks as u64;
     // Outboxes fill up to a piece per owner plus one batch of work units' output (a unit's
     // frontier is at most half its entries, of the parity in play, with at most 4 moves per
-    // tile); one received piece; pull levels add the asking entries and the answers.
+    // tile), 8 bytes an index, and pull levels keep the asking entry beside each query; one
+    // piece is copied out and one received (8 bytes an index), and pull levels answer a byte
+    // per query each way.
     let exchange = |k: u64| {
         let batch = threads * CHUNK_ENTRIES / 2 * 4 * k;
-        (per_owner * ranks as u64 + batch) * 8 * 2 + per_owner * ranks as u64 * 9
+        (pieces + batch) * 8 * 2 + pieces * (8 + 8 + 2)
     };
     let mut entries = Vec::new();
     let mut kept = 0u64;
@@ -130,18 +142,42 @@ pub fn plan(req: &BuildRequest, ranks: usize) -> Result<DistributedPlan, BuildEr
         let index_bytes = sets * (board.cells() as u64 + 24);
         let ex = exchange(k as u64);
         exchange_peak = exchange_peak.max(ex);
-        peak = peak.max(kept + own.largest() + index_bytes + ex);
-        kept += req.encoding.encoded_len(own.largest());
+        // The working slice in whole 8-byte words: 32 entries a word, or 8.
+        let working = own.largest().div_ceil(64 / working_bits(req) as u64) * 8;
+        let encoded = req.encoding.encoded_len(own.largest());
+        peak = peak.max(kept + working + index_bytes + ex);
+        // A byte slice packed into `u4` or `bit1` is held twice for a moment (`u8` slices are
+        // kept as they are, two-bit slices compacted in place).
+        if !two_bit && req.encoding != Encoding::U8 {
+            peak = peak.max(kept + working + encoded);
+        }
+        kept += encoded;
         total += n;
         entries.push(n);
     }
     Ok(DistributedPlan {
         ranks,
         entries,
-        peak_bytes_per_rank: peak.max(kept),
+        working_bits: working_bits(req),
+        // Rank 0 writes the file holding its slices and one message of another rank's.
+        peak_bytes_per_rank: peak.max(kept + STREAM_BYTES as u64),
         exchange_bytes: exchange_peak,
         core_seconds: total as f64 * crate::build::NS_PER_ENTRY * 1e-9,
     })
+}
+
+/// Whether the ranks run the two-bit BFS (`bit1` output): 2 bits per owned entry.
+fn two_bit(req: &BuildRequest) -> bool {
+    req.encoding == Encoding::Bit1
+}
+
+/// Bits per owned entry of the working slice.
+fn working_bits(req: &BuildRequest) -> u32 {
+    if two_bit(req) {
+        TwoBitTable::BITS
+    } else {
+        WordTable::BITS
+    }
 }
 
 /// Refuses what the distributed build does not make.
@@ -225,37 +261,60 @@ pub fn build_file_distributed(
     // MPI calls stay on this thread (the communicator is not shared between threads); the
     // parallel parts run in the pool.
     let pool = Pool::new(req.threads)?;
-    {
-        let mut slices: Vec<(Vec<u8>, TableSummary)> = Vec::new();
-        let mut traffic = Vec::new();
-        for (i, p) in req.partition.patterns().iter().enumerate() {
-            let (entries, summary, bytes) = build_slice(req, p, i, world, &pool, opts, obs)?;
-            traffic.push(bytes);
-            if summary.unreached > 0 && req.encoding != Encoding::U8 {
-                return Err(BuildError::UnreachedNeedsU8 {
-                    pattern: p.to_string(),
-                });
-            }
-            if req.encoding == Encoding::U4 && summary.max_value > 15 {
-                return Err(BuildError::TooLargeForU4 {
-                    pattern: p.to_string(),
-                    max: summary.max_value,
-                });
-            }
-            if summary.histogram.len() > u8::MAX as usize {
-                return Err(BuildError::TooDeep {
-                    pattern: p.to_string(),
-                });
-            }
-            slices.push((encode_entries(&entries, req.encoding), summary));
-        }
-        write_slices(req, path, world, &slices)?;
-        Ok(slices
-            .into_iter()
-            .zip(traffic)
-            .map(|((_, summary), exchanged)| DistributedTable { summary, exchanged })
-            .collect())
+    let mut slices: Vec<(EncodedOrRaw, TableSummary)> = Vec::new();
+    let mut traffic = Vec::new();
+    for (i, p) in req.partition.patterns().iter().enumerate() {
+        let ctx = Context {
+            req,
+            pattern: p,
+            table: i,
+            world,
+            pool: &pool,
+            opts,
+            obs,
+        };
+        let slice = if two_bit(req) {
+            let (t, summary, bytes) = build_slice::<TwoBitTable>(&ctx)?;
+            check_table(req, &summary)?;
+            (EncodedOrRaw::Bit1(t.into_bit1()), summary, bytes)
+        } else {
+            let (t, summary, bytes) = build_slice::<WordTable>(&ctx)?;
+            check_table(req, &summary)?;
+            let entries = t.into_entries();
+            let out = match req.encoding {
+                Encoding::U8 => EncodedOrRaw::Raw(entries),
+                e => EncodedOrRaw::Encoded(pool.run(|| encode_entries(&entries, e))),
+            };
+            (out, summary, bytes)
+        };
+        traffic.push(slice.2);
+        slices.push((slice.0, slice.1));
     }
+    write_slices(req, path, world, &slices)?;
+    Ok(slices
+        .into_iter()
+        .zip(traffic)
+        .map(|((_, summary), exchanged)| DistributedTable { summary, exchanged })
+        .collect())
+}
+
+/// Refuses a finished table that the output encoding cannot hold (the same on every rank:
+/// the summary is the whole table's).
+fn check_table(req: &BuildRequest, summary: &TableSummary) -> Result<(), BuildError> {
+    let pattern = summary.pattern.to_string();
+    if summary.unreached > 0 && req.encoding != Encoding::U8 {
+        return Err(BuildError::UnreachedNeedsU8 { pattern });
+    }
+    if req.encoding == Encoding::U4 && summary.max_value > 15 {
+        return Err(BuildError::TooLargeForU4 {
+            pattern,
+            max: summary.max_value,
+        });
+    }
+    if summary.histogram.len() > u8::MAX as usize {
+        return Err(BuildError::TooDeep { pattern });
+    }
+    Ok(())
 }
 
 /// The worker threads of one rank: a pool of the requested size, or rayon's global pool.
@@ -289,51 +348,53 @@ impl Pool {
     }
 }
 
-/// Runs the BFS of one table over the ranks of `world`: this rank's slice of the byte entries,
-/// and the whole table's summary (the same on every rank).
-fn build_slice(
-    req: &BuildRequest,
-    pattern: &Pattern,
+/// What the BFS of one table on one rank works with.
+struct Context<'a> {
+    req: &'a BuildRequest,
+    pattern: &'a Pattern,
     table: usize,
-    world: &SimpleCommunicator,
-    pool: &Pool,
+    world: &'a SimpleCommunicator,
+    pool: &'a Pool,
     opts: DistributedOptions,
-    obs: &dyn BuildObserver,
-) -> Result<(crate::words::Entries, TableSummary, Vec<u64>), BuildError> {
+    obs: &'a dyn BuildObserver,
+}
+
+/// Runs the BFS of one table over the ranks of the job in tables of type `T`: this rank's
+/// slice, the whole table's summary and the bytes exchanged per level (the same on every
+/// rank).
+fn build_slice<T: LevelTable>(c: &Context<'_>) -> Result<(T, TableSummary, Vec<u64>), BuildError> {
     let start = Instant::now();
-    let (rank, ranks) = (world.rank() as usize, world.size() as usize);
+    let (req, pattern, table, obs) = (c.req, c.pattern, c.table, c.obs);
+    let (rank, ranks) = (c.world.rank() as usize, c.world.size() as usize);
     let idx = ZeroAwareIndex::new(req.goal.board(), pattern.len()).map_err(index_error(pattern))?;
     let moves = ZeroAwareMoves::new(req.goal.board(), &idx);
     let bfs = BfsStart::new(&req.goal, pattern, &idx, &moves);
     let own = Ownership::new(idx.len(), ranks);
     let accept = |_: usize, _: u8| true;
-    let slice = Slice::new(&moves, &idx, own.range(rank), bfs.goal_parity, &accept);
+    let slice = Slice::<T, _>::new(&moves, &idx, own.range(rank), bfs.goal_parity, &accept);
     if slice.owns(bfs.goal_index) {
         slice.claim(bfs.goal_index, 0);
     }
     obs.table_started(table, pattern, TableKind::ZeroAware, idx.len());
-    let mut exchange = Exchange::new(world, &own, pool, opts);
+    let mut exchange = Exchange::new(c.world, &own, c.pool, c.opts);
     // Progress: this rank's share of the level, scaled to the whole table.
     let scale = idx.len() as f64 / (own.range(rank).end - own.range(rank).start).max(1) as f64;
-    run_levels(idx.len(), table, obs, |depth, pull| {
+    let levels = run_levels::<T>(idx.len(), table, obs, |depth, pull| {
         let scanned = AtomicU64::new(0);
         let report = |entries: u64| {
             let s = scanned.fetch_add(entries, Relaxed) + entries;
             obs.chunk_done(table, (s as f64 * scale) as u64);
         };
         exchange.sent.push(0);
-        let claimed = if pull {
-            exchange.pull_level(&slice, depth, &report)
-        } else {
-            exchange.push_level(&slice, depth, &report)
-        };
+        let claimed = exchange.level(&slice, depth, pull, &report);
         exchange.sum(claimed)
     });
-    let entries = slice.into_entries();
-    let mut counts = pool.run(|| ValueStats::of(&entries).counts());
-    let local = counts;
-    world.all_reduce_into(&local[..], &mut counts[..], SystemOperation::sum());
-    let stats = ValueStats::from_counts(&counts);
+    // Every level's count is the whole job's: the histogram needs no pass over the slices.
+    let reached: u64 = levels.histogram.iter().sum();
+    let stats = ValueStats {
+        histogram: levels.histogram,
+        unreached: idx.len() - reached,
+    };
     let summary = TableSummary {
         pattern: pattern.clone(),
         kind: TableKind::ZeroAware,
@@ -347,8 +408,9 @@ fn build_slice(
     obs.table_done(table, &summary);
     let sent = exchange.sent;
     let mut exchanged = vec![0u64; sent.len()];
-    world.all_reduce_into(&sent[..], &mut exchanged[..], SystemOperation::sum());
-    Ok((entries, summary, exchanged))
+    c.world
+        .all_reduce_into(&sent[..], &mut exchanged[..], SystemOperation::sum());
+    Ok((slice.into_table(), summary, exchanged))
 }
 
 /// The per-level traffic between the ranks: outboxes (one per owner) and the bounded
@@ -362,6 +424,15 @@ struct Exchange<'w> {
     batch: usize,
     /// Bytes this rank sent to the others, per level.
     sent: Vec<u64>,
+}
+
+/// What one work unit of a level leaves for the exchanges: per owner, the indices to send it
+/// (push: neighbours to claim; pull: neighbours to look at) and, for pull, the entry of this
+/// rank that asks each query.
+struct UnitOutput {
+    claimed: u64,
+    queries: Vec<Vec<u64>>,
+    askers: Vec<Vec<u64>>,
 }
 
 impl<'w> Exchange<'w> {
@@ -386,184 +457,189 @@ impl<'w> Exchange<'w> {
     /// The sum of `x` over every rank.
     fn sum(&self, x: u64) -> u64 {
         let mut total = 0u64;
-        self.world
-            .all_reduce_into(&x, &mut total, SystemOperation::sum());
+        mpi::request::scope(|scope| {
+            let req =
+                self.world
+                    .immediate_all_reduce_into(scope, &x, &mut total, SystemOperation::sum());
+            idle_wait(req);
+        });
         total
     }
 
-    /// One push level: this rank expands its frontier a batch of work units at a time; the
-    /// neighbours owned elsewhere are sent to their owners, who claim them. Returns the entries
-    /// this rank claimed.
-    fn push_level<A: Fn(usize, u8) -> bool + Sync>(
+    /// One level on this rank: expands (push) or fills (pull) its slice a batch of work units
+    /// at a time. Neighbours owned elsewhere go into the outbox of their owner (pull: with the
+    /// asking entry beside each); the ranks meet whenever one of them holds a full share in
+    /// an outbox or has finished its slice, and empty every outbox in bounded pieces. Returns
+    /// the entries this rank claimed.
+    fn level<T: LevelTable, A: Fn(usize, u8) -> bool + Sync>(
         &mut self,
-        slice: &Slice<'_, A>,
+        slice: &Slice<'_, T, A>,
         depth: u8,
+        pull: bool,
         report: &(dyn Fn(u64) + Sync),
     ) -> u64 {
-        let mut outbox: Vec<Vec<u64>> = vec![Vec::new(); self.ranks];
+        let ranks = self.ranks;
+        let mut queries: Vec<Vec<u64>> = vec![Vec::new(); ranks];
+        let mut askers: Vec<Vec<u64>> = vec![Vec::new(); ranks];
         let mut claimed = 0u64;
         let mut next = 0;
+        let units = slice.chunks();
         loop {
             // Expand without waiting for the others until an outbox holds a full share or the
             // slice is done: the ranks meet only then.
             let done = loop {
-                let units = &slice.chunks()[next..(next + self.batch).min(slice.chunks().len())];
-                next += units.len();
-                let (own, ranks) = (&self.own, self.ranks);
-                let results: Vec<(u64, Vec<Vec<u64>>)> = self.pool.run(|| {
-                    units
-                        .par_iter()
-                        .map(|sets| {
-                            let mut out = vec![Vec::new(); ranks];
-                            let (c, entries) =
-                                slice.push(sets.clone(), depth, &mut |n| out[own.owner(n)].push(n));
-                            report(entries);
-                            (c, out)
-                        })
-                        .collect()
-                });
-                for (c, out) in results {
-                    claimed += c;
-                    for (o, v) in outbox.iter_mut().zip(out) {
-                        o.extend_from_slice(&v);
-                    }
-                }
-                if next == slice.chunks().len() {
-                    break true;
-                }
-                if outbox.iter().any(|v| v.len() >= self.per_owner) {
-                    break false;
-                }
-            };
-            let (pieces, busy) = self.pieces(&outbox, done);
-            for piece in 0..pieces {
-                let parts = self.piece(&outbox, piece);
-                self.count_sent(&parts, 8);
-                let (received, _) = all_to_all_v(self.world, &parts);
-                claimed += self.pool.run(|| {
-                    received
-                        .par_chunks(1 << 14)
-                        .map(|c| c.iter().filter(|&&n| slice.claim(n, depth + 1)).count() as u64)
-                        .sum::<u64>()
-                });
-            }
-            if pieces > 0 {
-                outbox.iter_mut().for_each(Vec::clear);
-            }
-            if busy == 0 {
-                return claimed;
-            }
-        }
-    }
-
-    /// One pull level: each unreached entry of this rank without an owned neighbour at `depth`
-    /// asks the owners of its other neighbours, who answer one byte per neighbour (1: at
-    /// `depth`); it is claimed on any 1. Returns the entries this rank claimed.
-    fn pull_level<A: Fn(usize, u8) -> bool + Sync>(
-        &mut self,
-        slice: &Slice<'_, A>,
-        depth: u8,
-        report: &(dyn Fn(u64) + Sync),
-    ) -> u64 {
-        let mut queries: Vec<Vec<u64>> = vec![Vec::new(); self.ranks];
-        let mut askers: Vec<Vec<u64>> = vec![Vec::new(); self.ranks];
-        let mut claimed = 0u64;
-        let mut next = 0;
-        loop {
-            // As in push levels: the ranks meet when an outbox is full or the slice is done.
-            let done = loop {
-                let units = &slice.chunks()[next..(next + self.batch).min(slice.chunks().len())];
-                next += units.len();
-                type Asked = (Vec<Vec<u64>>, Vec<Vec<u64>>);
-                let (own, ranks) = (&self.own, self.ranks);
-                let results: Vec<(u64, Asked)> = self.pool.run(|| {
-                    units
+                let batch = &units[next..(next + self.batch).min(units.len())];
+                next += batch.len();
+                let own = &self.own;
+                let results: Vec<UnitOutput> = self.pool.run(|| {
+                    batch
                         .par_iter()
                         .map(|sets| {
                             let mut q = vec![Vec::new(); ranks];
                             let mut a = vec![Vec::new(); ranks];
-                            let (c, entries) = slice.pull(sets.clone(), depth, &mut |i, others| {
-                                for &n in others {
-                                    let o = own.owner(n);
-                                    q[o].push(n);
-                                    a[o].push(i);
-                                }
-                            });
-                            report(entries);
-                            (c, (q, a))
+                            let work = if pull {
+                                slice.pull(sets.clone(), depth, &mut |i, others| {
+                                    for &n in others {
+                                        let o = own.owner(n);
+                                        q[o].push(n);
+                                        a[o].push(i);
+                                    }
+                                })
+                            } else {
+                                slice.push(sets.clone(), depth, &mut |n| q[own.owner(n)].push(n))
+                            };
+                            report(work.scanned);
+                            UnitOutput {
+                                claimed: work.claimed,
+                                queries: q,
+                                askers: a,
+                            }
                         })
                         .collect()
                 });
-                for (c, (q, a)) in results {
-                    claimed += c;
-                    for (o, v) in queries.iter_mut().zip(q) {
+                for u in results {
+                    claimed += u.claimed;
+                    for (o, v) in queries.iter_mut().zip(u.queries) {
                         o.extend_from_slice(&v);
                     }
-                    for (o, v) in askers.iter_mut().zip(a) {
+                    for (o, v) in askers.iter_mut().zip(u.askers) {
                         o.extend_from_slice(&v);
                     }
                 }
-                if next == slice.chunks().len() {
+                if next == units.len() {
                     break true;
                 }
                 if queries.iter().any(|v| v.len() >= self.per_owner) {
                     break false;
                 }
             };
-            let (pieces, busy) = self.pieces(&queries, done);
+            let (pieces, busy) = self.meet(&queries, done);
             for piece in 0..pieces {
                 let parts = self.piece(&queries, piece);
-                // A query is an index out and a byte back.
-                self.count_sent(&parts, 9);
-                let (asked, counts) = all_to_all_v(self.world, &parts);
-                let answers: Vec<u8> = self.pool.run(|| {
-                    asked
-                        .par_iter()
-                        .map(|&n| (slice.get(n) == depth) as u8)
-                        .collect()
-                });
-                let mut back = Vec::with_capacity(self.ranks);
-                let mut at = 0;
-                for &c in &counts {
-                    back.push(&answers[at..at + c as usize]);
-                    at += c as usize;
-                }
-                let (answered, _) = all_to_all_v(self.world, &back);
-                let mut at = 0;
-                for (o, part) in parts.iter().enumerate() {
-                    // The same window of the askers as `piece` took of the queries.
-                    let first = (piece * self.per_owner).min(askers[o].len());
-                    let mine = &askers[o][first..first + part.len()];
-                    let yes = &answered[at..at + part.len()];
-                    at += part.len();
-                    claimed += mine
-                        .iter()
-                        .zip(yes)
-                        .filter(|&(&i, &y)| y == 1 && slice.claim(i, depth + 1))
-                        .count() as u64;
-                }
+                claimed += if pull {
+                    let asking = self.piece(&askers, piece);
+                    self.ask(slice, depth, &parts, &asking)
+                } else {
+                    self.deliver(slice, depth, &parts)
+                };
             }
             if pieces > 0 {
                 queries.iter_mut().for_each(Vec::clear);
                 askers.iter_mut().for_each(Vec::clear);
             }
-            if busy == 0 {
+            if !busy {
                 return claimed;
             }
         }
     }
 
+    /// Push: sends `parts[r]` (neighbours of this rank's frontier) to rank `r` and claims
+    /// with `depth + 1` what the others sent here. Returns the entries claimed.
+    fn deliver<T: LevelTable, A: Fn(usize, u8) -> bool + Sync>(
+        &mut self,
+        slice: &Slice<'_, T, A>,
+        depth: u8,
+        parts: &[&[u64]],
+    ) -> u64 {
+        self.count_sent(parts, 8);
+        let (received, _) = all_to_all_v(self.world, parts);
+        self.pool.run(|| {
+            received
+                .par_chunks(1 << 14)
+                .map(|c| slice.claim_received(c, depth + 1))
+                .sum::<u64>()
+        })
+    }
+
+    /// Pull: asks rank `r` whether the neighbours `parts[r]` are at `depth` (one byte back
+    /// each, in the order asked), answers the others' questions the same way, and claims
+    /// with `depth + 1` each entry of `asking` (beside its query) that got a yes. Returns the
+    /// entries claimed.
+    fn ask<T: LevelTable, A: Fn(usize, u8) -> bool + Sync>(
+        &mut self,
+        slice: &Slice<'_, T, A>,
+        depth: u8,
+        parts: &[&[u64]],
+        asking: &[&[u64]],
+    ) -> u64 {
+        // A query is an index out and a byte back.
+        self.count_sent(parts, 9);
+        let (asked, counts) = all_to_all_v(self.world, parts);
+        let answers: Vec<u8> = self.pool.run(|| {
+            let chunks: Vec<Vec<u8>> = asked
+                .par_chunks(1 << 14)
+                .map(|c| {
+                    c.iter()
+                        .enumerate()
+                        .map(|(k, &n)| {
+                            if let Some(&ahead) = c.get(k + 16) {
+                                slice.prefetch(ahead);
+                            }
+                            slice.neighbour_at(n, depth) as u8
+                        })
+                        .collect()
+                })
+                .collect();
+            chunks.concat()
+        });
+        let mut back = Vec::with_capacity(self.ranks);
+        let mut at = 0;
+        for &c in &counts {
+            back.push(&answers[at..at + c as usize]);
+            at += c as usize;
+        }
+        let (answered, _) = all_to_all_v(self.world, &back);
+        let mut claimed = 0;
+        let mut at = 0;
+        for mine in asking {
+            let yes = &answered[at..at + mine.len()];
+            at += mine.len();
+            claimed += mine
+                .iter()
+                .zip(yes)
+                .filter(|&(&i, &y)| y == 1 && slice.claim(i, depth + 1))
+                .count() as u64;
+        }
+        claimed
+    }
+
     /// Meets the other ranks (this rank's outbox holds a full share for some owner, or its
-    /// slice is done): decides with them how many pieces to exchange now (enough to empty
-    /// every outbox) and how many ranks still have work units to expand.
-    fn pieces(&self, outbox: &[Vec<u64>], done: bool) -> (usize, u64) {
-        // Called when this rank's outbox is full or its slice done: it wants it emptied.
+    /// slice is done): decides with them, in one reduction, how many pieces to exchange now
+    /// (enough to empty every outbox) and whether any rank still has work units to expand.
+    fn meet(&self, outbox: &[Vec<u64>], done: bool) -> (usize, bool) {
         let longest = outbox.iter().map(Vec::len).max().unwrap_or(0);
-        let want = longest.div_ceil(self.per_owner) as u64;
-        let mut pieces = 0u64;
-        self.world
-            .all_reduce_into(&want, &mut pieces, SystemOperation::max());
-        (pieces as usize, self.sum(!done as u64))
+        let mine = [longest.div_ceil(self.per_owner) as u64, !done as u64];
+        let mut all = [0u64; 2];
+        mpi::request::scope(|scope| {
+            let req = self.world.immediate_all_reduce_into(
+                scope,
+                &mine[..],
+                &mut all[..],
+                SystemOperation::max(),
+            );
+            idle_wait(req);
+        });
+        (all[0] as usize, all[1] != 0)
     }
 
     /// Adds `bytes_each` per item of `parts` to this level's traffic.
@@ -582,6 +658,23 @@ impl<'w> Exchange<'w> {
                 &v[lo..hi]
             })
             .collect()
+    }
+}
+
+/// Waits for `req` to finish, sleeping between tests (20 µs at first, doubling up to 1 ms): a
+/// rank that waits at a meeting for slower ones leaves the processor to them, and to the
+/// machine's other work, instead of polling as blocking MPI calls do. Only the small
+/// reductions wait this way; the exchanges themselves, which both sides enter together, block
+/// (a large transfer progresses only while MPI is called).
+fn idle_wait<'a, D: ?Sized, S: Scope<'a>>(mut req: Request<'a, D, S>) {
+    let mut nap = Duration::from_micros(20);
+    loop {
+        match req.test() {
+            Ok(_) => return,
+            Err(r) => req = r,
+        }
+        std::thread::sleep(nap);
+        nap = (nap * 2).min(Duration::from_millis(1));
     }
 }
 
@@ -638,7 +731,7 @@ fn write_slices(
     req: &BuildRequest,
     path: &Path,
     world: &SimpleCommunicator,
-    slices: &[(Vec<u8>, TableSummary)],
+    slices: &[(EncodedOrRaw, TableSummary)],
 ) -> Result<(), BuildError> {
     let (rank, ranks) = (world.rank() as usize, world.size() as usize);
     let root = world.process_at_rank(0);
@@ -654,7 +747,7 @@ fn write_slices(
             .collect();
         let mut buf = Vec::new();
         let mut fill = |i: usize, w: &mut dyn Write| -> io::Result<()> {
-            w.write_all(&slices[i].0)?;
+            w.write_all(slices[i].0.bytes())?;
             let own = Ownership::new(slices[i].1.entries, ranks);
             for r in 1..ranks {
                 let range = own.range(r);
@@ -677,7 +770,7 @@ fn write_slices(
         })?;
     } else {
         for (bytes, _) in slices {
-            for chunk in bytes.chunks(STREAM_BYTES) {
+            for chunk in bytes.bytes().chunks(STREAM_BYTES) {
                 root.send(chunk);
             }
         }

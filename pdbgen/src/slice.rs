@@ -2,16 +2,18 @@
 //! code shared by the single-process BFS ([`crate::bfs`], whose slice is the whole range) and
 //! the distributed one (`crate::distributed`, one slice per MPI rank).
 //!
-//! A slice holds the byte entries of the contiguous global index range it owns. Neighbours it
-//! owns are claimed in place; neighbours owned elsewhere are handed to the caller, who sends
-//! them to their owner (push) or asks their owner for their value (pull). Every write of a
-//! level stores the same value, so the result depends neither on the thread count nor on how
-//! the range is cut into slices.
+//! A slice holds the entries of the contiguous global index range it owns, in a
+//! [`LevelTable`]: a byte per entry ([`WordTable`], exact depths) or two bits
+//! ([`crate::twobit::TwoBitTable`], "reached" and bit 1 of the depth, for `bit1` output).
+//! Neighbours it owns are claimed in place; neighbours owned elsewhere are handed to the
+//! caller, who sends them to their owner (push) or asks their owner whether they are at the
+//! level's depth (pull). Every write of a level stores the same value, so the result depends
+//! neither on the thread count nor on how the range is cut into slices.
 
 use crate::moves::ZeroAwareMoves;
 use crate::words::{WordTable, UNREACHED};
 use pdbformat::rank::ZeroAwareIndex;
-use std::ops::Range;
+use std::ops::{AddAssign, Range};
 
 /// Entries scanned per unit of parallel work (and per progress report).
 pub(crate) const CHUNK_ENTRIES: u64 = 1 << 20;
@@ -19,19 +21,109 @@ pub(crate) const CHUNK_ENTRIES: u64 = 1 << 20;
 /// Neighbours gathered (and prefetched) before they are claimed.
 const PREFETCH_BATCH: usize = 48;
 
+/// The entries of a table during its BFS, as one level reads and writes them (by local index,
+/// `0..len`): what [`Slice`]'s level code needs of the byte table and of the two-bit table.
+pub trait LevelTable: Sync + Sized {
+    /// Bits each entry takes (8 or 2).
+    const BITS: u32;
+
+    /// `len` entries, none reached.
+    fn unreached(len: usize) -> Self;
+
+    /// The entries a push level at `depth` expands, given the entries first reached at each
+    /// depth so far (`histogram[d]`): the frontier for the byte table; for the two-bit table,
+    /// which stores the depth modulo 4, also the entries 4, 8, … levels older.
+    fn push_work(histogram: &[u64]) -> u64;
+
+    /// Calls `f(i)`, in ascending order, for every entry in `range` that a push level at
+    /// `depth` expands (see [`Self::push_work`]). The caller passes only ranges of the right
+    /// depth parity.
+    fn for_each_frontier(&self, range: Range<usize>, depth: u8, f: impl FnMut(usize));
+
+    /// Calls `f(i)`, in ascending order, for every unreached entry in `range`.
+    fn for_each_unreached(&self, range: Range<usize>, f: impl FnMut(usize));
+
+    /// Whether entry `i`, a neighbour of an entry still unreached in a pull level at `depth`,
+    /// is at `depth` (for the two-bit table: reached, since an unreached entry's reached
+    /// neighbours all are).
+    fn neighbour_at(&self, i: usize, depth: u8) -> bool;
+
+    /// Gives unreached entry `i` the depth `depth`; returns whether this call reached it.
+    fn claim(&self, i: usize, depth: u8) -> bool;
+
+    /// Asks the processor to start loading entry `i` (a hint only).
+    fn prefetch(&self, i: usize);
+}
+
+impl LevelTable for WordTable {
+    const BITS: u32 = 8;
+
+    fn unreached(len: usize) -> WordTable {
+        WordTable::new(len)
+    }
+
+    fn push_work(histogram: &[u64]) -> u64 {
+        histogram.last().copied().unwrap_or(0)
+    }
+
+    #[inline]
+    fn for_each_frontier(&self, range: Range<usize>, depth: u8, f: impl FnMut(usize)) {
+        self.for_each_equal(range, depth, f);
+    }
+
+    #[inline]
+    fn for_each_unreached(&self, range: Range<usize>, f: impl FnMut(usize)) {
+        self.for_each_equal(range, UNREACHED, f);
+    }
+
+    #[inline]
+    fn neighbour_at(&self, i: usize, depth: u8) -> bool {
+        self.get(i) == depth
+    }
+
+    #[inline]
+    fn claim(&self, i: usize, depth: u8) -> bool {
+        WordTable::claim(self, i, depth)
+    }
+
+    #[inline]
+    fn prefetch(&self, i: usize) {
+        WordTable::prefetch(self, i);
+    }
+}
+
+/// What one unit of work of a level did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Work {
+    /// Entries it reached.
+    pub claimed: u64,
+    /// Owned entries its cell sets hold (for progress).
+    pub scanned: u64,
+    /// Entries it expanded (push levels).
+    pub expanded: u64,
+}
+
+impl AddAssign for Work {
+    fn add_assign(&mut self, o: Work) {
+        self.claimed += o.claimed;
+        self.scanned += o.scanned;
+        self.expanded += o.expanded;
+    }
+}
+
 /// The owned part of one table during a BFS: the index range, its entries, and the units of
 /// parallel work (ranges of cell sets) that meet it.
-pub struct Slice<'a, A> {
+pub struct Slice<'a, T, A> {
     moves: &'a ZeroAwareMoves<'a>,
     idx: &'a ZeroAwareIndex,
-    table: WordTable,
+    table: T,
     owned: Range<u64>,
     goal_parity: u8,
     accept: &'a A,
     chunks: Vec<Range<usize>>,
 }
 
-impl<'a, A: Fn(usize, u8) -> bool + Sync> Slice<'a, A> {
+impl<'a, T: LevelTable, A: Fn(usize, u8) -> bool + Sync> Slice<'a, T, A> {
     /// The slice of global entries `owned`, all unreached; `goal_parity` is the set parity of
     /// the goal state (entries at even depths lie in sets of that parity); an unreached entry
     /// `i` may only be given the value `v` when `accept(i, v)` holds.
@@ -41,7 +133,7 @@ impl<'a, A: Fn(usize, u8) -> bool + Sync> Slice<'a, A> {
         owned: Range<u64>,
         goal_parity: u8,
         accept: &'a A,
-    ) -> Slice<'a, A> {
+    ) -> Slice<'a, T, A> {
         let fact = idx.order_count();
         let chunks = set_chunks(idx)
             .into_iter()
@@ -54,7 +146,7 @@ impl<'a, A: Fn(usize, u8) -> bool + Sync> Slice<'a, A> {
         Slice {
             moves,
             idx,
-            table: WordTable::new((owned.end - owned.start) as usize),
+            table: T::unreached((owned.end - owned.start) as usize),
             owned,
             goal_parity,
             accept,
@@ -78,10 +170,12 @@ impl<'a, A: Fn(usize, u8) -> bool + Sync> Slice<'a, A> {
         self.owned.contains(&n)
     }
 
-    /// The value of owned global entry `n`.
+    /// Whether owned global entry `n`, a neighbour of an entry still unreached in a pull level
+    /// at `depth`, is at `depth` (the answer to another slice's pull query).
     #[inline]
-    pub fn get(&self, n: u64) -> u8 {
-        self.table.get((n - self.owned.start) as usize)
+    pub fn neighbour_at(&self, n: u64, depth: u8) -> bool {
+        self.table
+            .neighbour_at((n - self.owned.start) as usize, depth)
     }
 
     /// Gives owned global entry `n` the value `value` if it is unreached and the filter allows
@@ -91,19 +185,40 @@ impl<'a, A: Fn(usize, u8) -> bool + Sync> Slice<'a, A> {
         (self.accept)(n as usize, value) && self.table.claim((n - self.owned.start) as usize, value)
     }
 
-    /// The owned entries as bytes, in index order.
-    pub fn into_entries(self) -> crate::words::Entries {
-        self.table.into_entries()
+    /// Asks the processor to start loading owned global entry `n` (a hint only).
+    #[inline]
+    pub fn prefetch(&self, n: u64) {
+        self.table.prefetch((n - self.owned.start) as usize);
     }
 
-    /// Push: expands every owned entry at `depth` in the cell sets `sets`, claims its owned
-    /// neighbours with `depth + 1` and passes the others to `remote`. Returns the entries
-    /// claimed and the owned entries this covered (for progress).
-    pub fn push(&self, sets: Range<usize>, depth: u8, remote: &mut impl FnMut(u64)) -> (u64, u64) {
+    /// Claims every owned global entry of `received` (neighbours another slice pushed here)
+    /// with `value`, loading each a few entries ahead; returns how many were new.
+    pub fn claim_received(&self, received: &[u64], value: u8) -> u64 {
+        let mut claimed = 0;
+        for (k, &n) in received.iter().enumerate() {
+            if let Some(&ahead) = received.get(k + PREFETCH_BATCH) {
+                self.prefetch(ahead);
+            }
+            claimed += self.claim(n, value) as u64;
+        }
+        claimed
+    }
+
+    /// The owned entries, in index order.
+    pub fn into_table(self) -> T {
+        self.table
+    }
+
+    /// Push: expands every owned entry at `depth` (see [`LevelTable::push_work`]) in the cell
+    /// sets `sets`, claims its owned neighbours with `depth + 1` and passes the others to
+    /// `remote`.
+    pub fn push(&self, sets: Range<usize>, depth: u8, remote: &mut impl FnMut(u64)) -> Work {
         let mut claimed = 0u64;
+        let mut expanded = 0u64;
         let mut pending = Vec::with_capacity(2 * PREFETCH_BATCH);
         let entries = self.for_each_block(sets, depth, |set, region, base, block| {
-            self.table.for_each_equal(block, depth, |local| {
+            self.table.for_each_frontier(block, depth, |local| {
+                expanded += 1;
                 let i = self.owned.start + local as u64;
                 let state = self.moves.state(set, region, i - base);
                 self.moves.for_each_neighbour(&state, |n| {
@@ -123,24 +238,27 @@ impl<'a, A: Fn(usize, u8) -> bool + Sync> Slice<'a, A> {
             });
         });
         claimed += self.claim_all(&mut pending, depth + 1);
-        (claimed, entries)
+        Work {
+            claimed,
+            scanned: entries,
+            expanded,
+        }
     }
 
     /// Pull: every unreached owned entry of the right parity in the cell sets `sets` takes
     /// `depth + 1` if an owned neighbour is at `depth`; one that has none but has neighbours
     /// owned elsewhere is passed to `remote` with those neighbours (the caller claims it if
-    /// one of them is at `depth`). Returns the entries claimed here and the owned entries
-    /// this covered.
+    /// one of them is at `depth`).
     pub fn pull(
         &self,
         sets: Range<usize>,
         depth: u8,
         remote: &mut impl FnMut(u64, &[u64]),
-    ) -> (u64, u64) {
+    ) -> Work {
         let mut claimed = 0u64;
         let mut others = Vec::with_capacity(64);
         let entries = self.for_each_block(sets, depth + 1, |set, region, base, block| {
-            self.table.for_each_equal(block, UNREACHED, |local| {
+            self.table.for_each_unreached(block, |local| {
                 let i = self.owned.start + local as u64;
                 if !(self.accept)(i as usize, depth + 1) {
                     return;
@@ -149,7 +267,7 @@ impl<'a, A: Fn(usize, u8) -> bool + Sync> Slice<'a, A> {
                 others.clear();
                 let found = self.moves.any_neighbour(&state, |n| {
                     if self.owns(n) {
-                        self.get(n) == depth
+                        self.neighbour_at(n, depth)
                     } else {
                         others.push(n);
                         false
@@ -162,7 +280,11 @@ impl<'a, A: Fn(usize, u8) -> bool + Sync> Slice<'a, A> {
                 }
             });
         });
-        (claimed, entries)
+        Work {
+            claimed,
+            scanned: entries,
+            expanded: 0,
+        }
     }
 
     /// Calls `f(set, region, base, local block)` for every region block of the cell sets

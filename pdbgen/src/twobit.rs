@@ -10,23 +10,24 @@
 //! entry's reached neighbours all lie at depth `d`, else it would have been claimed before).
 //! Every write of a level writes the same two bits, so the table does not depend on the thread
 //! count. At the end, bit 1 of every entry is compacted in place into the `bit1` payload.
+//!
+//! The levels are [`crate::slice`]'s, run by [`crate::bfs`]'s loop over a [`TwoBitTable`]
+//! (the [`LevelTable`] of two bits per entry): the whole range on one process, one slice per
+//! rank in the distributed build.
 
+use crate::bfs::distances;
 use crate::error::BuildError;
-use crate::moves::ZeroAwareMoves;
 use crate::observer::{BuildObserver, TableSummary};
-use crate::slice::set_chunks;
+use crate::slice::LevelTable;
 use crate::stats::ValueStats;
 use crate::words::prefetch_word;
 use pdbformat::rank::ZeroAwareIndex;
 use pdbformat::{Goal, Pattern, TableKind};
-use rayon::prelude::*;
 use std::ops::Range;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 /// The "reached" bit of every 2-bit entry of a word.
 const REACHED: u64 = 0x5555_5555_5555_5555;
-/// Neighbours gathered (and prefetched) before they are claimed.
-const PREFETCH_BATCH: usize = 48;
 
 /// A table of 2 bits per entry (bit 0: reached; bit 1: bit 1 of the depth), 32 per `u64`
 /// word, shared between threads through word-sized atomics.
@@ -143,6 +144,48 @@ impl TwoBitTable {
     }
 }
 
+impl LevelTable for TwoBitTable {
+    const BITS: u32 = 2;
+
+    fn unreached(len: usize) -> TwoBitTable {
+        TwoBitTable::new(len as u64)
+    }
+
+    fn push_work(histogram: &[u64]) -> u64 {
+        // The entries of the depth's code: this level's frontier and those 4, 8, … older.
+        histogram.iter().rev().step_by(4).sum()
+    }
+
+    #[inline]
+    fn for_each_frontier(&self, range: Range<usize>, depth: u8, mut f: impl FnMut(usize)) {
+        let range = range.start as u64..range.end as u64;
+        // Reached, and bit 1 of the depth equal to `depth`'s.
+        let select = |w: u64| w & if depth & 2 != 0 { w >> 1 } else { !(w >> 1) };
+        self.for_each_selected(range, select, |i| f(i as usize));
+    }
+
+    #[inline]
+    fn for_each_unreached(&self, range: Range<usize>, mut f: impl FnMut(usize)) {
+        let range = range.start as u64..range.end as u64;
+        self.for_each_selected(range, |w| !w, |i| f(i as usize));
+    }
+
+    #[inline]
+    fn neighbour_at(&self, i: usize, _depth: u8) -> bool {
+        self.reached(i as u64)
+    }
+
+    #[inline]
+    fn claim(&self, i: usize, depth: u8) -> bool {
+        TwoBitTable::claim(self, i as u64, depth >> 1 & 1)
+    }
+
+    #[inline]
+    fn prefetch(&self, i: usize) {
+        TwoBitTable::prefetch(self, i as u64);
+    }
+}
+
 /// Bits 1, 3, 5, … of `x` gathered into the low 32 bits, in order.
 #[inline]
 fn gather_odd_bits(x: u64) -> u64 {
@@ -188,93 +231,12 @@ pub fn two_bit_distances(
     table: usize,
     obs: &dyn BuildObserver,
 ) -> (TwoBitTable, TwoBitStats) {
-    let moves = ZeroAwareMoves::new(goal.board(), idx);
-    let t = TwoBitTable::new(idx.len());
-    let goal_cells: Vec<u8> = pattern.goal_cells(goal).iter().map(|&c| c as u8).collect();
-    t.claim(idx.index(&goal_cells, goal.blank_cell()), 0);
-    let goal_occ = goal_cells.iter().fold(0u64, |m, &c| m | 1 << c);
-    let goal_parity = moves.set_parity(goal_occ);
-    let fact = idx.order_count();
-    let chunks = set_chunks(idx);
-    let total = idx.len();
-    let mut stats = TwoBitStats {
-        histogram: vec![1],
-        ..TwoBitStats::default()
+    let (t, levels) = distances::<TwoBitTable, _>(goal, pattern, idx, table, obs, &|_, _| true);
+    let stats = TwoBitStats {
+        histogram: levels.histogram,
+        expanded: levels.expanded,
+        frontier: levels.frontier,
     };
-    let mut reached = 1u64;
-    let mut depth = 0usize;
-    loop {
-        obs.level_started(table, depth.min(u8::MAX as usize) as u8);
-        // Push expands every entry of code `depth mod 4`: this level's frontier and the older
-        // entries 4, 8, … levels back. Pull looks at every unreached entry of the right parity.
-        let push_work: u64 = stats.histogram.iter().rev().step_by(4).sum();
-        let pull = total - reached < push_work;
-        let bit1 = ((depth + 1) >> 1 & 1) as u8;
-        let want_bit1 = (depth >> 1 & 1) as u64;
-        let scanned = AtomicU64::new(0);
-        let (new, expanded) = chunks
-            .par_iter()
-            .map(|sets| {
-                let mut claimed = 0u64;
-                let mut expanded = 0u64;
-                let mut entries = 0u64;
-                let mut pending = Vec::with_capacity(2 * PREFETCH_BATCH);
-                for set in sets.clone() {
-                    let regions = idx.regions_of_set(set);
-                    entries += regions.len() as u64 * fact;
-                    let set_depth_parity =
-                        (moves.set_parity(idx.set_mask(set)) ^ goal_parity) as usize;
-                    if set_depth_parity != (depth + pull as usize) & 1 {
-                        continue;
-                    }
-                    for region in regions {
-                        let base = region as u64 * fact;
-                        let block = base..base + fact;
-                        if pull {
-                            t.for_each_selected(
-                                block,
-                                |w| !w,
-                                |i| {
-                                    let state = moves.state(set, region, i - base);
-                                    if moves.any_neighbour(&state, |n| t.reached(n)) {
-                                        claimed += t.claim(i, bit1) as u64;
-                                    }
-                                },
-                            );
-                        } else {
-                            let select =
-                                |w: u64| w & if want_bit1 == 1 { w >> 1 } else { !(w >> 1) };
-                            t.for_each_selected(block, select, |i| {
-                                expanded += 1;
-                                let state = moves.state(set, region, i - base);
-                                moves.for_each_neighbour(&state, |n| {
-                                    t.prefetch(n);
-                                    pending.push(n);
-                                });
-                                if pending.len() >= PREFETCH_BATCH {
-                                    claimed += claim_all(&t, &mut pending, bit1);
-                                }
-                            });
-                        }
-                    }
-                }
-                claimed += claim_all(&t, &mut pending, bit1);
-                obs.chunk_done(table, scanned.fetch_add(entries, Relaxed) + entries);
-                (claimed, expanded)
-            })
-            .reduce(|| (0, 0), |a, b| (a.0 + b.0, a.1 + b.1));
-        if !pull {
-            stats.expanded += expanded;
-            stats.frontier += stats.histogram[depth];
-        }
-        reached += new;
-        obs.level_done(table, depth.min(u8::MAX as usize) as u8, reached);
-        if new == 0 {
-            break;
-        }
-        stats.histogram.push(new);
-        depth += 1;
-    }
     (t, stats)
 }
 
@@ -325,14 +287,6 @@ pub fn build_bit1_table(
     let payload = t.into_bit1();
     obs.table_done(table, &summary);
     Ok((payload, summary))
-}
-
-/// Claims every pending entry with bit 1 `bit1`; returns how many were new.
-#[inline]
-fn claim_all(t: &TwoBitTable, pending: &mut Vec<u64>, bit1: u8) -> u64 {
-    let claimed = pending.iter().map(|&n| t.claim(n, bit1) as u64).sum();
-    pending.clear();
-    claimed
 }
 
 #[cfg(test)]

@@ -128,6 +128,41 @@ fn every_encoding_and_compression_matches() {
 }
 
 #[test]
+fn bit1_builds_run_the_two_bit_bfs_and_match_the_single_process_build() {
+    // The single-process bit1 build runs the two-bit BFS; so does every rank on its slice.
+    same_as_single_process(
+        "3x4-bit1",
+        &["--board", "3x4", "-p", "1-6/7-11", "--encoding", "bit1"],
+    );
+    same_as_single_process(
+        "4x4-663-bit1",
+        &["--partition", "663", "--encoding", "bit1"],
+    );
+    // Pull levels asking in many small pieces.
+    same_as_single_process_with(
+        "3x4-bit1-pieces",
+        &["--board", "3x4", "-p", "1-6/7-11", "--encoding", "bit1"],
+        &["--exchange-share", "500"],
+    );
+}
+
+#[test]
+fn the_plan_states_the_bits_each_rank_holds_per_entry() {
+    let dir = tempfile::tempdir().unwrap();
+    for (encoding, bits) in [("bit1", 2), ("u8", 8), ("u4", 8)] {
+        let out = mpirun(2)
+            .args(["build", "--distributed", "--board", "3x3", "-p", "1-4/5-8"])
+            .args(["--encoding", encoding, "-o"])
+            .arg(dir.path().join(format!("{encoding}.pdb")))
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        let says = format!("each rank owns 1/2 of every table at {bits} bits per entry");
+        assert_eq!(err.matches(&says).count(), 1, "{encoding}:\n{err}");
+    }
+}
+
+#[test]
 fn a_full_board_pattern_keeps_its_unreached_entries() {
     // The 3x2 board filled: half the states are parity-unreachable and stay 0xFF.
     same_as_single_process("3x2-full", &["--board", "3x2", "--partition", "full"]);
@@ -251,4 +286,72 @@ fn a_killed_rank_ends_the_job_without_a_file() {
             "rank {pid} still runs"
         );
     }
+}
+
+/// Rank `rank` of the job among `pids` (from the rank number Open MPI gives each process).
+fn rank_pid(pids: &[u32], rank: usize) -> u32 {
+    let var = format!("OMPI_COMM_WORLD_RANK={rank}");
+    *pids
+        .iter()
+        .find(|pid| {
+            std::fs::read(format!("/proc/{pid}/environ"))
+                .map(|env| env.split(|&b| b == 0).any(|v| v == var.as_bytes()))
+                .unwrap_or(false)
+        })
+        .unwrap_or_else(|| panic!("no process of rank {rank} among {pids:?}"))
+}
+
+/// Whether process `pid` has a file open in `dir` (the file it writes there, named or not).
+fn writes_in(pid: u32, dir: &Path) -> bool {
+    let Ok(fds) = std::fs::read_dir(format!("/proc/{pid}/fd")) else {
+        return false;
+    };
+    fds.flatten()
+        .filter_map(|fd| std::fs::read_link(fd.path()).ok())
+        .any(|target| target.starts_with(dir))
+}
+
+#[test]
+fn a_rank_killed_while_rank_0_writes_leaves_no_file_at_all() {
+    let dir = tempfile::tempdir().unwrap();
+    // Canonical, as the links of open files name it.
+    let path = dir.path().canonicalize().unwrap();
+    let file = path.join("written.pdb");
+    // 663, compressed hard enough that rank 0 spends seconds writing the file (its own slice
+    // of each table first, then the other rank's), while the other rank waits to send its own.
+    let job = mpirun(2)
+        .args(["build", "--distributed", "--threads", "1", "-p", "663"])
+        .args(["--compress", "zstd", "--zstd-level", "12", "-o"])
+        .arg(&file)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    let mut ranks = Vec::new();
+    while ranks.len() < 2 && start.elapsed() < Duration::from_secs(30) {
+        std::thread::sleep(Duration::from_millis(100));
+        ranks = ranks_of(job.id());
+    }
+    assert_eq!(ranks.len(), 2, "the two ranks did not start");
+    let (writer, other) = (rank_pid(&ranks, 0), rank_pid(&ranks, 1));
+    while !writes_in(writer, &path) {
+        assert!(
+            start.elapsed() < Duration::from_secs(300),
+            "rank 0 never started writing"
+        );
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let killed = Command::new("kill")
+        .args(["-KILL", &other.to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let out = job.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "the job must fail:\n{err}");
+    assert!(!err.contains("wrote "), "{err}");
+    // Neither the output nor rank 0's temporary file: nothing at all.
+    let left: Vec<_> = std::fs::read_dir(&path).unwrap().flatten().collect();
+    assert!(left.is_empty(), "left behind: {left:?}");
 }

@@ -4,13 +4,15 @@
 //! ([`PdbFile::open`]) reads and checks the header only; [`PdbFile::verify`] checks every
 //! payload's checksums; [`PdbFile::load`] brings a table into memory (decompressing it, or
 //! memory-mapping it when stored raw). [`write_pdb`] writes through a temporary file that is
-//! renamed into place, so a failed write never leaves a partial file under the final name.
+//! renamed into place, so a failed write never leaves a partial file under the final name (on
+//! Linux the temporary file is anonymous: a killed writer leaves nothing at all).
 
 mod codes;
 mod digest;
 mod entries;
 mod error;
 mod header;
+mod pending;
 mod reader;
 mod view;
 mod writer;

@@ -1,9 +1,12 @@
-//! Writing PDB files atomically: a temporary file in the target folder, renamed into place.
+//! Writing PDB files atomically: a file in the target folder that gets the target's name only
+//! once it is complete ([`super::pending`]: anonymous on Linux, so that even a killed process
+//! leaves no partial file).
 
 use super::codes::{Compression, Encoding};
 use super::digest::Digest;
 use super::error::FormatError;
 use super::header::{align_up, Header, TableHeader, PAYLOAD_ALIGN};
+use super::pending::PendingFile;
 use crate::goal::Goal;
 use crate::pattern::Pattern;
 use crate::rank::{entry_count, TableKind};
@@ -147,15 +150,13 @@ pub fn write_pdb_streamed(
         _ => Path::new("."),
     };
     let ctx = |what: &str| format!("cannot {what} {}", path.display());
-    let mut tmp = tempfile::Builder::new()
-        .prefix(".pdb-partial-")
-        .tempfile_in(dir)
+    let mut tmp = PendingFile::create_in(dir)
         .map_err(|e| FormatError::io(ctx("create a temporary file beside"), e))?;
     let header_len =
         Header::encoded_len(board.cells(), tables.iter().map(|t| t.pattern.len())) as u64;
     let mut headers = Vec::with_capacity(tables.len());
     {
-        let f = tmp.as_file_mut();
+        let f = tmp.file();
         let mut w = io::BufWriter::with_capacity(1 << 20, f);
         let mut pos = 0u64;
         write_zeros(&mut w, align_up(header_len, PAYLOAD_ALIGN))
@@ -224,13 +225,13 @@ pub fn write_pdb_streamed(
         goal: goal.clone(),
         tables: headers,
     };
-    let f = tmp.as_file_mut();
+    let f = tmp.file();
     f.seek(SeekFrom::Start(0))
         .and_then(|_| f.write_all(&header.encode()))
         .and_then(|_| f.sync_all())
         .map_err(|e| FormatError::io(ctx("write"), e))?;
     tmp.persist(path)
-        .map_err(|e| FormatError::io(ctx("rename the finished file to"), e.error))?;
+        .map_err(|e| FormatError::io(ctx("rename the finished file to"), e))?;
     Ok(header)
 }
 

@@ -54,10 +54,11 @@ pub fn run(
             req.partition,
         );
         eprintln!(
-            "{} entries ({} as {}), each rank owns 1/{ranks} of every table at 8 bits per entry: peak memory about {} per rank ({} of it exchange buffers)",
+            "{} entries ({} as {}), each rank owns 1/{ranks} of every table at {} bits per entry while building: peak memory about {} per rank ({} of it exchange buffers)",
             HumanCount(total),
             bytes(p.entries.iter().map(|&e| req.encoding.encoded_len(e)).sum()),
             req.encoding,
+            p.working_bits,
             bytes(p.peak_bytes_per_rank),
             bytes(p.exchange_bytes),
         );
