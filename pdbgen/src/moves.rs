@@ -1,14 +1,20 @@
 //! Moves in the abstract space of one pattern: a pattern tile next to the blank's free-cell
 //! region slides into that region (cost 1); the blank's moves among free cells are free.
 
-use pdbformat::rank::{rank_combination, Binomials, BoardBits, ZeroAwareIndex};
+use pdbformat::rank::{rank_combination, Binomials, ZeroAwareIndex};
 use pdbformat::{Board, Direction};
 
-/// Tile orders are tabulated as slot lists up to this pattern size (9! · 9 bytes = 3.3 MB).
+/// Tile orders are tabulated as slot lists and their inverses up to this pattern size
+/// (9! · 32 bytes = 11.6 MB).
 const MAX_TABULATED_K: usize = 9;
 /// The move table (4 bytes per cell set, slot and direction) is built up to this size.
 const MAX_MOVE_TABLE_BYTES: usize = 64 << 20;
 const NO_MOVE: u32 = u32::MAX;
+/// Direction numbers: the positions in [`Direction::ALL`] (the move table's last digit).
+const UP: usize = 0;
+const DOWN: usize = 1;
+const LEFT: usize = 2;
+const RIGHT: usize = 3;
 /// The most tiles a zero-aware pattern can have: its index holds at most 2^40 entries, so
 /// k! <= 2^40 and k <= 14. Hot-path arrays are sized for it.
 pub const MAX_TILES: usize = 16;
@@ -16,10 +22,17 @@ pub const MAX_TILES: usize = 16;
 /// Generates the neighbours of zero-aware states by index.
 pub struct ZeroAwareMoves<'a> {
     idx: &'a ZeroAwareIndex,
-    bits: BoardBits,
     binom: Binomials,
     k: usize,
-    order_slots: Vec<u8>,
+    /// `order_slots[order]`: each tile's slot (first `k` bytes used); empty past
+    /// [`MAX_TABULATED_K`] tiles.
+    order_slots: Vec<[u8; MAX_TILES]>,
+    /// `order_tiles[order]`: the tile on each slot, the inverse of `order_slots[order]`.
+    order_tiles: Vec<[u8; MAX_TILES]>,
+    /// Board width: the cell distance of a vertical move.
+    width: usize,
+    /// `can_move[dir]`: the cells with a neighbour in direction `dir`.
+    can_move: [u64; 4],
     /// `step[cell * 4 + dir]`: the neighbouring cell, or `u8::MAX` off the board.
     step: Vec<u8>,
     /// `move_region[(set * k + slot) * 4 + dir]`: the global region of the blank (left behind on
@@ -46,8 +59,8 @@ pub struct State {
     pub slots: [u8; MAX_TILES],
     /// The tile order's rank (the Lehmer rank of `slots`).
     pub order: u64,
-    /// `tile_at[cell]`: the tile on an occupied cell (other cells: unspecified).
-    pub tile_at: [u8; 64],
+    /// `tile_of_slot[slot]`: the tile on each slot (first `k` used), the inverse of `slots`.
+    pub tile_of_slot: [u8; MAX_TILES],
 }
 
 impl<'a> ZeroAwareMoves<'a> {
@@ -58,11 +71,22 @@ impl<'a> ZeroAwareMoves<'a> {
             k <= MAX_TILES,
             "zero-aware patterns hold at most {MAX_TILES} tiles"
         );
+        assert_eq!(
+            [UP, DOWN, LEFT, RIGHT].map(|d| Direction::ALL[d]),
+            [
+                Direction::Up,
+                Direction::Down,
+                Direction::Left,
+                Direction::Right
+            ]
+        );
         let mut order_slots = Vec::new();
+        let mut order_tiles = Vec::new();
         if k <= MAX_TABULATED_K {
-            order_slots = vec![0u8; idx.order_count() as usize * k];
-            for (o, slots) in order_slots.chunks_mut(k).enumerate() {
-                pdbformat::rank::unrank_permutation(o as u64, k, slots);
+            for o in 0..idx.order_count() {
+                let (slots, tiles) = order_rows(o, k);
+                order_slots.push(slots);
+                order_tiles.push(tiles);
             }
         }
         let step: Vec<u8> = (0..board.cells())
@@ -94,15 +118,25 @@ impl<'a> ZeroAwareMoves<'a> {
         for (i, w) in weight.iter_mut().enumerate().take(k) {
             *w = (1..(k - i) as u64).product();
         }
+        let mut can_move = [0u64; 4];
+        for (d, mask) in can_move.iter_mut().enumerate() {
+            for c in 0..board.cells() {
+                if step[c * 4 + d] != u8::MAX {
+                    *mask |= 1 << c;
+                }
+            }
+        }
         let odd_cells = (0..board.cells())
             .filter(|&c| (c / board.width() + c % board.width()) % 2 == 1)
             .fold(0u64, |m, c| m | 1 << c);
         ZeroAwareMoves {
             idx,
-            bits: BoardBits::new(board),
             binom,
             k,
             order_slots,
+            order_tiles,
+            width: board.width(),
+            can_move,
             step,
             move_region,
             weight,
@@ -114,23 +148,23 @@ impl<'a> ZeroAwareMoves<'a> {
     #[inline(always)]
     pub fn state(&self, set: usize, region: usize, order: u64) -> State {
         let occ = self.idx.set_mask(set);
-        let mut cells = [0u8; MAX_TILES];
-        let mut slots = [0u8; MAX_TILES];
+        let (slots, tile_of_slot) = if self.order_slots.is_empty() {
+            order_rows(order, self.k)
+        } else {
+            (
+                self.order_slots[order as usize],
+                self.order_tiles[order as usize],
+            )
+        };
         let mut sorted = [0u8; MAX_TILES];
         let mut m = occ;
         for s in sorted.iter_mut().take(self.k) {
             *s = m.trailing_zeros() as u8;
             m &= m - 1;
         }
-        if self.order_slots.is_empty() {
-            pdbformat::rank::unrank_permutation(order, self.k, &mut slots[..self.k]);
-        } else {
-            slots[..self.k].copy_from_slice(&self.order_slots[order as usize * self.k..][..self.k]);
-        }
-        let mut tile_at = [0u8; 64];
+        let mut cells = [0u8; MAX_TILES];
         for i in 0..self.k {
             cells[i] = sorted[slots[i] as usize];
-            tile_at[cells[i] as usize] = i as u8;
         }
         State {
             set,
@@ -139,7 +173,7 @@ impl<'a> ZeroAwareMoves<'a> {
             cells,
             slots,
             order,
-            tile_at,
+            tile_of_slot,
         }
     }
 
@@ -163,43 +197,63 @@ impl<'a> ZeroAwareMoves<'a> {
 
     /// Whether `f(index)` holds for some neighbour of `state`; stops at the first that does.
     ///
+    /// The moves are found direction by direction as bit masks (the occupied cells whose
+    /// neighbour in that direction is a free cell of the blank's region), so each loop turn is
+    /// a move; a tile's slot is the number of occupied cells below it.
+    ///
     /// The neighbour's tile order is derived from the state's: a move to the next or previous
     /// cell passes no other occupied cell and keeps every slot, so the order is unchanged; a
     /// vertical move passes the occupied cells between its two cells, and only the moving tile's
     /// comparisons with the tiles on those cells flip, each changing one Lehmer digit by 1.
     #[inline]
     pub fn any_neighbour(&self, state: &State, mut f: impl FnMut(u64) -> bool) -> bool {
-        let frontier = self.bits.grow(state.region) & state.occ;
-        let tabulated = !self.move_region.is_empty();
-        for i in 0..self.k {
-            let p = state.cells[i] as usize;
-            if frontier >> p & 1 == 0 {
-                continue;
-            }
-            for d in 0..4 {
-                let q = self.step[p * 4 + d];
-                if q == u8::MAX || state.region >> q & 1 == 0 {
-                    continue;
+        for d in [LEFT, RIGHT] {
+            let mut movers = self.movers(state, d);
+            while movers != 0 {
+                let p = movers.trailing_zeros() as usize;
+                movers &= movers - 1;
+                let slot = (state.occ & ((1u64 << p) - 1)).count_ones() as usize;
+                let region = self.region_after(state, p, slot, d);
+                if f(self.idx.index_of(region, state.order)) {
+                    return true;
                 }
-                let q = q as usize;
-                let region = if tabulated {
-                    self.move_region[(state.set * self.k + state.slots[i] as usize) * 4 + d]
-                        as usize
+            }
+        }
+        for d in [UP, DOWN] {
+            let mut movers = self.movers(state, d);
+            while movers != 0 {
+                let p = movers.trailing_zeros() as usize;
+                movers &= movers - 1;
+                let slot = (state.occ & ((1u64 << p) - 1)).count_ones() as usize;
+                let region = self.region_after(state, p, slot, d);
+                // The tiles passed sit on the slots between the old and the new cell.
+                let i = state.tile_of_slot[slot] as usize;
+                let (first, count) = if d == DOWN {
+                    let q = p + self.width;
+                    (slot + 1, between(state.occ, p, q).count_ones() as usize)
                 } else {
-                    let nocc = state.occ ^ (1 << p) ^ (1 << q);
-                    let set = rank_combination(nocc, &self.binom) as usize;
-                    self.idx.region_at(set, p)
+                    let q = p - self.width;
+                    let m = between(state.occ, q, p).count_ones() as usize;
+                    (slot - m, m)
                 };
-                let order = if q > p + 1 {
-                    state.order + self.passed_weight(state, i, between(state.occ, p, q))
-                        - self.passed_back(state, i, between(state.occ, p, q))
-                } else if q + 1 < p {
-                    state.order + self.passed_back(state, i, between(state.occ, q, p))
-                        - self.passed_weight(state, i, between(state.occ, q, p))
+                let mut after = 0u64;
+                let mut before_weight = 0u64;
+                for t in first..first + count {
+                    let j = state.tile_of_slot[t] as usize;
+                    after += (j > i) as u64;
+                    before_weight += if j < i { self.weight[j] } else { 0 };
+                }
+                let order = if d == DOWN {
+                    state.order + after * self.weight[i] - before_weight
                 } else {
-                    state.order
+                    state.order + before_weight - after * self.weight[i]
                 };
                 debug_assert_eq!(order, {
+                    let q = if d == DOWN {
+                        p + self.width
+                    } else {
+                        p - self.width
+                    };
                     let mut cells = state.cells;
                     cells[i] = q as u8;
                     self.order_rank(&cells[..self.k], state.occ ^ (1 << p) ^ (1 << q))
@@ -212,33 +266,32 @@ impl<'a> ZeroAwareMoves<'a> {
         false
     }
 
-    /// When tile `i` moves to a higher slot past the tiles on `passed`: the Lehmer digit of
-    /// tile `i` grows by one for each passed tile after it in tile order.
+    /// The occupied cells of `state` whose neighbour in direction `d` is a free cell of the
+    /// blank's region: the tiles that can move in direction `d`.
     #[inline(always)]
-    fn passed_weight(&self, state: &State, i: usize, passed: u64) -> u64 {
-        let mut m = passed;
-        let mut n = 0u64;
-        while m != 0 {
-            n += (state.tile_at[m.trailing_zeros() as usize] as usize > i) as u64;
-            m &= m - 1;
-        }
-        n * self.weight[i]
+    fn movers(&self, state: &State, d: usize) -> u64 {
+        let targets = state.region;
+        let sources = match d {
+            UP => targets << self.width,
+            DOWN => targets >> self.width,
+            LEFT => targets << 1,
+            _ => targets >> 1,
+        };
+        sources & state.occ & self.can_move[d]
     }
 
-    /// When tile `i` moves to a higher slot past the tiles on `passed`: the digit of each passed
-    /// tile before `i` in tile order shrinks by one (it no longer precedes a smaller slot).
+    /// The global region of the blank (left behind on cell `p`) after the tile on `p` (slot
+    /// `slot`) moves in direction `d`.
     #[inline(always)]
-    fn passed_back(&self, state: &State, i: usize, passed: u64) -> u64 {
-        let mut m = passed;
-        let mut w = 0u64;
-        while m != 0 {
-            let j = state.tile_at[m.trailing_zeros() as usize] as usize;
-            if j < i {
-                w += self.weight[j];
-            }
-            m &= m - 1;
+    fn region_after(&self, state: &State, p: usize, slot: usize, d: usize) -> usize {
+        if self.move_region.is_empty() {
+            let q = self.step[p * 4 + d] as usize;
+            let nocc = state.occ ^ (1 << p) ^ (1 << q);
+            let set = rank_combination(nocc, &self.binom) as usize;
+            self.idx.region_at(set, p)
+        } else {
+            self.move_region[(state.set * self.k + slot) * 4 + d] as usize
         }
-        w
     }
 
     /// The full Lehmer rank of the tiles on `cells` in the set `occ` (checks the incremental one).
@@ -250,6 +303,17 @@ impl<'a> ZeroAwareMoves<'a> {
         }
         pdbformat::rank::rank_permutation(&slots[..cells.len()], cells.len())
     }
+}
+
+/// The slots of each tile and the tile of each slot for tile order `order` of `k` tiles.
+fn order_rows(order: u64, k: usize) -> ([u8; MAX_TILES], [u8; MAX_TILES]) {
+    let mut slots = [0u8; MAX_TILES];
+    pdbformat::rank::unrank_permutation(order, k, &mut slots[..k]);
+    let mut tiles = [0u8; MAX_TILES];
+    for (i, &s) in slots[..k].iter().enumerate() {
+        tiles[s as usize] = i as u8;
+    }
+    (slots, tiles)
 }
 
 /// The cells of `occ` strictly between the cells `lo < hi`.
