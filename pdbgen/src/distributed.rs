@@ -315,7 +315,7 @@ fn build_slice(
     let mut exchange = Exchange::new(world, &own, pool, opts);
     // Progress: this rank's share of the level, scaled to the whole table.
     let scale = idx.len() as f64 / (own.range(rank).end - own.range(rank).start).max(1) as f64;
-    run_levels(idx.len(), table, obs, |depth, pull| {
+    run_levels(&bfs, table, obs, |depth, pull| {
         let scanned = AtomicU64::new(0);
         let report = |entries: u64| {
             let s = scanned.fetch_add(entries, Relaxed) + entries;

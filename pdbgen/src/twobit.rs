@@ -11,6 +11,7 @@
 //! Every write of a level writes the same two bits, so the table does not depend on the thread
 //! count. At the end, bit 1 of every entry is compacted in place into the `bit1` payload.
 
+use crate::bfs::BfsStart;
 use crate::error::BuildError;
 use crate::moves::ZeroAwareMoves;
 use crate::observer::{BuildObserver, TableSummary};
@@ -190,25 +191,26 @@ pub fn two_bit_distances(
 ) -> (TwoBitTable, TwoBitStats) {
     let moves = ZeroAwareMoves::new(goal.board(), idx);
     let t = TwoBitTable::new(idx.len());
-    let goal_cells: Vec<u8> = pattern.goal_cells(goal).iter().map(|&c| c as u8).collect();
-    t.claim(idx.index(&goal_cells, goal.blank_cell()), 0);
-    let goal_occ = goal_cells.iter().fold(0u64, |m, &c| m | 1 << c);
-    let goal_parity = moves.set_parity(goal_occ);
+    let start = BfsStart::new(goal, pattern, idx, &moves);
+    t.claim(start.goal_index, 0);
+    let goal_parity = start.goal_parity;
     let fact = idx.order_count();
     let chunks = set_chunks(idx);
-    let total = idx.len();
     let mut stats = TwoBitStats {
         histogram: vec![1],
         ..TwoBitStats::default()
     };
-    let mut reached = 1u64;
+    // Entries reached at even and at odd depths.
+    let mut reached = [1u64, 0];
     let mut depth = 0usize;
     loop {
         obs.level_started(table, depth.min(u8::MAX as usize) as u8);
         // Push expands every entry of code `depth mod 4`: this level's frontier and the older
-        // entries 4, 8, … levels back. Pull looks at every unreached entry of the right parity.
+        // entries 4, 8, … levels back. Pull looks at every unreached entry of the next depth's
+        // parity.
         let push_work: u64 = stats.histogram.iter().rev().step_by(4).sum();
-        let pull = total - reached < push_work;
+        let next = (depth + 1) & 1;
+        let pull = start.parity_entries[next] - reached[next] < push_work;
         let bit1 = ((depth + 1) >> 1 & 1) as u8;
         let want_bit1 = (depth >> 1 & 1) as u64;
         let scanned = AtomicU64::new(0);
@@ -267,8 +269,12 @@ pub fn two_bit_distances(
             stats.expanded += expanded;
             stats.frontier += stats.histogram[depth];
         }
-        reached += new;
-        obs.level_done(table, depth.min(u8::MAX as usize) as u8, reached);
+        reached[next] += new;
+        obs.level_done(
+            table,
+            depth.min(u8::MAX as usize) as u8,
+            reached[0] + reached[1],
+        );
         if new == 0 {
             break;
         }
