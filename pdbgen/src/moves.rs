@@ -45,6 +45,36 @@ pub struct ZeroAwareMoves<'a> {
     odd_cells: u64,
 }
 
+/// The most moves a state can have: each tile in each direction.
+const MAX_MOVES: usize = 4 * MAX_TILES;
+
+/// The moves shared by every state of one block (a cell set and a blank region of it), found
+/// once per block by [`ZeroAwareMoves::block`].
+pub struct BlockMoves {
+    /// `keep[..keep_len]`: the neighbour's block base (region times `k!`) of each move that
+    /// passes no tile; the neighbour's index is that base plus the state's tile order.
+    keep: [u64; MAX_MOVES],
+    keep_len: usize,
+    /// `pass[..pass_len]`: the vertical moves that pass tiles.
+    pass: [Pass; MAX_MOVES],
+    pass_len: usize,
+}
+
+/// A move that passes tiles: the slot of the moving tile and the slots it passes.
+#[derive(Clone, Copy, Default)]
+struct Pass {
+    /// The neighbour's block base (region times `k!`).
+    base: u64,
+    /// The moving tile's slot.
+    slot: u8,
+    /// The first of the passed slots.
+    first: u8,
+    /// How many slots it passes.
+    count: u8,
+    /// Whether the tile moves to a higher cell (and slot).
+    down: bool,
+}
+
 /// A zero-aware state taken apart: its occupied cells, blank region and tiles' cells.
 pub struct State {
     /// The cell set's number.
@@ -208,24 +238,24 @@ impl<'a> ZeroAwareMoves<'a> {
     #[inline]
     pub fn any_neighbour(&self, state: &State, mut f: impl FnMut(u64) -> bool) -> bool {
         for d in [LEFT, RIGHT] {
-            let mut movers = self.movers(state, d);
+            let mut movers = self.movers(state.occ, state.region, d);
             while movers != 0 {
                 let p = movers.trailing_zeros() as usize;
                 movers &= movers - 1;
                 let slot = (state.occ & ((1u64 << p) - 1)).count_ones() as usize;
-                let region = self.region_after(state, p, slot, d);
+                let region = self.region_after(state.set, state.occ, p, slot, d);
                 if f(self.idx.index_of(region, state.order)) {
                     return true;
                 }
             }
         }
         for d in [UP, DOWN] {
-            let mut movers = self.movers(state, d);
+            let mut movers = self.movers(state.occ, state.region, d);
             while movers != 0 {
                 let p = movers.trailing_zeros() as usize;
                 movers &= movers - 1;
                 let slot = (state.occ & ((1u64 << p) - 1)).count_ones() as usize;
-                let region = self.region_after(state, p, slot, d);
+                let region = self.region_after(state.set, state.occ, p, slot, d);
                 // The tiles passed sit on the slots between the old and the new cell.
                 let i = state.tile_of_slot[slot] as usize;
                 let (first, count) = if d == DOWN {
@@ -266,31 +296,129 @@ impl<'a> ZeroAwareMoves<'a> {
         false
     }
 
-    /// The occupied cells of `state` whose neighbour in direction `d` is a free cell of the
-    /// blank's region: the tiles that can move in direction `d`.
+    /// The moves of every state of the block of global region `region` of cell set `set`:
+    /// which tiles can move, where to, and what they pass depend on the cells only, not on the
+    /// tile order.
+    #[inline]
+    pub fn block(&self, set: usize, region: usize) -> BlockMoves {
+        let occ = self.idx.set_mask(set);
+        let free = self.idx.region_mask(region);
+        let fact = self.idx.order_count();
+        let mut block = BlockMoves {
+            keep: [0; MAX_MOVES],
+            keep_len: 0,
+            pass: [Pass::default(); MAX_MOVES],
+            pass_len: 0,
+        };
+        for d in [UP, DOWN, LEFT, RIGHT] {
+            let mut movers = self.movers(occ, free, d);
+            while movers != 0 {
+                let p = movers.trailing_zeros() as usize;
+                movers &= movers - 1;
+                let slot = (occ & ((1u64 << p) - 1)).count_ones() as usize;
+                let base = self.region_after(set, occ, p, slot, d) as u64 * fact;
+                let passed = match d {
+                    DOWN => between(occ, p, p + self.width).count_ones() as usize,
+                    UP => between(occ, p - self.width, p).count_ones() as usize,
+                    _ => 0,
+                };
+                if passed == 0 {
+                    block.keep[block.keep_len] = base;
+                    block.keep_len += 1;
+                } else {
+                    block.pass[block.pass_len] = Pass {
+                        base,
+                        slot: slot as u8,
+                        first: if d == DOWN { slot + 1 } else { slot - passed } as u8,
+                        count: passed as u8,
+                        down: d == DOWN,
+                    };
+                    block.pass_len += 1;
+                }
+            }
+        }
+        block
+    }
+
+    /// Calls `f(index)` for every neighbour of the state of tile order `order` in `block`.
+    #[inline]
+    pub fn for_each_neighbour_in(&self, block: &BlockMoves, order: u64, mut f: impl FnMut(u64)) {
+        self.any_neighbour_in(block, order, |n| {
+            f(n);
+            false
+        });
+    }
+
+    /// Whether `f(index)` holds for some neighbour of the state of tile order `order` in
+    /// `block`; stops at the first that does. The same neighbours as [`Self::any_neighbour`]
+    /// finds for that state, without taking the state apart: a move that passes no tile keeps
+    /// the order, one that passes tiles changes the Lehmer digits of the tiles it passes.
+    #[inline]
+    pub fn any_neighbour_in(
+        &self,
+        block: &BlockMoves,
+        order: u64,
+        mut f: impl FnMut(u64) -> bool,
+    ) -> bool {
+        for &base in &block.keep[..block.keep_len] {
+            if f(base + order) {
+                return true;
+            }
+        }
+        if block.pass_len == 0 {
+            return false;
+        }
+        let tiles = if self.order_tiles.is_empty() {
+            order_rows(order, self.k).1
+        } else {
+            self.order_tiles[order as usize]
+        };
+        for m in &block.pass[..block.pass_len] {
+            let i = tiles[m.slot as usize] as usize;
+            let mut after = 0u64;
+            let mut before_weight = 0u64;
+            for &j in &tiles[m.first as usize..(m.first + m.count) as usize] {
+                let j = j as usize;
+                after += (j > i) as u64;
+                before_weight += if j < i { self.weight[j] } else { 0 };
+            }
+            let next = if m.down {
+                order + after * self.weight[i] - before_weight
+            } else {
+                order + before_weight - after * self.weight[i]
+            };
+            if f(m.base + next) {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// The cells of `occ` whose neighbour in direction `d` is a free cell of the blank's region
+    /// `region`: the tiles that can move in direction `d`.
     #[inline(always)]
-    fn movers(&self, state: &State, d: usize) -> u64 {
-        let targets = state.region;
+    fn movers(&self, occ: u64, region: u64, d: usize) -> u64 {
+        let targets = region;
         let sources = match d {
             UP => targets << self.width,
             DOWN => targets >> self.width,
             LEFT => targets << 1,
             _ => targets >> 1,
         };
-        sources & state.occ & self.can_move[d]
+        sources & occ & self.can_move[d]
     }
 
     /// The global region of the blank (left behind on cell `p`) after the tile on `p` (slot
     /// `slot`) moves in direction `d`.
     #[inline(always)]
-    fn region_after(&self, state: &State, p: usize, slot: usize, d: usize) -> usize {
+    fn region_after(&self, set: usize, occ: u64, p: usize, slot: usize, d: usize) -> usize {
         if self.move_region.is_empty() {
             let q = self.step[p * 4 + d] as usize;
-            let nocc = state.occ ^ (1 << p) ^ (1 << q);
+            let nocc = occ ^ (1 << p) ^ (1 << q);
             let set = rank_combination(nocc, &self.binom) as usize;
             self.idx.region_at(set, p)
         } else {
-            self.move_region[(state.set * self.k + slot) * 4 + d] as usize
+            self.move_region[(set * self.k + slot) * 4 + d] as usize
         }
     }
 
@@ -320,4 +448,82 @@ fn order_rows(order: u64, k: usize) -> ([u8; MAX_TILES], [u8; MAX_TILES]) {
 #[inline(always)]
 fn between(occ: u64, lo: usize, hi: usize) -> u64 {
     occ & ((1u64 << hi) - 1) & !((1u64 << lo) - 1) & !(1u64 << lo)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    impl ZeroAwareMoves<'_> {
+        /// The same generator without its tables (move regions, tile orders), as patterns too
+        /// large to tabulate run it.
+        fn untabulated(mut self) -> Self {
+            self.move_region.clear();
+            self.order_slots.clear();
+            self.order_tiles.clear();
+            self
+        }
+    }
+
+    /// Every neighbour of every state, sorted, through `State` and through `BlockMoves`.
+    fn neighbours_both_ways(moves: &ZeroAwareMoves, idx: &ZeroAwareIndex) -> (u64, u64) {
+        let mut counted = (0, 0);
+        for set in 0..idx.set_count() {
+            for region in idx.regions_of_set(set) {
+                let block = moves.block(set, region);
+                for order in 0..idx.order_count() {
+                    let state = moves.state(set, region, order);
+                    let mut a = vec![];
+                    moves.for_each_neighbour(&state, |n| a.push(n));
+                    let mut b = vec![];
+                    moves.for_each_neighbour_in(&block, order, |n| b.push(n));
+                    a.sort_unstable();
+                    b.sort_unstable();
+                    assert_eq!(a, b, "set {set} region {region} order {order}");
+                    // Each neighbour is a state one tile move away: its cells differ in one tile.
+                    let cells = state.cells;
+                    for &n in &a {
+                        let mut other = [0u8; MAX_TILES];
+                        let blank = idx.unrank(n, &mut other[..idx.k()]);
+                        let moved: Vec<usize> =
+                            (0..idx.k()).filter(|&t| other[t] != cells[t]).collect();
+                        assert_eq!(moved.len(), 1, "index {n}");
+                        // The blank's new region holds the moved tile's old cell.
+                        let t = moved[0];
+                        let nocc = other[..idx.k()].iter().fold(0u64, |m, &c| m | 1 << c);
+                        let nregion = idx.region_at(idx.set_rank(nocc), cells[t] as usize);
+                        assert_eq!(idx.region_mask(nregion) >> blank & 1, 1);
+                    }
+                    counted.0 += a.len() as u64;
+                    let stop = moves.any_neighbour_in(&block, order, |_| true);
+                    assert_eq!(stop, !a.is_empty());
+                    counted.1 += 1;
+                }
+            }
+        }
+        counted
+    }
+
+    #[test]
+    fn block_moves_find_the_neighbours_of_each_state() {
+        for (w, h, k) in [
+            (3, 3, 1),
+            (3, 3, 3),
+            (3, 3, 5),
+            (2, 5, 4),
+            (5, 2, 4),
+            (4, 4, 3),
+            (4, 3, 5),
+            (5, 4, 3),
+        ] {
+            let board = Board::new(w, h).unwrap();
+            let idx = ZeroAwareIndex::new(board, k).unwrap();
+            let tabulated = ZeroAwareMoves::new(board, &idx);
+            let (moves, states) = neighbours_both_ways(&tabulated, &idx);
+            assert_eq!(states, idx.len());
+            assert!(moves > states, "{w}x{h}, {k} tiles: {moves} moves");
+            let bare = ZeroAwareMoves::new(board, &idx).untabulated();
+            assert_eq!(neighbours_both_ways(&bare, &idx), (moves, states));
+        }
+    }
 }

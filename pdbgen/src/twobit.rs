@@ -231,14 +231,16 @@ pub fn two_bit_distances(
                     }
                     for region in regions {
                         let base = region as u64 * fact;
+                        let block_moves = moves.block(set, region);
                         let block = base..base + fact;
                         if pull {
                             t.for_each_selected(
                                 block,
                                 |w| !w,
                                 |i| {
-                                    let state = moves.state(set, region, i - base);
-                                    if moves.any_neighbour(&state, |n| t.reached(n)) {
+                                    if moves
+                                        .any_neighbour_in(&block_moves, i - base, |n| t.reached(n))
+                                    {
                                         claimed += t.claim(i, bit1) as u64;
                                     }
                                 },
@@ -248,8 +250,7 @@ pub fn two_bit_distances(
                                 |w: u64| w & if want_bit1 == 1 { w >> 1 } else { !(w >> 1) };
                             t.for_each_selected(block, select, |i| {
                                 expanded += 1;
-                                let state = moves.state(set, region, i - base);
-                                moves.for_each_neighbour(&state, |n| {
+                                moves.for_each_neighbour_in(&block_moves, i - base, |n| {
                                     t.prefetch(n);
                                     pending.push(n);
                                 });
