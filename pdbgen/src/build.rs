@@ -49,9 +49,10 @@ pub struct BuildPlan {
 }
 
 /// Processor time per entry of the BFS, in nanoseconds: measured on the 2-core development
-/// machine with the zero-aware 7-8 of the 15-puzzle (see BENCHMARKS.md), used only to tell
-/// the user before a build whether it takes minutes or days.
-pub const NS_PER_ENTRY: f64 = 200.0;
+/// machine with the zero-aware 7-8 of the 15-puzzle (about 109 CPU-s for 1.565 G entries under
+/// load, see BENCHMARKS.md; 5x5 tables run slower per entry), used only to tell the user
+/// before a build whether it takes minutes or days.
+pub const NS_PER_ENTRY: f64 = 80.0;
 
 /// Works out entry counts and peak memory: finished tables stay in memory until the file is
 /// written; a table that is the image of an earlier one under a blank-fixing board symmetry

@@ -379,7 +379,7 @@ fn build_slice<T: LevelTable>(c: &Context<'_>) -> Result<(T, TableSummary, Vec<u
     let mut exchange = Exchange::new(c.world, &own, c.pool, c.opts);
     // Progress: this rank's share of the level, scaled to the whole table.
     let scale = idx.len() as f64 / (own.range(rank).end - own.range(rank).start).max(1) as f64;
-    let levels = run_levels::<T>(idx.len(), table, obs, |depth, pull| {
+    let levels = run_levels::<T>(&bfs, table, obs, |depth, pull| {
         let scanned = AtomicU64::new(0);
         let report = |entries: u64| {
             let s = scanned.fetch_add(entries, Relaxed) + entries;

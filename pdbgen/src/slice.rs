@@ -217,11 +217,11 @@ impl<'a, T: LevelTable, A: Fn(usize, u8) -> bool + Sync> Slice<'a, T, A> {
         let mut expanded = 0u64;
         let mut pending = Vec::with_capacity(2 * PREFETCH_BATCH);
         let entries = self.for_each_block(sets, depth, |set, region, base, block| {
+            let moves = self.moves.block(set, region);
             self.table.for_each_frontier(block, depth, |local| {
                 expanded += 1;
                 let i = self.owned.start + local as u64;
-                let state = self.moves.state(set, region, i - base);
-                self.moves.for_each_neighbour(&state, |n| {
+                self.moves.for_each_neighbour_in(&moves, i - base, |n| {
                     if self.owns(n) {
                         let local = (n - self.owned.start) as usize;
                         self.table.prefetch(local);
@@ -258,14 +258,14 @@ impl<'a, T: LevelTable, A: Fn(usize, u8) -> bool + Sync> Slice<'a, T, A> {
         let mut claimed = 0u64;
         let mut others = Vec::with_capacity(64);
         let entries = self.for_each_block(sets, depth + 1, |set, region, base, block| {
+            let moves = self.moves.block(set, region);
             self.table.for_each_unreached(block, |local| {
                 let i = self.owned.start + local as u64;
                 if !(self.accept)(i as usize, depth + 1) {
                     return;
                 }
-                let state = self.moves.state(set, region, i - base);
                 others.clear();
-                let found = self.moves.any_neighbour(&state, |n| {
+                let found = self.moves.any_neighbour_in(&moves, i - base, |n| {
                     if self.owns(n) {
                         self.neighbour_at(n, depth)
                     } else {

@@ -172,14 +172,15 @@ pub fn write_pdb_streamed(
             let raw_len = t.encoding.encoded_len(entries);
             let mut counting = CountingWriter {
                 inner: &mut w,
-                hasher: Sha256::new(),
+                hasher: Some(Sha256::new()),
                 count: 0,
             };
             let raw = {
+                // Uncompressed, the raw bytes are the stored bytes: hashed once, below.
                 let mut raw = CountingWriter {
                     inner: &mut Compressor::new(&mut counting, raw_len, opts)
                         .map_err(|e| FormatError::io(ctx("write"), e))?,
-                    hasher: Sha256::new(),
+                    hasher: (opts.compression != Compression::None).then(Sha256::new),
                     count: 0,
                 };
                 fill(i, &mut raw).map_err(|e| FormatError::io(ctx("write"), e))?;
@@ -198,12 +199,10 @@ pub fn write_pdb_streamed(
                     ),
                 });
             }
-            let (stored_len, stored_digest) =
-                (counting.count, Digest::from_hasher(counting.hasher));
-            let raw_digest = match opts.compression {
-                Compression::None => stored_digest,
-                _ => Digest::from_hasher(raw.1),
-            };
+            let stored_digest =
+                Digest::from_hasher(counting.hasher.expect("the stored bytes are hashed"));
+            let stored_len = counting.count;
+            let raw_digest = raw.1.map_or(stored_digest, Digest::from_hasher);
             headers.push(TableHeader {
                 kind: t.kind,
                 encoding: t.encoding,
@@ -304,14 +303,17 @@ fn write_zeros(w: &mut dyn Write, n: u64) -> io::Result<()> {
 /// Counts and hashes the bytes that pass through it.
 struct CountingWriter<'a, W: Write + ?Sized> {
     inner: &'a mut W,
-    hasher: Sha256,
+    /// `None` when these bytes need no digest of their own.
+    hasher: Option<Sha256>,
     count: u64,
 }
 
 impl<W: Write + ?Sized> Write for CountingWriter<'_, W> {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
         let n = self.inner.write(buf)?;
-        self.hasher.update(&buf[..n]);
+        if let Some(h) = &mut self.hasher {
+            h.update(&buf[..n]);
+        }
         self.count += n as u64;
         Ok(n)
     }
