@@ -53,8 +53,9 @@ pub struct AlgorithmArgs {
     /// previous cell is still never made).
     #[arg(long)]
     pub no_prune: bool,
-    /// ida, hybrid, parallel-ida: word depth of the duplicate-move pruning machine (1 to 16;
-    /// default 12 on boards of at most 16 cells, 10 on larger ones).
+    /// ida, hybrid, parallel-ida: word depth of the duplicate-move pruning machine (1 to 24;
+    /// default 12 on boards of at most 16 cells, 10 on larger ones; machines of depth 12 or
+    /// more are cached in the user cache directory, or in $PDB_PRUNE_CACHE, `off` for none).
     #[arg(long, value_name = "L",
           value_parser = clap::value_parser!(u32).range(1..=solver::search::prune::MAX_DEPTH as i64))]
     pub prune_depth: Option<u32>,

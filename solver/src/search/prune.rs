@@ -23,7 +23,15 @@
 //! (language equivalence) and numbered from 1 in breadth-first order; the table holds `u16`
 //! entries when the states fit, else `u32`. The inverse move (a string of length 2 equivalent
 //! to the empty string) is the depth-2 case of the machine.
+//!
+//! **Cache.** Deep machines take seconds to build (a 5×5 machine of depth 16 about half a
+//! minute), so [`Pruner::shared`] keeps machines of depth [`cache::MIN_CACHED_DEPTH`] and more
+//! in checksummed files in the user's cache directory (`prune/cache.rs`) and reads them back in
+//! milliseconds.
 
+pub mod cache;
+
+pub use cache::Origin;
 use pdbformat::{Board, Direction};
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::hash::Hash;
@@ -37,8 +45,9 @@ pub const DEFAULT_DEPTH: u32 = 12;
 /// 5×5 board grows faster with depth).
 pub const DEFAULT_DEPTH_LARGE: u32 = 10;
 
-/// The largest word depth accepted (the enumeration grows about 2× per level).
-pub const MAX_DEPTH: u32 = 16;
+/// The largest word depth accepted (the enumeration grows about 2× per level; a word's moves
+/// are packed two bits each into a `u64`).
+pub const MAX_DEPTH: u32 = 24;
 
 /// The transition that completes a forbidden word: the move is not made. States are numbered
 /// from 1, so a `u16` entry widens to the same value.
@@ -121,7 +130,7 @@ fn dir_index(d: Direction) -> usize {
 struct Word {
     start: u8,
     len: u8,
-    dirs: u32,
+    dirs: u64,
 }
 
 impl Word {
@@ -135,8 +144,8 @@ fn enumerate<K: Effect>(board: Board, depth: u32) -> Vec<Word> {
     let cells = board.cells();
     let mut words = Vec::new();
     let mut seen: HashSet<K, Fast> = HashSet::default();
-    let mut level: Vec<(K, u32, u8)> = Vec::new();
-    let mut next: Vec<(K, u32, u8)> = Vec::new();
+    let mut level: Vec<(K, u64, u8)> = Vec::new();
+    let mut next: Vec<(K, u64, u8)> = Vec::new();
     for start in 0..cells {
         seen.clear();
         level.clear();
@@ -148,7 +157,7 @@ fn enumerate<K: Effect>(board: Board, depth: u32) -> Vec<Word> {
             for &(key, dirs, blank) in &level {
                 for (d, to) in board.neighbours(blank as usize) {
                     let k = key.swap(blank as usize, to);
-                    let w = dirs | (dir_index(d) as u32) << (2 * len);
+                    let w = dirs | (dir_index(d) as u64) << (2 * len);
                     if seen.insert(k) {
                         next.push((k, w, to as u8));
                     } else {
@@ -210,6 +219,7 @@ pub struct Pruner {
     states: usize,
     words: usize,
     depth: u32,
+    origin: Origin,
 }
 
 impl Pruner {
@@ -222,6 +232,7 @@ impl Pruner {
             states: 1,
             words: 0,
             depth: 0,
+            origin: Origin::Built,
         }
     }
 
@@ -343,11 +354,14 @@ impl Pruner {
             states: classes,
             words: words.len(),
             depth,
+            origin: Origin::Built,
         }
     }
 
-    /// The machine of `board` for `depth` (0: [`Pruner::off`]), built on first use and kept
-    /// for the rest of the process: a benchmark solves many puzzles on one board.
+    /// The machine of `board` for `depth` (0: [`Pruner::off`]), made on first use and kept
+    /// for the rest of the process (a benchmark solves many puzzles on one board). Machines of
+    /// depth [`cache::MIN_CACHED_DEPTH`] or more are read from the cache directory
+    /// ([`cache::cache_dir`]), or built and written there ([`Pruner::load_or_build`]).
     pub fn shared(board: Board, depth: u32) -> Arc<Pruner> {
         static CACHE: OnceLock<Mutex<Machines>> = OnceLock::new();
         let key = (board.width(), board.height(), depth.min(MAX_DEPTH));
@@ -356,9 +370,10 @@ impl Pruner {
             return Arc::clone(p);
         }
         // Built outside the lock; two threads racing build it twice and keep one.
-        let built = Arc::new(match depth {
-            0 => Pruner::off(board),
-            d => Pruner::new(board, d),
+        let built = Arc::new(match (depth, cache::cache_dir()) {
+            (0, _) => Pruner::off(board),
+            (d, Some(dir)) if d >= cache::MIN_CACHED_DEPTH => Pruner::load_or_build(board, d, &dir),
+            (d, _) => Pruner::new(board, d),
         });
         let mut map = cache.lock().unwrap_or_else(|e| e.into_inner());
         Arc::clone(map.entry(key).or_insert(built))
@@ -417,6 +432,11 @@ impl Pruner {
     /// The word depth (0: pruning off).
     pub fn depth(&self) -> u32 {
         self.depth
+    }
+
+    /// Where the machine came from: built here, read from a cache file, or built and cached.
+    pub fn origin(&self) -> &Origin {
+        &self.origin
     }
 
     /// Bytes held by the transition table.
