@@ -144,22 +144,29 @@ fn enumerate<K: Effect>(board: Board, depth: u32) -> Vec<Word> {
     let cells = board.cells();
     let mut words = Vec::new();
     let mut seen: HashSet<K, Fast> = HashSet::default();
-    let mut level: Vec<(K, u64, u8)> = Vec::new();
-    let mut next: Vec<(K, u64, u8)> = Vec::new();
+    // (key, directions, blank cell, the blank's previous cell or u8::MAX).
+    let mut level: Vec<(K, u64, u8, u8)> = Vec::new();
+    let mut next: Vec<(K, u64, u8, u8)> = Vec::new();
     for start in 0..cells {
         seen.clear();
         level.clear();
         let id = K::identity(cells);
         seen.insert(id);
-        level.push((id, 0, start as u8));
+        level.push((id, 0, start as u8, u8::MAX));
         for len in 0..depth {
             next.clear();
-            for &(key, dirs, blank) in &level {
+            for &(key, dirs, blank, back) in &level {
                 for (d, to) in board.neighbours(blank as usize) {
+                    // The move back (a duplicate of the string two moves shorter) is the
+                    // length-2 word from the previous cell: enumerated there, and any longer
+                    // word ending in it would be trimmed.
+                    if to == back as usize && len >= 2 {
+                        continue;
+                    }
                     let k = key.swap(blank as usize, to);
                     let w = dirs | (dir_index(d) as u64) << (2 * len);
                     if seen.insert(k) {
-                        next.push((k, w, to as u8));
+                        next.push((k, w, to as u8, blank));
                     } else {
                         words.push(Word {
                             start: start as u8,
@@ -181,21 +188,22 @@ fn trim(board: Board, words: Vec<Word>) -> Vec<Word> {
     let mut kept: Vec<Word> = words
         .into_iter()
         .filter(|w| {
-            let mut cell = w.start as usize;
-            for i in 0..w.len as usize - 1 {
-                cell = board
-                    .neighbour(cell, Direction::ALL[w.dir(i)])
-                    .unwrap_or(cell);
-                let suffix = Word {
-                    start: cell as u8,
-                    len: w.len - 1 - i as u8,
-                    dirs: w.dirs >> (2 * (i + 1)),
-                };
-                if set.contains(&suffix) {
-                    return false;
-                }
+            // The cell before each move, then the proper suffixes shortest first (most
+            // redundant words end in a short word).
+            let mut cells = [0u8; MAX_DEPTH as usize + 1];
+            cells[0] = w.start;
+            for i in 0..w.len as usize {
+                cells[i + 1] = board
+                    .neighbour(cells[i] as usize, Direction::ALL[w.dir(i)])
+                    .unwrap_or(cells[i] as usize) as u8;
             }
-            true
+            !(1..w.len as usize).rev().any(|i| {
+                set.contains(&Word {
+                    start: cells[i],
+                    len: w.len - i as u8,
+                    dirs: w.dirs >> (2 * i),
+                })
+            })
         })
         .collect();
     kept.sort_unstable();
