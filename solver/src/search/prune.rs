@@ -41,9 +41,14 @@ use std::sync::{Arc, Mutex, OnceLock};
 /// 100 (see `BENCHMARKS.md`, "Solver: duplicate-move pruning").
 pub const DEFAULT_DEPTH: u32 = 12;
 
-/// The word depth used on boards of more than 16 cells when none is given (the machine of a
-/// 5×5 board grows faster with depth).
-pub const DEFAULT_DEPTH_LARGE: u32 = 10;
+/// The word depth used on boards of 17 to 25 cells when none is given: measured on Korf's
+/// 24-puzzle instances (see `BENCHMARKS.md`); the machine is cached (`prune/cache.rs`), since
+/// a 5×5 one of this depth takes half a minute or more to build.
+pub const DEFAULT_DEPTH_LARGE: u32 = 16;
+
+/// The word depth used on boards of more than 25 cells when none is given (their machines
+/// grow faster with depth, and no search there was measured).
+pub const DEFAULT_DEPTH_HUGE: u32 = 10;
 
 /// The largest word depth accepted (the enumeration grows about 2× per level; a word's moves
 /// are packed two bits each into a `u64`).
@@ -55,10 +60,10 @@ pub const FORBIDDEN: u32 = 0;
 
 /// The default word depth for `board`.
 pub fn default_depth(board: Board) -> u32 {
-    if board.cells() <= 16 {
-        DEFAULT_DEPTH
-    } else {
-        DEFAULT_DEPTH_LARGE
+    match board.cells() {
+        0..=16 => DEFAULT_DEPTH,
+        17..=25 => DEFAULT_DEPTH_LARGE,
+        _ => DEFAULT_DEPTH_HUGE,
     }
 }
 
@@ -139,15 +144,43 @@ impl Word {
     }
 }
 
-/// Every forbidden word of `board` up to `depth` moves, before trimming.
-fn enumerate<K: Effect>(board: Board, depth: u32) -> Vec<Word> {
+/// Every forbidden word of `board` up to `depth` moves, before trimming (in no particular
+/// order): the start cells are shared among the machine's cores, each cell's enumeration
+/// independent of the others'.
+fn enumerate<K: Effect + Send>(board: Board, depth: u32) -> Vec<Word> {
+    let cells = board.cells();
+    let threads = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .clamp(1, cells);
+    if threads == 1 || depth < 10 {
+        return enumerate_from::<K>(board, depth, 0..cells);
+    }
+    std::thread::scope(|scope| {
+        let parts: Vec<_> = (0..threads)
+            .map(|t| {
+                scope.spawn(move || enumerate_from::<K>(board, depth, (t..cells).step_by(threads)))
+            })
+            .collect();
+        parts
+            .into_iter()
+            .flat_map(|p| p.join().expect("the enumeration does not panic"))
+            .collect()
+    })
+}
+
+/// The forbidden words of `board` up to `depth` moves from the start cells `starts`.
+fn enumerate_from<K: Effect>(
+    board: Board,
+    depth: u32,
+    starts: impl Iterator<Item = usize>,
+) -> Vec<Word> {
     let cells = board.cells();
     let mut words = Vec::new();
     let mut seen: HashSet<K, Fast> = HashSet::default();
     // (key, directions, blank cell, the blank's previous cell or u8::MAX).
     let mut level: Vec<(K, u64, u8, u8)> = Vec::new();
     let mut next: Vec<(K, u64, u8, u8)> = Vec::new();
-    for start in 0..cells {
+    for start in starts {
         seen.clear();
         level.clear();
         let id = K::identity(cells);

@@ -126,6 +126,17 @@ pub fn file_name(board: Board, depth: u32) -> String {
     format!("prune-{}x{}-d{depth}.fsm", board.width(), board.height())
 }
 
+/// Whether `board`'s machine at `depth` would be read from the cache rather than built: its
+/// file is in the cache directory, or the depth is below [`MIN_CACHED_DEPTH`] (built in
+/// milliseconds). The file is not checked here.
+pub fn is_ready(board: Board, depth: u32) -> bool {
+    depth < MIN_CACHED_DEPTH
+        || cache_dir().is_some_and(|d| {
+            d.join(file_name(board, depth.min(super::MAX_DEPTH)))
+                .is_file()
+        })
+}
+
 /// The bytes of `p`'s cache file.
 pub fn encode(board: Board, p: &Pruner) -> Vec<u8> {
     let width = match &p.table {
