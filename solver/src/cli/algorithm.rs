@@ -53,8 +53,10 @@ pub struct AlgorithmArgs {
     /// previous cell is still never made).
     #[arg(long)]
     pub no_prune: bool,
-    /// ida, hybrid, parallel-ida: word depth of the duplicate-move pruning machine (1 to 16;
-    /// default 12 on boards of at most 16 cells, 10 on larger ones).
+    /// ida, hybrid, parallel-ida: word depth of the duplicate-move pruning machine (1 to 24;
+    /// default 12 on boards of at most 16 cells, 16 on 17 to 25 cells, 10 on larger ones;
+    /// machines of depth 12 or more are cached in the user cache directory, or in
+    /// $PDB_PRUNE_CACHE, `off` for none).
     #[arg(long, value_name = "L",
           value_parser = clap::value_parser!(u32).range(1..=solver::search::prune::MAX_DEPTH as i64))]
     pub prune_depth: Option<u32>,
@@ -232,6 +234,13 @@ pub fn run_json(p: &Puzzle, heuristic: &str, r: &Solution) -> Value {
     v
 }
 
+/// The pruning machine of the algorithms that use one, made before the first search.
+fn prepare(algo: &AlgorithmArgs, goal: &Goal) {
+    if matches!(algo.algorithm, Algorithm::Hybrid | Algorithm::ParallelIda) {
+        super::setup::prepare_pruner(goal.board(), algo.prune_setting(), false);
+    }
+}
+
 /// `solver solve` with an algorithm other than `ida`.
 pub fn solve(
     algo: &AlgorithmArgs,
@@ -256,6 +265,7 @@ pub fn solve(
                 bail!("{}", puzzle_error(&e.into(), Some(&p), &goal));
             }
             let (choice, desc) = heuristic_for(algo.algorithm, heuristic, &goal)?;
+            prepare(algo, &goal);
             match solve_one(algo.algorithm, &choice, &p, &goal, &opts) {
                 Ok(r) => {
                     if json_out {
@@ -280,6 +290,7 @@ pub fn solve(
             let (board, lines) = list_board(&text, board)?;
             let goal = make_goal(board, &heuristic.goal)?;
             let (choice, desc) = heuristic_for(algo.algorithm, heuristic, &goal)?;
+            prepare(algo, &goal);
             if !json_out {
                 println!(
                     "{} puzzles, {board} board, goal {goal}, algorithm {}, heuristic {desc}",

@@ -47,8 +47,9 @@ pub struct BenchArgs {
     /// Turn duplicate-move pruning off (the move back to the previous cell is still never made).
     #[arg(long)]
     no_prune: bool,
-    /// Word depth of the duplicate-move pruning machine (1 to 16; default 12 on boards of at
-    /// most 16 cells, 10 on larger ones).
+    /// Word depth of the duplicate-move pruning machine (1 to 24; default 12 on boards of at
+    /// most 16 cells, 16 on 17 to 25 cells, 10 on larger ones; machines of depth 12 or more
+    /// are cached in the user cache directory, or in $PDB_PRUNE_CACHE, `off` for none).
     #[arg(long, value_name = "L",
           value_parser = clap::value_parser!(u32).range(1..=solver::search::prune::MAX_DEPTH as i64))]
     prune_depth: Option<u32>,
@@ -81,6 +82,7 @@ pub fn run(a: BenchArgs) -> Result<i32> {
     // The pruning machine is built once per process; build it before the clock of the first
     // instance starts, and report its build like the database load.
     let prune_start = std::time::Instant::now();
+    super::setup::prepare_pruner(board, opts.prune_depth, a.json);
     let machine = opts.pruner(board);
     let prune_seconds = prune_start.elapsed().as_secs_f64();
     let published = lines.iter().any(|l| l.published_nodes.is_some());
@@ -95,8 +97,22 @@ pub fn run(a: BenchArgs) -> Result<i32> {
         if machine.depth() == 0 {
             println!("pruning machine: off");
         } else {
+            use solver::search::prune::Origin;
+            let how = match machine.origin() {
+                Origin::Built => "built".to_string(),
+                Origin::Loaded(p) => format!("read from {}", p.display()),
+                Origin::Cached { path, replaced } => format!(
+                    "built and cached in {}{}",
+                    path.display(),
+                    replaced
+                        .as_ref()
+                        .map(|r| format!(" (replacing a file not used: {r})"))
+                        .unwrap_or_default()
+                ),
+                Origin::NotSaved(why) => format!("built (not cached: {why})"),
+            };
             println!(
-                "pruning machine: word depth {}, {} states, built in {prune_seconds:.3} s",
+                "pruning machine: word depth {}, {} states, {how} in {prune_seconds:.3} s",
                 machine.depth(),
                 machine.states()
             );

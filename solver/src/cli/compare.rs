@@ -193,7 +193,7 @@ pub fn parse_pair(s: &str) -> Result<Pair, String> {
                         d.parse::<u32>()
                             .ok()
                             .filter(|d| (1..=solver::search::prune::MAX_DEPTH).contains(d))
-                            .ok_or_else(|| bad("on, off or a word depth 1 to 16"))?,
+                            .ok_or_else(|| bad("on, off or a word depth 1 to 24"))?,
                     ),
                 })
             }

@@ -379,3 +379,27 @@ pub fn locate(args: &HeuristicArgs) -> Result<i32> {
     }
     Ok(0)
 }
+
+/// Makes the duplicate-move machine the search will use on `board` (`setting`: from
+/// `--prune-depth` / `--no-prune`) before the search starts, and unless `quiet` says so on
+/// standard error when a deep machine is about to be built rather than read from the cache:
+/// a 5×5 machine of depth 16 takes half a minute or more, once.
+pub fn prepare_pruner(board: Board, setting: Option<u32>, quiet: bool) {
+    use solver::search::prune::{cache, default_depth, Pruner};
+    let depth = setting.unwrap_or_else(|| default_depth(board));
+    if !quiet && !cache::is_ready(board, depth) {
+        match cache::cache_dir() {
+            Some(dir) => eprintln!(
+                "building the {board} duplicate-move machine of depth {depth} (once: it is \
+                 kept in {})",
+                dir.display()
+            ),
+            None => eprintln!(
+                "building the {board} duplicate-move machine of depth {depth} ({} is off: \
+                 not cached)",
+                cache::ENV_VAR
+            ),
+        }
+    }
+    Pruner::shared(board, depth);
+}

@@ -158,6 +158,7 @@ fn run_one(a: &SolveArgs, board: Option<Board>, limits: &Limits) -> Result<i32> 
     }
     let setup = make_heuristic(&a.heuristic, &goal)?;
     let prune_depth = a.algorithm.prune_setting();
+    super::setup::prepare_pruner(goal.board(), prune_depth, a.quiet);
     let mut opts = ida_options(limits, prune_depth, a.algorithm.order);
     let show = !a.quiet && (a.progress || std::io::stderr().is_terminal());
     if show {
@@ -371,6 +372,7 @@ fn run_file(a: &SolveArgs, path: PathBuf, board: Option<Board>, limits: &Limits)
     let (board, lines) = list_board(&text, board)?;
     let goal = make_goal(board, &a.heuristic.goal)?;
     let setup = make_heuristic(&a.heuristic, &goal)?;
+    super::setup::prepare_pruner(board, a.algorithm.prune_setting(), a.quiet);
     if !a.json {
         println!(
             "{} puzzles, {board} board, goal {goal}, heuristic {}",

@@ -23,7 +23,15 @@
 //! (language equivalence) and numbered from 1 in breadth-first order; the table holds `u16`
 //! entries when the states fit, else `u32`. The inverse move (a string of length 2 equivalent
 //! to the empty string) is the depth-2 case of the machine.
+//!
+//! **Cache.** Deep machines take seconds to build (a 5×5 machine of depth 16 about half a
+//! minute), so [`Pruner::shared`] keeps machines of depth [`cache::MIN_CACHED_DEPTH`] and more
+//! in checksummed files in the user's cache directory (`prune/cache.rs`) and reads them back in
+//! milliseconds.
 
+pub mod cache;
+
+pub use cache::Origin;
 use pdbformat::{Board, Direction};
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::hash::Hash;
@@ -33,12 +41,18 @@ use std::sync::{Arc, Mutex, OnceLock};
 /// 100 (see `BENCHMARKS.md`, "Solver: duplicate-move pruning").
 pub const DEFAULT_DEPTH: u32 = 12;
 
-/// The word depth used on boards of more than 16 cells when none is given (the machine of a
-/// 5×5 board grows faster with depth).
-pub const DEFAULT_DEPTH_LARGE: u32 = 10;
+/// The word depth used on boards of 17 to 25 cells when none is given: measured on Korf's
+/// 24-puzzle instances (see `BENCHMARKS.md`); the machine is cached (`prune/cache.rs`), since
+/// a 5×5 one of this depth takes half a minute or more to build.
+pub const DEFAULT_DEPTH_LARGE: u32 = 16;
 
-/// The largest word depth accepted (the enumeration grows about 2× per level).
-pub const MAX_DEPTH: u32 = 16;
+/// The word depth used on boards of more than 25 cells when none is given (their machines
+/// grow faster with depth, and no search there was measured).
+pub const DEFAULT_DEPTH_HUGE: u32 = 10;
+
+/// The largest word depth accepted (the enumeration grows about 2× per level; a word's moves
+/// are packed two bits each into a `u64`).
+pub const MAX_DEPTH: u32 = 24;
 
 /// The transition that completes a forbidden word: the move is not made. States are numbered
 /// from 1, so a `u16` entry widens to the same value.
@@ -46,10 +60,10 @@ pub const FORBIDDEN: u32 = 0;
 
 /// The default word depth for `board`.
 pub fn default_depth(board: Board) -> u32 {
-    if board.cells() <= 16 {
-        DEFAULT_DEPTH
-    } else {
-        DEFAULT_DEPTH_LARGE
+    match board.cells() {
+        0..=16 => DEFAULT_DEPTH,
+        17..=25 => DEFAULT_DEPTH_LARGE,
+        _ => DEFAULT_DEPTH_HUGE,
     }
 }
 
@@ -121,7 +135,7 @@ fn dir_index(d: Direction) -> usize {
 struct Word {
     start: u8,
     len: u8,
-    dirs: u32,
+    dirs: u64,
 }
 
 impl Word {
@@ -130,27 +144,62 @@ impl Word {
     }
 }
 
-/// Every forbidden word of `board` up to `depth` moves, before trimming.
-fn enumerate<K: Effect>(board: Board, depth: u32) -> Vec<Word> {
+/// Every forbidden word of `board` up to `depth` moves, before trimming (in no particular
+/// order): the start cells are shared among the machine's cores, each cell's enumeration
+/// independent of the others'.
+fn enumerate<K: Effect + Send>(board: Board, depth: u32) -> Vec<Word> {
+    let cells = board.cells();
+    let threads = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .clamp(1, cells);
+    if threads == 1 || depth < 10 {
+        return enumerate_from::<K>(board, depth, 0..cells);
+    }
+    std::thread::scope(|scope| {
+        let parts: Vec<_> = (0..threads)
+            .map(|t| {
+                scope.spawn(move || enumerate_from::<K>(board, depth, (t..cells).step_by(threads)))
+            })
+            .collect();
+        parts
+            .into_iter()
+            .flat_map(|p| p.join().expect("the enumeration does not panic"))
+            .collect()
+    })
+}
+
+/// The forbidden words of `board` up to `depth` moves from the start cells `starts`.
+fn enumerate_from<K: Effect>(
+    board: Board,
+    depth: u32,
+    starts: impl Iterator<Item = usize>,
+) -> Vec<Word> {
     let cells = board.cells();
     let mut words = Vec::new();
     let mut seen: HashSet<K, Fast> = HashSet::default();
-    let mut level: Vec<(K, u32, u8)> = Vec::new();
-    let mut next: Vec<(K, u32, u8)> = Vec::new();
-    for start in 0..cells {
+    // (key, directions, blank cell, the blank's previous cell or u8::MAX).
+    let mut level: Vec<(K, u64, u8, u8)> = Vec::new();
+    let mut next: Vec<(K, u64, u8, u8)> = Vec::new();
+    for start in starts {
         seen.clear();
         level.clear();
         let id = K::identity(cells);
         seen.insert(id);
-        level.push((id, 0, start as u8));
+        level.push((id, 0, start as u8, u8::MAX));
         for len in 0..depth {
             next.clear();
-            for &(key, dirs, blank) in &level {
+            for &(key, dirs, blank, back) in &level {
                 for (d, to) in board.neighbours(blank as usize) {
+                    // The move back (a duplicate of the string two moves shorter) is the
+                    // length-2 word from the previous cell: enumerated there, and any longer
+                    // word ending in it would be trimmed.
+                    if to == back as usize && len >= 2 {
+                        continue;
+                    }
                     let k = key.swap(blank as usize, to);
-                    let w = dirs | (dir_index(d) as u32) << (2 * len);
+                    let w = dirs | (dir_index(d) as u64) << (2 * len);
                     if seen.insert(k) {
-                        next.push((k, w, to as u8));
+                        next.push((k, w, to as u8, blank));
                     } else {
                         words.push(Word {
                             start: start as u8,
@@ -172,21 +221,22 @@ fn trim(board: Board, words: Vec<Word>) -> Vec<Word> {
     let mut kept: Vec<Word> = words
         .into_iter()
         .filter(|w| {
-            let mut cell = w.start as usize;
-            for i in 0..w.len as usize - 1 {
-                cell = board
-                    .neighbour(cell, Direction::ALL[w.dir(i)])
-                    .unwrap_or(cell);
-                let suffix = Word {
-                    start: cell as u8,
-                    len: w.len - 1 - i as u8,
-                    dirs: w.dirs >> (2 * (i + 1)),
-                };
-                if set.contains(&suffix) {
-                    return false;
-                }
+            // The cell before each move, then the proper suffixes shortest first (most
+            // redundant words end in a short word).
+            let mut cells = [0u8; MAX_DEPTH as usize + 1];
+            cells[0] = w.start;
+            for i in 0..w.len as usize {
+                cells[i + 1] = board
+                    .neighbour(cells[i] as usize, Direction::ALL[w.dir(i)])
+                    .unwrap_or(cells[i] as usize) as u8;
             }
-            true
+            !(1..w.len as usize).rev().any(|i| {
+                set.contains(&Word {
+                    start: cells[i],
+                    len: w.len - i as u8,
+                    dirs: w.dirs >> (2 * i),
+                })
+            })
         })
         .collect();
     kept.sort_unstable();
@@ -210,6 +260,7 @@ pub struct Pruner {
     states: usize,
     words: usize,
     depth: u32,
+    origin: Origin,
 }
 
 impl Pruner {
@@ -222,6 +273,7 @@ impl Pruner {
             states: 1,
             words: 0,
             depth: 0,
+            origin: Origin::Built,
         }
     }
 
@@ -343,11 +395,14 @@ impl Pruner {
             states: classes,
             words: words.len(),
             depth,
+            origin: Origin::Built,
         }
     }
 
-    /// The machine of `board` for `depth` (0: [`Pruner::off`]), built on first use and kept
-    /// for the rest of the process: a benchmark solves many puzzles on one board.
+    /// The machine of `board` for `depth` (0: [`Pruner::off`]), made on first use and kept
+    /// for the rest of the process (a benchmark solves many puzzles on one board). Machines of
+    /// depth [`cache::MIN_CACHED_DEPTH`] or more are read from the cache directory
+    /// ([`cache::cache_dir`]), or built and written there ([`Pruner::load_or_build`]).
     pub fn shared(board: Board, depth: u32) -> Arc<Pruner> {
         static CACHE: OnceLock<Mutex<Machines>> = OnceLock::new();
         let key = (board.width(), board.height(), depth.min(MAX_DEPTH));
@@ -356,9 +411,10 @@ impl Pruner {
             return Arc::clone(p);
         }
         // Built outside the lock; two threads racing build it twice and keep one.
-        let built = Arc::new(match depth {
-            0 => Pruner::off(board),
-            d => Pruner::new(board, d),
+        let built = Arc::new(match (depth, cache::cache_dir()) {
+            (0, _) => Pruner::off(board),
+            (d, Some(dir)) if d >= cache::MIN_CACHED_DEPTH => Pruner::load_or_build(board, d, &dir),
+            (d, _) => Pruner::new(board, d),
         });
         let mut map = cache.lock().unwrap_or_else(|e| e.into_inner());
         Arc::clone(map.entry(key).or_insert(built))
@@ -417,6 +473,11 @@ impl Pruner {
     /// The word depth (0: pruning off).
     pub fn depth(&self) -> u32 {
         self.depth
+    }
+
+    /// Where the machine came from: built here, read from a cache file, or built and cached.
+    pub fn origin(&self) -> &Origin {
+        &self.origin
     }
 
     /// Bytes held by the transition table.
