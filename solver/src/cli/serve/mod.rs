@@ -81,6 +81,7 @@ pub fn run(a: ServeArgs) -> Result<i32> {
         anyhow::bail!("--max-nodes must be at least 1");
     }
     let dbs = load_databases(&a)?;
+    warm_pruners(dbs.iter().map(|d| d.board()).collect());
     let caps = limits::Caps {
         searches: a.searches as usize,
         queue: a.queue as usize,
@@ -105,6 +106,22 @@ pub fn run(a: ServeArgs) -> Result<i32> {
         .build()
         .context("cannot start the server's runtime")?;
     runtime.block_on(serve(a.bind, state))
+}
+
+/// Builds (or reads) the default duplicate-move machines of `boards` on a background thread of
+/// its own, so that requests on those boards use the deep machine once it is cached (see
+/// [`search::prune_depth`]) without any of them waiting for its first build.
+fn warm_pruners(mut boards: Vec<pdbformat::Board>) {
+    boards.sort_by_key(|b| (b.width(), b.height()));
+    boards.dedup();
+    let _ = std::thread::Builder::new()
+        .name("serve-pruners".into())
+        .spawn(move || {
+            for board in boards {
+                let depth = solver::search::prune::default_depth(board);
+                solver::search::prune::Pruner::shared(board, depth);
+            }
+        });
 }
 
 /// Binds, says where, and answers requests.

@@ -9,9 +9,10 @@ use super::request::{unsolvable, SolveRequest};
 use crate::cli::algorithm::run_json;
 use crate::cli::solve::failure_json;
 use axum::http::StatusCode;
-use pdbformat::PuzzleError;
+use pdbformat::{Board, PuzzleError};
 use serde_json::json;
 use solver::search::progress::Observer;
+use solver::search::prune::{cache, default_depth, DEFAULT_DEPTH};
 use solver::{solve, DbError, HeuristicChoice, HeuristicName, Limits, Options, SolveError};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
@@ -57,6 +58,7 @@ pub fn prepare(
         threads: caps.threads.max(1),
         interrupt: Some(stop),
         observer,
+        prune_depth: Some(prune_depth(request.goal.board())),
         ..Options::default()
     };
     Ok(Prepared {
@@ -65,6 +67,20 @@ pub fn prepare(
         description,
         options,
     })
+}
+
+/// The duplicate-move pruning depth of a request on `board`: the board's default when its
+/// machine is cheap to build or already cached, else the 4x4 default ([`DEFAULT_DEPTH`]), whose
+/// machine builds in well under a second. No request waits for a deep machine's first build
+/// (half a minute or more for a 5x5 of depth 16): [`super::warm_pruners`] builds and caches
+/// those in the background, and later requests use them.
+pub fn prune_depth(board: Board) -> u32 {
+    let deep = default_depth(board);
+    if deep <= DEFAULT_DEPTH || cache::is_ready(board, deep) {
+        deep
+    } else {
+        DEFAULT_DEPTH
+    }
 }
 
 /// The heuristic of a request and its description.
@@ -193,4 +209,24 @@ fn db_error(e: &DbError) -> ApiError {
         _ => StatusCode::INTERNAL_SERVER_ERROR,
     };
     ApiError::new(status, pdbformat::error::describe(e))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_request_never_waits_for_a_deep_machine_build() {
+        for (w, h) in [(3, 3), (4, 4), (4, 5), (5, 5), (6, 6)] {
+            let board = Board::new(w, h).unwrap();
+            let depth = prune_depth(board);
+            // Either a machine that builds in well under a second, or one read from the cache.
+            assert!(
+                depth <= DEFAULT_DEPTH || cache::is_ready(board, depth),
+                "{board}: depth {depth} would be built inside a request"
+            );
+            // Never deeper than the board's own default.
+            assert!(depth <= default_depth(board).max(DEFAULT_DEPTH));
+        }
+    }
 }
