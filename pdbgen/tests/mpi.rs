@@ -240,15 +240,15 @@ fn ranks_of(parent: u32) -> Vec<u32> {
     found
 }
 
-#[test]
-fn a_killed_rank_ends_the_job_without_a_file() {
-    let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("killed.pdb");
-    // A 7-tile 4x4 table: tens of millions of entries, seconds of BFS on two ranks.
+/// Starts `pdbgen build --distributed --threads 1 ARGS -o FILE` on two ranks and waits (up to
+/// 30 s) until both rank processes exist; returns the job, the ranks' process ids and when it
+/// started.
+fn two_ranks(args: &[&str], file: &Path) -> (std::process::Child, Vec<u32>, Instant) {
     let job = mpirun(2)
-        .args(["build", "--distributed", "--threads", "1", "-p", "1-7/8-15"])
+        .args(["build", "--distributed", "--threads", "1"])
+        .args(args)
         .arg("-o")
-        .arg(&file)
+        .arg(file)
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
         .spawn()
@@ -260,17 +260,33 @@ fn a_killed_rank_ends_the_job_without_a_file() {
         ranks = ranks_of(job.id());
     }
     assert_eq!(ranks.len(), 2, "the two ranks did not start");
-    // Let the BFS get going, then kill one rank outright.
-    std::thread::sleep(Duration::from_millis(1500));
+    (job, ranks, start)
+}
+
+/// Kills process `pid` (a rank of `job`) outright, waits for the job, checks that it failed
+/// without claiming to have written a file, and returns its standard error.
+fn kill_and_fail(job: std::process::Child, pid: u32) -> String {
     let killed = Command::new("kill")
-        .args(["-KILL", &ranks[1].to_string()])
+        .args(["-KILL", &pid.to_string()])
         .status()
         .unwrap();
     assert!(killed.success());
     let out = job.wait_with_output().unwrap();
-    let err = String::from_utf8_lossy(&out.stderr);
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
     assert!(!out.status.success(), "the job must fail:\n{err}");
     assert!(!err.contains("wrote "), "{err}");
+    err
+}
+
+#[test]
+fn a_killed_rank_ends_the_job_without_a_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("killed.pdb");
+    // A 7-tile 4x4 table: tens of millions of entries, seconds of BFS on two ranks.
+    let (job, ranks, _) = two_ranks(&["-p", "1-7/8-15"], &file);
+    // Let the BFS get going, then kill one rank outright.
+    std::thread::sleep(Duration::from_millis(1500));
+    let err = kill_and_fail(job, ranks[1]);
     assert!(!file.exists(), "no file under the output name");
     assert!(
         err.contains("signal 9") || err.contains("Killed"),
@@ -319,21 +335,10 @@ fn a_rank_killed_while_rank_0_writes_leaves_no_file_at_all() {
     let file = path.join("written.pdb");
     // 663, compressed hard enough that rank 0 spends seconds writing the file (its own slice
     // of each table first, then the other rank's), while the other rank waits to send its own.
-    let job = mpirun(2)
-        .args(["build", "--distributed", "--threads", "1", "-p", "663"])
-        .args(["--compress", "zstd", "--zstd-level", "12", "-o"])
-        .arg(&file)
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let start = Instant::now();
-    let mut ranks = Vec::new();
-    while ranks.len() < 2 && start.elapsed() < Duration::from_secs(30) {
-        std::thread::sleep(Duration::from_millis(100));
-        ranks = ranks_of(job.id());
-    }
-    assert_eq!(ranks.len(), 2, "the two ranks did not start");
+    let (job, ranks, start) = two_ranks(
+        &["-p", "663", "--compress", "zstd", "--zstd-level", "12"],
+        &file,
+    );
     let (writer, other) = (rank_pid(&ranks, 0), rank_pid(&ranks, 1));
     while !writes_in(writer, &path) {
         assert!(
@@ -342,15 +347,7 @@ fn a_rank_killed_while_rank_0_writes_leaves_no_file_at_all() {
         );
         std::thread::sleep(Duration::from_millis(5));
     }
-    let killed = Command::new("kill")
-        .args(["-KILL", &other.to_string()])
-        .status()
-        .unwrap();
-    assert!(killed.success());
-    let out = job.wait_with_output().unwrap();
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(!out.status.success(), "the job must fail:\n{err}");
-    assert!(!err.contains("wrote "), "{err}");
+    kill_and_fail(job, other);
     // Neither the output nor rank 0's temporary file: nothing at all.
     let left: Vec<_> = std::fs::read_dir(&path).unwrap().flatten().collect();
     assert!(left.is_empty(), "left behind: {left:?}");
