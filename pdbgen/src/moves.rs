@@ -266,18 +266,8 @@ impl<'a> ZeroAwareMoves<'a> {
                     let m = between(state.occ, q, p).count_ones() as usize;
                     (slot - m, m)
                 };
-                let mut after = 0u64;
-                let mut before_weight = 0u64;
-                for t in first..first + count {
-                    let j = state.tile_of_slot[t] as usize;
-                    after += (j > i) as u64;
-                    before_weight += if j < i { self.weight[j] } else { 0 };
-                }
-                let order = if d == DOWN {
-                    state.order + after * self.weight[i] - before_weight
-                } else {
-                    state.order + before_weight - after * self.weight[i]
-                };
+                let passed = &state.tile_of_slot[first..first + count];
+                let order = self.order_after_pass(state.order, i, passed, d == DOWN);
                 debug_assert_eq!(order, {
                     let q = if d == DOWN {
                         p + self.width
@@ -375,23 +365,32 @@ impl<'a> ZeroAwareMoves<'a> {
         };
         for m in &block.pass[..block.pass_len] {
             let i = tiles[m.slot as usize] as usize;
-            let mut after = 0u64;
-            let mut before_weight = 0u64;
-            for &j in &tiles[m.first as usize..(m.first + m.count) as usize] {
-                let j = j as usize;
-                after += (j > i) as u64;
-                before_weight += if j < i { self.weight[j] } else { 0 };
-            }
-            let next = if m.down {
-                order + after * self.weight[i] - before_weight
-            } else {
-                order + before_weight - after * self.weight[i]
-            };
-            if f(m.base + next) {
+            let passed = &tiles[m.first as usize..(m.first + m.count) as usize];
+            if f(m.base + self.order_after_pass(order, i, passed, m.down)) {
                 return true;
             }
         }
         false
+    }
+
+    /// The tile order (rank `order`) after tile `i` moves vertically past the tiles `passed`
+    /// (down: to a later cell; up: to an earlier one): only tile `i`'s comparisons with the
+    /// passed tiles flip, and each changes one Lehmer digit by 1 (tile `i`'s, weighted by its
+    /// own weight, for a later tile; the passed tile's, weighted by its weight, for an earlier).
+    #[inline(always)]
+    fn order_after_pass(&self, order: u64, i: usize, passed: &[u8], down: bool) -> u64 {
+        let mut after = 0u64;
+        let mut before_weight = 0u64;
+        for &j in passed {
+            let j = j as usize;
+            after += (j > i) as u64;
+            before_weight += if j < i { self.weight[j] } else { 0 };
+        }
+        if down {
+            order + after * self.weight[i] - before_weight
+        } else {
+            order + before_weight - after * self.weight[i]
+        }
     }
 
     /// The cells of `occ` whose neighbour in direction `d` is a free cell of the blank's region
