@@ -660,6 +660,18 @@ impl Database {
         v.join("/")
     }
 
+    /// The tables' encodings, `/`-separated, each run of equal ones named once (`bit1`,
+    /// `u8/bit1`).
+    pub fn describe_encodings(&self) -> String {
+        let mut names: Vec<&str> = self
+            .tables
+            .iter()
+            .map(|t| t.header.encoding.name())
+            .collect();
+        names.dedup();
+        names.join("/")
+    }
+
     /// Whether every table is zero-aware.
     pub fn is_zero_aware(&self) -> bool {
         self.tables.iter().all(|t| t.kind == TableKind::ZeroAware)

@@ -1,5 +1,6 @@
 //! Output: a solution as text or as one JSON object, and the summary of a batch.
 
+use crate::search::progress::Iteration;
 use crate::search::Solution;
 use pdbformat::units::thousands;
 use pdbformat::Puzzle;
@@ -65,6 +66,24 @@ pub fn solution_json(puzzle: &Puzzle, s: &Solution) -> Value {
         "iterations": s.stats.iterations,
         "initial_h": s.stats.initial_h,
         "seconds": s.stats.seconds,
+    })
+}
+
+/// The JSON object of one finished IDA* iteration, as `solver solve --json` prints it on
+/// standard error and `solver serve` streams it (with an `"event"` field added).
+pub fn iteration_json(it: &Iteration) -> Value {
+    json!({
+        "iteration": it.iteration,
+        "bound": it.bound,
+        "next_bound": it.next_bound,
+        "nodes": it.nodes,
+        "total_nodes": it.total_nodes,
+        "seconds": it.seconds,
+        "total_seconds": it.total_seconds,
+        "nodes_per_second": it.nodes_per_second(),
+        "growth": it.growth,
+        "next_nodes": it.next_nodes,
+        "next_seconds": it.next_seconds,
     })
 }
 

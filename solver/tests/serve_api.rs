@@ -326,6 +326,21 @@ fn streamed_answers_report_progress_then_the_result() {
         .map(|l| l["bound"].as_u64().unwrap())
         .collect();
     assert!(bounds.windows(2).all(|w| w[0] < w[1]), "{bounds:?}");
+    // The same fields as `solver solve --json` prints per iteration (one builder serves both).
+    for (k, it) in iterations.iter().enumerate() {
+        assert_eq!(it["iteration"], json!(k + 1), "{it}");
+        assert_eq!(it["growth"].is_null(), k == 0, "{it}");
+        for f in [
+            "nodes",
+            "total_nodes",
+            "seconds",
+            "total_seconds",
+            "nodes_per_second",
+            "next_bound",
+        ] {
+            assert!(it[f].is_number(), "{f} in {it}");
+        }
+    }
     let last = lines.last().unwrap();
     assert_eq!(last["event"], json!("done"));
     assert_eq!(last["status"], json!(200));

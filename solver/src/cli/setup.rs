@@ -77,12 +77,6 @@ pub fn open_db(path: &Path, args: &HeuristicArgs, goal: Option<&Goal>) -> Result
     );
     pb.finish_and_clear();
     let db = opened?;
-    let mut encodings: Vec<&str> = db
-        .tables()
-        .iter()
-        .map(|t| t.header.encoding.name())
-        .collect();
-    encodings.dedup();
     eprintln!(
         "database: {} ({} {}, {} tables: {}, {:.1} MB) loaded in {:.3} s",
         path.display(),
@@ -91,7 +85,7 @@ pub fn open_db(path: &Path, args: &HeuristicArgs, goal: Option<&Goal>) -> Result
         } else {
             "zero-unaware"
         },
-        encodings.join("/"),
+        db.describe_encodings(),
         db.tables().len(),
         db.describe_patterns(),
         db.file_bytes() as f64 / 1e6,

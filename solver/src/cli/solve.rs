@@ -8,10 +8,11 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use pdbformat::units::thousands;
 use pdbformat::{Board, Goal, Puzzle, PuzzleError};
-use serde_json::json;
 use solver::input::{read_puzzles, PuzzleLine};
 use solver::report::rate;
-use solver::report::{error_json, solution_json, solution_line, solution_text, Summary};
+use solver::report::{
+    error_json, iteration_json, solution_json, solution_line, solution_text, Summary,
+};
 use solver::search::checkpoint::{Checkpoint, SearchState};
 use solver::search::progress::{Event, Observer};
 use solver::search::ChildOrder;
@@ -285,22 +286,7 @@ fn progress_printer(json: bool) -> Observer {
     Observer::new(move |e| {
         let Event::Iteration(it) = e else { return };
         if json {
-            eprintln!(
-                "{}",
-                json!({
-                    "iteration": it.iteration,
-                    "bound": it.bound,
-                    "next_bound": it.next_bound,
-                    "nodes": it.nodes,
-                    "total_nodes": it.total_nodes,
-                    "seconds": it.seconds,
-                    "total_seconds": it.total_seconds,
-                    "nodes_per_second": it.nodes_per_second(),
-                    "growth": it.growth,
-                    "next_nodes": it.next_nodes,
-                    "next_seconds": it.next_seconds,
-                })
-            );
+            eprintln!("{}", iteration_json(it));
         } else {
             let next = match (it.growth, it.next_seconds) {
                 (Some(g), Some(t)) => format!(

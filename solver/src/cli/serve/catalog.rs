@@ -92,12 +92,6 @@ impl Served {
     /// The header in words: one sentence for the page.
     pub fn describe(&self) -> String {
         let db = &self.db;
-        let mut encodings: Vec<&str> = db
-            .tables()
-            .iter()
-            .map(|t| t.header.encoding.name())
-            .collect();
-        encodings.dedup();
         let n = db.tables().len();
         format!(
             "A {} pattern database of the {} board for goal {}: {n} table{} (pattern{} {}) of {} entries, {} in all; {} on disk.",
@@ -107,7 +101,7 @@ impl Served {
             if n == 1 { "" } else { "s" },
             if n == 1 { "" } else { "s" },
             db.describe_patterns(),
-            encodings.join("/"),
+            db.describe_encodings(),
             pdbformat::units::thousands(db.tables().iter().map(|t| t.header.entry_count).sum()),
             pdbformat::units::bytes(db.file_bytes()),
         )

@@ -13,6 +13,7 @@ use axum::http::{header, StatusCode};
 use axum::response::Response;
 use futures_core::Stream;
 use serde_json::{json, Value};
+use solver::report::iteration_json;
 use solver::search::progress::{Event, Observer};
 use std::convert::Infallible;
 use std::pin::Pin;
@@ -51,18 +52,9 @@ pub fn observer() -> (Observer, Events) {
     let tell = tx.clone();
     let observer = Observer::new(move |e| {
         if let Event::Iteration(it) = e {
-            let _ = tell.send(json!({
-                "event": "iteration",
-                "iteration": it.iteration,
-                "bound": it.bound,
-                "next_bound": it.next_bound,
-                "nodes": it.nodes,
-                "total_nodes": it.total_nodes,
-                "seconds": it.seconds,
-                "total_seconds": it.total_seconds,
-                "nodes_per_second": it.nodes_per_second(),
-                "next_seconds": it.next_seconds,
-            }));
+            let mut line = iteration_json(it);
+            line["event"] = json!("iteration");
+            let _ = tell.send(line);
         }
     });
     (observer, Events { tx, rx })
