@@ -6,9 +6,9 @@
 //! one small table per byte of the cell mask (indexed by the byte and the number of occupied
 //! cells below it) instead of one binomial per tile; a set's region start and the region of
 //! every free cell share one `u64` where they fit (every 4×4 table: one load from a table of
-//! 8 bytes per set instead of two loads from two tables), else one aligned `u128` (every 5×5
-//! table: one cache line per lookup from 16 bytes per set, instead of two lines from 4 + 25
-//! bytes per set), and the tile order's Lehmer rank is a sum of independent products, each
+//! 8 bytes per set instead of two loads from two tables), else one aligned `u128` (the 5×5
+//! tables of 5 to 7 tiles: one cache line per lookup from 16 bytes per set, instead of two
+//! lines from 4 + 25 bytes per set), and the tile order's Lehmer rank is a sum of independent products, each
 //! digit counted with one mask of the later tiles' cells, without a scratch array.
 //!
 //! The tables depend only on the board and the number of tiles, and are shared (`Arc`) by
@@ -30,8 +30,8 @@ enum Regions {
         start_bits: u32,
         cell_bits: u32,
     },
-    /// Where the word would exceed 64 bits but not 128 (every 5×5 table): the same layout in
-    /// one `u128` per set, which is 16-byte aligned and so always within one cache line.
+    /// Where the word would exceed 64 bits but not 128 (5×5 with 5 to 7 tiles): the same
+    /// layout in one `u128` per set, 16-byte aligned and so always within one cache line.
     Packed128 {
         words: Arc<[u128]>,
         start_bits: u32,
