@@ -517,6 +517,9 @@ impl Database {
         let total: u64 = header.tables.iter().map(|t| t.raw_len).sum();
         let mut before = 0u64;
         let mut tables = Vec::with_capacity(header.tables.len());
+        // The fast indexes made so far, by pattern size and kind: tables of one size share
+        // one copy of the index's tables (megabytes on 5×5), which then stays in the cache.
+        let mut fasts: Vec<(usize, TableKind, FastIndex)> = Vec::new();
         for (i, th) in header.tables.iter().enumerate() {
             // `PdbFile::open` has checked the table's shape: its entry count against its
             // pattern and kind, its byte length against its encoding, and that `bit1` entries
@@ -538,7 +541,17 @@ impl Database {
                 .map_err(format)?
             };
             before += th.raw_len;
-            let fast = FastIndex::new(board, &index);
+            let fast = match fasts
+                .iter()
+                .find(|(k, kind, _)| (*k, *kind) == (th.pattern.len(), th.kind))
+            {
+                Some((_, _, f)) => f.clone(),
+                None => {
+                    let f = FastIndex::new(board, &index);
+                    fasts.push((th.pattern.len(), th.kind, f.clone()));
+                    f
+                }
+            };
             let walk = (th.encoding == Encoding::Bit1).then(|| {
                 let mut goal_cells = [0u8; MAX_CELLS];
                 for (g, c) in goal_cells

@@ -6,12 +6,17 @@
 //! one small table per byte of the cell mask (indexed by the byte and the number of occupied
 //! cells below it) instead of one binomial per tile; a set's region start and the region of
 //! every free cell share one `u64` where they fit (every 4×4 table: one load from a table of
-//! 8 bytes per set instead of two dependent loads from two tables), and the tile order's Lehmer
-//! rank is a sum of independent products, each digit counted with one mask of the later
-//! tiles' cells, without a scratch array.
+//! 8 bytes per set instead of two loads from two tables), else one aligned `u128` (the 5×5
+//! tables of 5 to 7 tiles: one cache line per lookup from 16 bytes per set, instead of two
+//! lines from 4 + 25 bytes per set), and the tile order's Lehmer rank is a sum of independent products, each
+//! digit counted with one mask of the later tiles' cells, without a scratch array.
+//!
+//! The tables depend only on the board and the number of tiles, and are shared (`Arc`) by
+//! clones: the tables of one size in a database use one copy, which keeps them in the cache.
 
 use super::{binomial, PermutationIndex, TableIndex, ZeroAwareIndex};
 use crate::board::Board;
+use std::sync::Arc;
 
 /// Each cell set's first region and the region of each free cell, as [`FastZeroAware`]
 /// looks them up.
@@ -21,14 +26,21 @@ enum Regions {
     /// per cell (lowest cell first) holding the cell's region less the first (0 for occupied
     /// cells, which are never asked for).
     Packed {
-        words: Vec<u64>,
+        words: Arc<[u64]>,
         start_bits: u32,
         cell_bits: u32,
     },
-    /// Where a set's word would exceed 64 bits: the first regions, and a byte per (set, cell).
+    /// Where the word would exceed 64 bits but not 128 (5×5 with 5 to 7 tiles): the same
+    /// layout in one `u128` per set, 16-byte aligned and so always within one cache line.
+    Packed128 {
+        words: Arc<[u128]>,
+        start_bits: u32,
+        cell_bits: u32,
+    },
+    /// Where a set's word would exceed 128 bits: the first regions, and a byte per (set, cell).
     Wide {
-        region_start: Vec<u32>,
-        region_of: Vec<u8>,
+        region_start: Arc<[u32]>,
+        region_of: Arc<[u8]>,
     },
 }
 
@@ -39,10 +51,10 @@ pub struct FastZeroAware {
     k: usize,
     /// `colex[(chunk · 256 + byte) · (k + 1) + below]`: the colex contribution of the cells of
     /// `byte` in chunk `chunk` (cells `8·chunk ..`), with `below` occupied cells before them.
-    colex: Vec<u32>,
+    colex: Arc<[u32]>,
     regions: Regions,
     /// The weight of each tile's Lehmer digit: `weights[i] = (k − 1 − i)!`.
-    weights: Vec<u64>,
+    weights: Arc<[u64]>,
     order_count: u64,
 }
 
@@ -89,24 +101,30 @@ impl FastZeroAware {
         }
         let start_bits = bits_for(region_start.last().copied().unwrap_or(0) as u64);
         let cell_bits = bits_for(most.saturating_sub(1));
-        let regions = if start_bits as usize + n * cell_bits as usize <= 64 {
-            let words = (0..sets)
-                .map(|set| {
-                    (0..n).fold(region_start[set] as u64, |w, cell| {
-                        let r = region_of[set * n + cell] as u64;
-                        w | r << (start_bits as usize + cell * cell_bits as usize)
-                    })
-                })
-                .collect();
+        let word_bits = start_bits as usize + n * cell_bits as usize;
+        // Set `set`'s word: the first region, then each cell's region less the first.
+        let word = |set: usize| {
+            (0..n).fold(region_start[set] as u128, |w, cell| {
+                let r = region_of[set * n + cell] as u128;
+                w | r << (start_bits as usize + cell * cell_bits as usize)
+            })
+        };
+        let regions = if word_bits <= 64 {
             Regions::Packed {
-                words,
+                words: (0..sets).map(|set| word(set) as u64).collect(),
+                start_bits,
+                cell_bits,
+            }
+        } else if word_bits <= 128 {
+            Regions::Packed128 {
+                words: (0..sets).map(word).collect(),
                 start_bits,
                 cell_bits,
             }
         } else {
             Regions::Wide {
-                region_start,
-                region_of,
+                region_start: region_start.into(),
+                region_of: region_of.into(),
             }
         };
         let weights = (0..k)
@@ -115,16 +133,26 @@ impl FastZeroAware {
         FastZeroAware {
             n,
             k,
-            colex,
+            colex: colex.into(),
             regions,
             weights,
             order_count: z.order_count(),
         }
     }
 
-    /// Whether each set's regions sit in one word (see the module documentation).
+    /// Whether each set's regions sit in one `u64` word (see the module documentation).
     pub fn packs_regions(&self) -> bool {
         matches!(self.regions, Regions::Packed { .. })
+    }
+
+    /// Whether each set's regions are one load: one `u64` or one `u128` word.
+    pub fn regions_in_one_word(&self) -> bool {
+        !matches!(self.regions, Regions::Wide { .. })
+    }
+
+    /// Whether `self` and `other` share their tables (one is a clone of the other).
+    pub fn shares_tables_with(&self, other: &FastZeroAware) -> bool {
+        Arc::ptr_eq(&self.colex, &other.colex)
     }
 
     /// The region of the free cell `blank` of the set of rank `set`, in the whole numbering.
@@ -140,6 +168,16 @@ impl FastZeroAware {
                 let start = w & ((1u64 << start_bits) - 1);
                 let shift = start_bits + blank as u32 * cell_bits;
                 start + ((w >> shift) & ((1u64 << cell_bits) - 1))
+            }
+            Regions::Packed128 {
+                words,
+                start_bits,
+                cell_bits,
+            } => {
+                let w = words[set];
+                let start = w as u64 & ((1u64 << start_bits) - 1);
+                let shift = start_bits + blank as u32 * cell_bits;
+                start + ((w >> shift) as u64 & ((1u64 << cell_bits) - 1))
             }
             Regions::Wide {
                 region_start,
@@ -177,7 +215,7 @@ impl FastZeroAware {
         // weighs (k − 1 − i)!: a sum of independent products.
         let mut later = 0u64;
         let mut order = 0u64;
-        for (&c, &w) in cells.iter().zip(&self.weights).rev() {
+        for (&c, &w) in cells.iter().zip(self.weights.iter()).rev() {
             let digit = (later & ((1u64 << c) - 1)).count_ones();
             order += digit as u64 * w;
             later |= 1u64 << c;
@@ -240,7 +278,10 @@ mod tests {
             (4, 4, 7),
             (4, 4, 8),
             (5, 5, 5),
+            (5, 5, 6),
+            (5, 5, 7),
             (8, 8, 3),
+            (8, 8, 4),
             (5, 4, 7),
         ] {
             let b = Board::new(w, h).unwrap();
@@ -251,6 +292,16 @@ mod tests {
             let fast = FastZeroAware::new(b, &z);
             // Every 4×4 table packs its regions; 5×5 and larger boards need the wide tables.
             assert_eq!(fast.packs_regions(), b.cells() <= 16, "{w}x{h} k={k}");
+            // Every table here but one is one load per lookup (a `u128` beyond 4×4: all of
+            // 5×5); 8×8 with 4 tiles (3 regions: 2 bits per cell) needs the two wide tables.
+            assert_eq!(
+                fast.regions_in_one_word(),
+                (w, k) != (8, 4),
+                "{w}x{h} k={k}"
+            );
+            // A clone shares the tables and numbers the same.
+            let shared = fast.clone();
+            assert!(shared.shares_tables_with(&fast));
             for _ in 0..20_000 {
                 let mut perm: Vec<u8> = (0..b.cells() as u8).collect();
                 rng.shuffle(&mut perm);
@@ -260,6 +311,10 @@ mod tests {
                     fast.index(cells, occ, blank),
                     z.index(cells, blank as usize),
                     "{w}x{h} k={k}"
+                );
+                assert_eq!(
+                    shared.index(cells, occ, blank),
+                    fast.index(cells, occ, blank)
                 );
             }
         }

@@ -56,6 +56,8 @@ impl<H: Heuristic> Children<H> {
         for (slot, &next) in targets.iter().enumerate() {
             if next != prev {
                 states[slot] = prune.step(state, slot);
+                // The child's own step reads this row: on its way while the lookups run.
+                prune.prefetch(states[slot]);
             }
         }
         let mut pending = [H::Pending::default(); 4];

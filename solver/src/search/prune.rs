@@ -460,6 +460,27 @@ impl Pruner {
         }
     }
 
+    /// Asks the processor to bring `state`'s row of next states into the cache (a hint; no
+    /// effect elsewhere), so that the child entered in `state` finds it there when it steps.
+    /// Only `u32` machines (5×5 from depth 14: megabytes, beyond the cache) ask; a `u16`
+    /// machine is small enough to stay in the cache.
+    #[inline(always)]
+    pub fn prefetch(&self, state: u32) {
+        if let Table::Wide(t) = &self.table {
+            let p = t.as_ptr().wrapping_add(state as usize * 4);
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: a prefetch is only a hint: it never faults and never reads or writes
+            // memory observably, whatever the address.
+            unsafe {
+                core::arch::x86_64::_mm_prefetch::<{ core::arch::x86_64::_MM_HINT_T0 }>(
+                    p as *const i8,
+                )
+            }
+            #[cfg(not(target_arch = "x86_64"))]
+            let _ = p;
+        }
+    }
+
     /// Number of states of the (minimised) machine.
     pub fn states(&self) -> usize {
         self.states
