@@ -16,7 +16,7 @@
 //!
 //! `docs/DISTRIBUTED.md` describes the design and the memory and traffic of a large build.
 
-use crate::bfs::{run_levels, BfsStart};
+use crate::bfs::{run_levels, BfsStart, Levels};
 use crate::build::{BuildRequest, EncodedOrRaw};
 use crate::error::BuildError;
 use crate::moves::ZeroAwareMoves;
@@ -81,6 +81,13 @@ impl Ownership {
         (n / self.per_rank) as usize
     }
 
+    /// The rank that owns entry `n`, and `n`'s offset in that rank's slice.
+    #[inline]
+    pub fn split(&self, n: u64) -> (usize, u64) {
+        let o = n / self.per_rank;
+        (o as usize, n - o * self.per_rank)
+    }
+
     /// The largest number of entries a rank owns.
     pub fn largest(&self) -> u64 {
         self.per_rank.min(self.total)
@@ -110,8 +117,12 @@ pub struct DistributedPlan {
     pub core_seconds: f64,
 }
 
-/// Plans `req` over `ranks` ranks.
-pub fn plan(req: &BuildRequest, ranks: usize) -> Result<DistributedPlan, BuildError> {
+/// Plans `req` over `ranks` ranks with the exchange options `opts`.
+pub fn plan(
+    req: &BuildRequest,
+    ranks: usize,
+    opts: DistributedOptions,
+) -> Result<DistributedPlan, BuildError> {
     check_request(req)?;
     let board = req.goal.board();
     let threads = req
@@ -119,15 +130,17 @@ pub fn plan(req: &BuildRequest, ranks: usize) -> Result<DistributedPlan, BuildEr
         .unwrap_or_else(rayon::current_num_threads)
         .max(1) as u64;
     let two_bit = two_bit(req);
-    let pieces = per_owner(ranks) as u64 * ranks as u64;
-    // Outboxes fill up to a piece per owner plus one batch of work units' output (a unit's
-    // frontier is at most half its entries, of the parity in play, with at most 4 moves per
-    // tile), 8 bytes an index, and pull levels keep the asking entry beside each query; one
-    // piece is copied out and one received (8 bytes an index), and pull levels answer a byte
-    // per query each way.
-    let exchange = |k: u64| {
+    let share = opts.per_owner.unwrap_or_else(|| per_owner(ranks)).max(1) as u64;
+    let pieces = share * ranks as u64;
+    // The workers' outboxes hold at most a piece (a share per owner) plus one batch of work
+    // units' output before the ranks meet (a unit's frontier is at most half its entries, of
+    // the parity in play, with at most 4 moves per tile), `w` bytes an offset, and pull
+    // levels keep the asking entry beside each query (as much again); one piece is copied
+    // out and one received (`w` bytes an offset), and pull levels answer a byte per query
+    // each way.
+    let exchange = |k: u64, w: u64| {
         let batch = threads * CHUNK_ENTRIES / 2 * 4 * k;
-        (pieces + batch) * 8 * 2 + pieces * (8 + 8 + 2)
+        (pieces + batch) * w * 2 + pieces * (w + w + 2)
     };
     let mut entries = Vec::new();
     let mut kept = 0u64;
@@ -140,7 +153,14 @@ pub fn plan(req: &BuildRequest, ranks: usize) -> Result<DistributedPlan, BuildEr
         let own = Ownership::new(n, ranks);
         let sets = binomial(board.cells(), k);
         let index_bytes = sets * (board.cells() as u64 + 24);
-        let ex = exchange(k as u64);
+        let ex = exchange(
+            k as u64,
+            if wide_offsets(&own, opts.wide_offsets) {
+                8
+            } else {
+                4
+            },
+        );
         exchange_peak = exchange_peak.max(ex);
         // The working slice in whole 8-byte words: 32 entries a word, or 8.
         let working = own.largest().div_ceil(64 / working_bits(req) as u64) * 8;
@@ -239,6 +259,9 @@ pub struct DistributedOptions {
     /// [`MIN_PER_OWNER`]). Smaller bounds the buffers tighter and makes the ranks meet more
     /// often.
     pub per_owner: Option<usize>,
+    /// Send offsets in 8 bytes even where every slice's fit 4 (to test the path that tables
+    /// of more than 2^32 entries per rank take).
+    pub wide_offsets: bool,
 }
 
 /// Builds every table of `req` across the ranks of `world` and writes one file at `path`
@@ -376,19 +399,11 @@ fn build_slice<T: LevelTable>(c: &Context<'_>) -> Result<(T, TableSummary, Vec<u
         slice.claim(bfs.goal_index, 0);
     }
     obs.table_started(table, pattern, TableKind::ZeroAware, idx.len());
-    let mut exchange = Exchange::new(c.world, &own, c.pool, c.opts);
-    // Progress: this rank's share of the level, scaled to the whole table.
-    let scale = idx.len() as f64 / (own.range(rank).end - own.range(rank).start).max(1) as f64;
-    let levels = run_levels::<T>(&bfs, table, obs, |depth, pull| {
-        let scanned = AtomicU64::new(0);
-        let report = |entries: u64| {
-            let s = scanned.fetch_add(entries, Relaxed) + entries;
-            obs.chunk_done(table, (s as f64 * scale) as u64);
-        };
-        exchange.sent.push(0);
-        let claimed = exchange.level(&slice, depth, pull, &report);
-        exchange.sum(claimed)
-    });
+    let (levels, sent) = if wide_offsets(&own, c.opts.wide_offsets) {
+        bfs_levels::<T, _, u64>(c, &bfs, &own, &slice)
+    } else {
+        bfs_levels::<T, _, u32>(c, &bfs, &own, &slice)
+    };
     // Every level's count is the whole job's: the histogram needs no pass over the slices.
     let reached: u64 = levels.histogram.iter().sum();
     let stats = ValueStats {
@@ -406,50 +421,141 @@ fn build_slice<T: LevelTable>(c: &Context<'_>) -> Result<(T, TableSummary, Vec<u
         seconds: start.elapsed().as_secs_f64(),
     };
     obs.table_done(table, &summary);
-    let sent = exchange.sent;
     let mut exchanged = vec![0u64; sent.len()];
     c.world
         .all_reduce_into(&sent[..], &mut exchanged[..], SystemOperation::sum());
     Ok((slice.into_table(), summary, exchanged))
 }
 
-/// The per-level traffic between the ranks: outboxes (one per owner) and the bounded
-/// all-to-all exchanges that empty them.
-struct Exchange<'w> {
+/// The level loop of one table on this rank, its offsets sent in `W`: the levels' whole-job
+/// counts and the bytes this rank sent at each level.
+fn bfs_levels<T: LevelTable, A: Fn(usize, u8) -> bool + Sync, W: Wire>(
+    c: &Context<'_>,
+    bfs: &BfsStart,
+    own: &Ownership,
+    slice: &Slice<'_, T, A>,
+) -> (Levels, Vec<u64>) {
+    let (table, obs) = (c.table, c.obs);
+    let mut exchange = Exchange::<W>::new(c.world, own, c.pool, c.opts);
+    // Progress: this rank's share of the level, scaled to the whole table.
+    let owned = slice.owned();
+    let scale = own.total as f64 / (owned.end - owned.start).max(1) as f64;
+    let levels = run_levels::<T>(bfs, table, obs, |depth, pull| {
+        let scanned = AtomicU64::new(0);
+        let report = |entries: u64| {
+            let s = scanned.fetch_add(entries, Relaxed) + entries;
+            obs.chunk_done(table, (s as f64 * scale) as u64);
+        };
+        exchange.sent.push(0);
+        let claimed = exchange.level(slice, depth, pull, &report);
+        exchange.sum(claimed)
+    });
+    (levels, exchange.sent)
+}
+
+/// An owned entry as it travels between the ranks: its offset in its owner's slice, in 4
+/// bytes when every slice has at most 2^32 entries (any table here on two ranks or more), in 8
+/// otherwise.
+pub(crate) trait Wire: Equivalence + Copy + Default + Send + Sync + Into<u64> {
+    /// Bytes of one offset on the wire.
+    const BYTES: u64;
+    /// The offset `o` (below the largest slice's entry count, checked by the caller).
+    fn from_offset(o: u64) -> Self;
+}
+
+impl Wire for u32 {
+    const BYTES: u64 = 4;
+    #[inline]
+    fn from_offset(o: u64) -> u32 {
+        o as u32
+    }
+}
+
+impl Wire for u64 {
+    const BYTES: u64 = 8;
+    #[inline]
+    fn from_offset(o: u64) -> u64 {
+        o
+    }
+}
+
+/// Whether the offsets of `own`'s slices need 8 bytes (or `wide` asks for them).
+fn wide_offsets(own: &Ownership, wide: bool) -> bool {
+    wide || own.largest() > 1 << 32
+}
+
+/// One worker's outboxes: per owner, the offsets to send it (push: neighbours to claim; pull:
+/// neighbours to look at) and, for pull, the offset in this rank's slice of the entry that
+/// asks each query. Kept from batch to batch and level to level (their memory is reused).
+struct Outbox<W> {
+    queries: Vec<Vec<W>>,
+    askers: Vec<Vec<W>>,
+}
+
+impl<W: Wire> Outbox<W> {
+    fn new(ranks: usize) -> Outbox<W> {
+        Outbox {
+            queries: vec![Vec::new(); ranks],
+            askers: vec![Vec::new(); ranks],
+        }
+    }
+
+    fn clear(&mut self) {
+        self.queries.iter_mut().for_each(Vec::clear);
+        self.askers.iter_mut().for_each(Vec::clear);
+    }
+}
+
+/// The per-level traffic between the ranks: one outbox per worker thread and owner, filled by
+/// the expansion in place, and the bounded all-to-all exchanges that empty them through one
+/// send and one receive buffer. Every buffer lives as long as the table's BFS.
+struct Exchange<'w, W> {
     world: &'w SimpleCommunicator,
     pool: &'w Pool,
     own: Ownership,
     ranks: usize,
     per_owner: usize,
-    batch: usize,
+    /// One outbox per work unit of a batch (one per worker thread).
+    outboxes: Vec<Outbox<W>>,
+    /// What one worker's outbox may hold for one owner before the ranks meet: the share
+    /// divided among the workers, so that all of them together hold at most a share per
+    /// owner plus one batch's output.
+    per_worker: usize,
+    /// One piece as sent (every owner's part in rank order) and as received.
+    send: Vec<W>,
+    recv: Vec<W>,
+    /// Pull: the answers to the queries received, and those to this rank's queries.
+    answers: Vec<u8>,
+    answered: Vec<u8>,
     /// Bytes this rank sent to the others, per level.
     sent: Vec<u64>,
 }
 
-/// What one work unit of a level leaves for the exchanges: per owner, the indices to send it
-/// (push: neighbours to claim; pull: neighbours to look at) and, for pull, the entry of this
-/// rank that asks each query.
-struct UnitOutput {
-    claimed: u64,
-    queries: Vec<Vec<u64>>,
-    askers: Vec<Vec<u64>>,
-}
-
-impl<'w> Exchange<'w> {
+impl<'w, W: Wire> Exchange<'w, W> {
     fn new(
         world: &'w SimpleCommunicator,
         own: &Ownership,
         pool: &'w Pool,
         opts: DistributedOptions,
-    ) -> Exchange<'w> {
+    ) -> Exchange<'w, W> {
         let ranks = world.size() as usize;
+        let per_owner = opts.per_owner.unwrap_or_else(|| per_owner(ranks)).max(1);
+        let workers = pool.threads().max(1);
+        // Buffers given to MPI always own an allocation: an empty `Vec`'s dangling pointer
+        // (e.g. 0x1 for bytes) may read as `MPI_IN_PLACE`; they are only ever cleared or
+        // resized, never shrunk.
         Exchange {
             world,
             pool,
             own: own.clone(),
             ranks,
-            per_owner: opts.per_owner.unwrap_or_else(|| per_owner(ranks)).max(1),
-            batch: pool.threads().max(1),
+            per_owner,
+            outboxes: (0..workers).map(|_| Outbox::new(ranks)).collect(),
+            per_worker: per_owner.div_ceil(workers),
+            send: Vec::with_capacity(1),
+            recv: Vec::with_capacity(1),
+            answers: Vec::with_capacity(1),
+            answered: Vec::with_capacity(1),
             sent: Vec::new(),
         }
     }
@@ -467,10 +573,11 @@ impl<'w> Exchange<'w> {
     }
 
     /// One level on this rank: expands (push) or fills (pull) its slice a batch of work units
-    /// at a time. Neighbours owned elsewhere go into the outbox of their owner (pull: with the
-    /// asking entry beside each); the ranks meet whenever one of them holds a full share in
-    /// an outbox or has finished its slice, and empty every outbox in bounded pieces. Returns
-    /// the entries this rank claimed.
+    /// at a time, one unit per worker. Neighbours owned elsewhere go into the worker's outbox
+    /// for their owner, as offsets in the owner's slice (pull: with the asking entry beside
+    /// each); the ranks meet whenever one of them holds a full share for an owner or has
+    /// finished its slice, and empty every outbox in bounded pieces. Returns the entries this
+    /// rank claimed.
     fn level<T: LevelTable, A: Fn(usize, u8) -> bool + Sync>(
         &mut self,
         slice: &Slice<'_, T, A>,
@@ -478,74 +585,60 @@ impl<'w> Exchange<'w> {
         pull: bool,
         report: &(dyn Fn(u64) + Sync),
     ) -> u64 {
-        let ranks = self.ranks;
-        let mut queries: Vec<Vec<u64>> = vec![Vec::new(); ranks];
-        let mut askers: Vec<Vec<u64>> = vec![Vec::new(); ranks];
         let mut claimed = 0u64;
         let mut next = 0;
         let units = slice.chunks();
+        let start = slice.owned().start;
         loop {
             // Expand without waiting for the others until an outbox holds a full share or the
             // slice is done: the ranks meet only then.
             let done = loop {
-                let batch = &units[next..(next + self.batch).min(units.len())];
+                let batch = &units[next..(next + self.outboxes.len()).min(units.len())];
                 next += batch.len();
                 let own = &self.own;
-                let results: Vec<UnitOutput> = self.pool.run(|| {
+                let outboxes = &mut self.outboxes[..batch.len()];
+                claimed += self.pool.run(|| {
                     batch
                         .par_iter()
-                        .map(|sets| {
-                            let mut q = vec![Vec::new(); ranks];
-                            let mut a = vec![Vec::new(); ranks];
+                        .zip(outboxes.par_iter_mut())
+                        .map(|(sets, out)| {
                             let work = if pull {
                                 slice.pull(sets.clone(), depth, &mut |i, others| {
+                                    let asker = W::from_offset(i - start);
                                     for &n in others {
-                                        let o = own.owner(n);
-                                        q[o].push(n);
-                                        a[o].push(i);
+                                        let (o, at) = own.split(n);
+                                        out.queries[o].push(W::from_offset(at));
+                                        out.askers[o].push(asker);
                                     }
                                 })
                             } else {
-                                slice.push(sets.clone(), depth, &mut |n| q[own.owner(n)].push(n))
+                                slice.push(sets.clone(), depth, &mut |n| {
+                                    let (o, at) = own.split(n);
+                                    out.queries[o].push(W::from_offset(at));
+                                })
                             };
                             report(work.scanned);
-                            UnitOutput {
-                                claimed: work.claimed,
-                                queries: q,
-                                askers: a,
-                            }
+                            work.claimed
                         })
-                        .collect()
+                        .sum::<u64>()
                 });
-                for u in results {
-                    claimed += u.claimed;
-                    for (o, v) in queries.iter_mut().zip(u.queries) {
-                        o.extend_from_slice(&v);
-                    }
-                    for (o, v) in askers.iter_mut().zip(u.askers) {
-                        o.extend_from_slice(&v);
-                    }
-                }
                 if next == units.len() {
                     break true;
                 }
-                if queries.iter().any(|v| v.len() >= self.per_owner) {
+                if self.full() {
                     break false;
                 }
             };
-            let (pieces, busy) = self.meet(&queries, done);
+            let (pieces, busy) = self.meet(done);
             for piece in 0..pieces {
-                let parts = self.piece(&queries, piece);
                 claimed += if pull {
-                    let asking = self.piece(&askers, piece);
-                    self.ask(slice, depth, &parts, &asking)
+                    self.ask(slice, depth, piece)
                 } else {
-                    self.deliver(slice, depth, &parts)
+                    self.deliver(slice, depth, piece)
                 };
             }
             if pieces > 0 {
-                queries.iter_mut().for_each(Vec::clear);
-                askers.iter_mut().for_each(Vec::clear);
+                self.outboxes.iter_mut().for_each(Outbox::clear);
             }
             if !busy {
                 return claimed;
@@ -553,16 +646,82 @@ impl<'w> Exchange<'w> {
         }
     }
 
-    /// Push: sends `parts[r]` (neighbours of this rank's frontier) to rank `r` and claims
-    /// with `depth + 1` what the others sent here. Returns the entries claimed.
+    /// Whether some owner's outboxes hold a full share, or one worker's its part of one.
+    fn full(&self) -> bool {
+        (0..self.ranks).any(|o| {
+            let mut total = 0;
+            for out in &self.outboxes {
+                let n = out.queries[o].len();
+                if n >= self.per_worker {
+                    return true;
+                }
+                total += n;
+            }
+            total >= self.per_owner
+        })
+    }
+
+    /// Indices queued for owner `o`, in all the outboxes.
+    fn queued(&self, o: usize) -> usize {
+        self.outboxes.iter().map(|out| out.queries[o].len()).sum()
+    }
+
+    /// The runs of piece `piece` of owner `o`'s queue (the workers' outboxes one after the
+    /// other, `per_owner` items a piece), taken from the queries or, with `askers`, from the
+    /// asking entries beside them.
+    fn runs(&self, o: usize, piece: usize, askers: bool) -> impl Iterator<Item = &[W]> {
+        let (lo, hi) = (piece * self.per_owner, (piece + 1) * self.per_owner);
+        let mut at = 0;
+        self.outboxes.iter().filter_map(move |out| {
+            let v = if askers {
+                &out.askers[o]
+            } else {
+                &out.queries[o]
+            };
+            let (a, b) = (at, at + v.len());
+            at = b;
+            let (a, b) = (lo.max(a) - a, hi.min(b).saturating_sub(a));
+            (a < b).then(|| &v[a..b])
+        })
+    }
+
+    /// Copies piece `piece` of every owner's queue into the send buffer, in rank order;
+    /// returns the counts per owner.
+    fn pack(&mut self, piece: usize) -> Vec<Count> {
+        let mut send = std::mem::take(&mut self.send);
+        send.clear();
+        let mut counts = Vec::with_capacity(self.ranks);
+        for o in 0..self.ranks {
+            let before = send.len();
+            for run in self.runs(o, piece, false) {
+                send.extend_from_slice(run);
+            }
+            counts.push(count(send.len() - before));
+        }
+        self.send = send;
+        counts
+    }
+
+    /// Push: sends piece `piece` of the outboxes (neighbours of this rank's frontier) to
+    /// their owners and claims with `depth + 1` what the others sent here. Returns the
+    /// entries claimed.
     fn deliver<T: LevelTable, A: Fn(usize, u8) -> bool + Sync>(
         &mut self,
         slice: &Slice<'_, T, A>,
         depth: u8,
-        parts: &[&[u64]],
+        piece: usize,
     ) -> u64 {
-        self.count_sent(parts, 8);
-        let (received, _) = all_to_all_v(self.world, parts);
+        let counts = self.pack(piece);
+        self.count_sent(W::BYTES);
+        let recv_counts = exchange_counts(self.world, &counts);
+        all_to_all_v(
+            self.world,
+            &self.send,
+            &counts,
+            &recv_counts,
+            &mut self.recv,
+        );
+        let received = &self.recv;
         self.pool.run(|| {
             received
                 .par_chunks(1 << 14)
@@ -571,63 +730,69 @@ impl<'w> Exchange<'w> {
         })
     }
 
-    /// Pull: asks rank `r` whether the neighbours `parts[r]` are at `depth` (one byte back
-    /// each, in the order asked), answers the others' questions the same way, and claims
-    /// with `depth + 1` each entry of `asking` (beside its query) that got a yes. Returns the
-    /// entries claimed.
+    /// Pull: asks the owners whether the neighbours of piece `piece` are at `depth` (one
+    /// byte back each, in the order asked), answers the others' questions the same way, and
+    /// claims with `depth + 1` each asking entry that got a yes. Returns the entries claimed.
     fn ask<T: LevelTable, A: Fn(usize, u8) -> bool + Sync>(
         &mut self,
         slice: &Slice<'_, T, A>,
         depth: u8,
-        parts: &[&[u64]],
-        asking: &[&[u64]],
+        piece: usize,
     ) -> u64 {
-        // A query is an index out and a byte back.
-        self.count_sent(parts, 9);
-        let (asked, counts) = all_to_all_v(self.world, parts);
-        let answers: Vec<u8> = self.pool.run(|| {
-            let chunks: Vec<Vec<u8>> = asked
+        let counts = self.pack(piece);
+        // A query is an offset out and a byte back.
+        self.count_sent(W::BYTES + 1);
+        let recv_counts = exchange_counts(self.world, &counts);
+        all_to_all_v(
+            self.world,
+            &self.send,
+            &counts,
+            &recv_counts,
+            &mut self.recv,
+        );
+        let start = slice.owned().start;
+        let (asked, answers) = (&self.recv, &mut self.answers);
+        answers.resize(asked.len(), 0);
+        self.pool.run(|| {
+            asked
                 .par_chunks(1 << 14)
-                .map(|c| {
-                    c.iter()
-                        .enumerate()
-                        .map(|(k, &n)| {
-                            if let Some(&ahead) = c.get(k + 16) {
-                                slice.prefetch(ahead);
-                            }
-                            slice.neighbour_at(n, depth) as u8
-                        })
-                        .collect()
+                .zip(answers.par_chunks_mut(1 << 14))
+                .for_each(|(c, out)| {
+                    for (k, (&n, a)) in c.iter().zip(out.iter_mut()).enumerate() {
+                        if let Some(&ahead) = c.get(k + 16) {
+                            slice.prefetch(start + ahead.into());
+                        }
+                        *a = slice.neighbour_at(start + n.into(), depth) as u8;
+                    }
                 })
-                .collect();
-            chunks.concat()
         });
-        let mut back = Vec::with_capacity(self.ranks);
-        let mut at = 0;
-        for &c in &counts {
-            back.push(&answers[at..at + c as usize]);
-            at += c as usize;
-        }
-        let (answered, _) = all_to_all_v(self.world, &back);
+        // The answers go back the way the queries came: the counts are known on both sides.
+        let mut answered = std::mem::take(&mut self.answered);
+        all_to_all_v(
+            self.world,
+            &self.answers,
+            &recv_counts,
+            &counts,
+            &mut answered,
+        );
         let mut claimed = 0;
-        let mut at = 0;
-        for mine in asking {
-            let yes = &answered[at..at + mine.len()];
-            at += mine.len();
-            claimed += mine
-                .iter()
-                .zip(yes)
-                .filter(|&(&i, &y)| y == 1 && slice.claim(i, depth + 1))
-                .count() as u64;
+        let mut yes = answered.iter();
+        for o in 0..self.ranks {
+            for run in self.runs(o, piece, true) {
+                for (&i, &y) in run.iter().zip(yes.by_ref()) {
+                    claimed += (y == 1 && slice.claim(start + i.into(), depth + 1)) as u64;
+                }
+            }
         }
+        self.answered = answered;
         claimed
     }
 
     /// Meets the other ranks (this rank's outbox holds a full share for some owner, or its
     /// slice is done): decides with them, in one reduction, how many pieces to exchange now
     /// (enough to empty every outbox) and whether any rank still has work units to expand.
-    fn meet(&self, outbox: &[Vec<u64>], done: bool) -> (usize, bool) {
-        let longest = outbox.iter().map(Vec::len).max().unwrap_or(0);
+    fn meet(&self, done: bool) -> (usize, bool) {
+        let longest = (0..self.ranks).map(|o| self.queued(o)).max().unwrap_or(0);
         let mine = [longest.div_ceil(self.per_owner) as u64, !done as u64];
         let mut all = [0u64; 2];
         mpi::request::scope(|scope| {
@@ -642,22 +807,9 @@ impl<'w> Exchange<'w> {
         (all[0] as usize, all[1] != 0)
     }
 
-    /// Adds `bytes_each` per item of `parts` to this level's traffic.
-    fn count_sent(&mut self, parts: &[&[u64]], bytes_each: u64) {
-        let items: usize = parts.iter().map(|p| p.len()).sum();
-        *self.sent.last_mut().expect("a level is running") += items as u64 * bytes_each;
-    }
-
-    /// Piece `piece` of every outbox: at most [`Self::per_owner`] indices per owner.
-    fn piece<'a>(&self, outbox: &'a [Vec<u64>], piece: usize) -> Vec<&'a [u64]> {
-        outbox
-            .iter()
-            .map(|v| {
-                let lo = (piece * self.per_owner).min(v.len());
-                let hi = ((piece + 1) * self.per_owner).min(v.len());
-                &v[lo..hi]
-            })
-            .collect()
+    /// Adds `bytes_each` per item of the send buffer to this level's traffic.
+    fn count_sent(&mut self, bytes_each: u64) {
+        *self.sent.last_mut().expect("a level is running") += self.send.len() as u64 * bytes_each;
     }
 }
 
@@ -683,19 +835,31 @@ fn per_owner(ranks: usize) -> usize {
     (EXCHANGE_ENTRIES / ranks.max(1)).max(MIN_PER_OWNER)
 }
 
-/// One all-to-all exchange: `parts[r]` goes to rank `r`; returns what every rank sent here,
-/// in rank order, and how many items came from each. Counts are `c_int`: every part is far
-/// below 2^31 items (a piece is bounded by [`EXCHANGE_ENTRIES`]).
+/// `n` items as an MPI count: every part of a piece is far below 2^31 items (a piece is
+/// bounded by [`EXCHANGE_ENTRIES`]).
+fn count(n: usize) -> Count {
+    Count::try_from(n).expect("exchange pieces are bounded far below 2^31")
+}
+
+/// How many items every rank sends here, given how many this rank sends each (one
+/// `MPI_Alltoall`).
+fn exchange_counts(world: &SimpleCommunicator, send_counts: &[Count]) -> Vec<Count> {
+    let mut recv_counts = vec![0 as Count; send_counts.len()];
+    world.all_to_all_into(send_counts, &mut recv_counts[..]);
+    recv_counts
+}
+
+/// One all-to-all exchange (`MPI_Alltoallv`): `send` holds, in rank order, `send_counts[r]`
+/// items for rank `r`; `recv` is resized to what every rank sends here (`recv_counts[r]`
+/// from rank `r`) and receives it in rank order. `send` and `recv` must own an allocation
+/// even when empty (see [`Exchange::new`]).
 fn all_to_all_v<T: Equivalence + Copy + Default>(
     world: &SimpleCommunicator,
-    parts: &[&[T]],
-) -> (Vec<T>, Vec<Count>) {
-    let send_counts: Vec<Count> = parts
-        .iter()
-        .map(|p| Count::try_from(p.len()).expect("exchange pieces are bounded far below 2^31"))
-        .collect();
-    let mut recv_counts = vec![0 as Count; parts.len()];
-    world.all_to_all_into(&send_counts[..], &mut recv_counts[..]);
+    send: &[T],
+    send_counts: &[Count],
+    recv_counts: &[Count],
+    recv: &mut Vec<T>,
+) {
     let displs = |counts: &[Count]| -> Vec<Count> {
         counts
             .iter()
@@ -706,21 +870,13 @@ fn all_to_all_v<T: Equivalence + Copy + Default>(
             })
             .collect()
     };
-    // Buffers always own an allocation: an empty `Vec<u8>`'s dangling pointer is 0x1, which
-    // Open MPI reads as `MPI_IN_PLACE`.
-    let mut send: Vec<T> = Vec::with_capacity(parts.iter().map(|p| p.len()).sum::<usize>().max(1));
-    parts.iter().for_each(|p| send.extend_from_slice(p));
     let received: usize = recv_counts.iter().map(|&c| c as usize).sum();
-    let mut recv = vec![T::default(); received.max(1)];
-    recv.truncate(received);
-    {
-        let sdispl = displs(&send_counts);
-        let rdispl = displs(&recv_counts);
-        let p = Partition::new(&send[..], &send_counts[..], &sdispl[..]);
-        let mut q = PartitionMut::new(&mut recv[..], &recv_counts[..], &rdispl[..]);
-        world.all_to_all_varcount_into(&p, &mut q);
-    }
-    (recv, recv_counts)
+    recv.resize(received, T::default());
+    let sdispl = displs(send_counts);
+    let rdispl = displs(recv_counts);
+    let p = Partition::new(send, send_counts, &sdispl[..]);
+    let mut q = PartitionMut::new(&mut recv[..], recv_counts, &rdispl[..]);
+    world.all_to_all_varcount_into(&p, &mut q);
 }
 
 /// Writes the file: rank 0 streams its own slice of each table, then every other rank's in
@@ -805,6 +961,7 @@ mod tests {
                 for n in [range.start, range.end.saturating_sub(1)] {
                     if !range.is_empty() {
                         assert_eq!(own.owner(n), r);
+                        assert_eq!(own.split(n), (r, n - range.start));
                     }
                 }
                 next = range.end;

@@ -35,7 +35,7 @@ pub fn run(
             Ok(ExitCode::FAILURE)
         }
     };
-    let p = match plan(&req, ranks) {
+    let p = match plan(&req, ranks, opts) {
         Ok(p) => p,
         Err(e) => return fail(e),
     };
