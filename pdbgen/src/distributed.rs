@@ -7,10 +7,13 @@
 //! under the same level loop ([`crate::bfs::run_levels`]): each rank expands its slice in
 //! batches of work units; neighbours owned elsewhere go into one outbox per owner, which is
 //! sent in bounded all-to-all exchanges (at most [`EXCHANGE_ENTRIES`] indices received per
-//! rank and piece, counts well under 2^31) and claimed by their owner. Pull levels send each
-//! owner the neighbours to look at and get one byte back per neighbour. A sum over all ranks
-//! decides when the BFS ends. A rank that waits for slower ones at a meeting sleeps between
-//! tests of the pending reduction rather than polling, leaving the processor to them. Rank 0 then streams every slice, in rank order, through the
+//! rank and piece, counts well under 2^31) and claimed by their owner; an index travels as
+//! its offset in its owner's slice, in 4 bytes where the slices allow. A rank whose outbox
+//! is full calls the others to a meeting with a small message, and they join after their
+//! current batch. Pull levels send each owner the neighbours to look at and get one byte
+//! back per neighbour. A sum over all ranks decides when the BFS ends. A rank that waits for
+//! slower ones at a meeting sleeps between tests rather than polling, leaving the processor
+//! to them. Rank 0 then streams every slice, in rank order, through the
 //! file writer (which hashes and compresses as it goes), so no rank ever holds a whole table,
 //! and renames the file into place only after every rank has delivered its slice.
 //!
@@ -30,7 +33,7 @@ use mpi::datatype::{Equivalence, Partition, PartitionMut};
 use mpi::request::{Request, Scope};
 use mpi::topology::SimpleCommunicator;
 use mpi::traits::*;
-use mpi::Count;
+use mpi::{Count, Rank, Tag};
 use pdbformat::format::{encode_entries, write_pdb_streamed, Encoding, TableShape};
 use pdbformat::rank::{binomial, entry_count, ZeroAwareIndex};
 use pdbformat::{Pattern, TableKind};
@@ -484,6 +487,18 @@ fn wide_offsets(own: &Ownership, wide: bool) -> bool {
     wide || own.largest() > 1 << 32
 }
 
+/// Why a rank arrives at a meeting (the tag of its message to the others).
+#[derive(Clone, Copy)]
+enum Signal {
+    /// An outbox of this rank holds a full share: the others join at once.
+    Full = 1,
+    /// This rank has expanded its whole slice for the level: the others join when they are
+    /// full or done themselves.
+    Done = 2,
+    /// Another rank asked to meet.
+    Joined = 3,
+}
+
 /// One worker's outboxes: per owner, the offsets to send it (push: neighbours to claim; pull:
 /// neighbours to look at) and, for pull, the offset in this rank's slice of the entry that
 /// asks each query. Kept from batch to batch and level to level (their memory is reused).
@@ -511,6 +526,9 @@ impl<W: Wire> Outbox<W> {
 /// send and one receive buffer. Every buffer lives as long as the table's BFS.
 struct Exchange<'w, W> {
     world: &'w SimpleCommunicator,
+    /// A duplicate of `world` for the messages that call the ranks to a meeting, kept apart
+    /// from every other message of the job.
+    signals: SimpleCommunicator,
     pool: &'w Pool,
     own: Ownership,
     ranks: usize,
@@ -546,6 +564,7 @@ impl<'w, W: Wire> Exchange<'w, W> {
         // resized, never shrunk.
         Exchange {
             world,
+            signals: world.duplicate(),
             pool,
             own: own.clone(),
             ranks,
@@ -575,9 +594,10 @@ impl<'w, W: Wire> Exchange<'w, W> {
     /// One level on this rank: expands (push) or fills (pull) its slice a batch of work units
     /// at a time, one unit per worker. Neighbours owned elsewhere go into the worker's outbox
     /// for their owner, as offsets in the owner's slice (pull: with the asking entry beside
-    /// each); the ranks meet whenever one of them holds a full share for an owner or has
-    /// finished its slice, and empty every outbox in bounded pieces. Returns the entries this
-    /// rank claimed.
+    /// each). The ranks meet whenever one of them holds a full share for an owner (the others
+    /// join after their current batch) or once every rank has finished its slice or been
+    /// called, and empty every outbox in bounded pieces. Returns the entries this rank
+    /// claimed.
     fn level<T: LevelTable, A: Fn(usize, u8) -> bool + Sync>(
         &mut self,
         slice: &Slice<'_, T, A>,
@@ -625,10 +645,17 @@ impl<'w, W: Wire> Exchange<'w, W> {
                 if next == units.len() {
                     break true;
                 }
-                if self.full() {
+                if self.full() || self.asked_to_meet() {
                     break false;
                 }
             };
+            self.arrive(if done {
+                Signal::Done
+            } else if self.full() {
+                Signal::Full
+            } else {
+                Signal::Joined
+            });
             let (pieces, busy) = self.meet(done);
             for piece in 0..pieces {
                 claimed += if pull {
@@ -643,6 +670,48 @@ impl<'w, W: Wire> Exchange<'w, W> {
             if !busy {
                 return claimed;
             }
+        }
+    }
+
+    /// Whether another rank has an outbox holding a full share and waits at the meeting (its
+    /// [`Signal::Full`] is here): this rank then joins it at once instead of expanding on.
+    fn asked_to_meet(&self) -> bool {
+        self.ranks > 1
+            && self
+                .signals
+                .any_process()
+                .immediate_probe_with_tag(Signal::Full as Tag)
+                .is_some()
+    }
+
+    /// Arrives at a meeting: tells every other rank why (one small message each, tagged with
+    /// `why`), then waits, asleep, until every other rank has arrived too (its message is
+    /// here). Every rank sends exactly one message to every other per meeting and cannot
+    /// send the next one before this meeting's reduction, so the message of each rank that
+    /// is waiting here is the first one from it.
+    fn arrive(&self, why: Signal) {
+        let me = self.world.rank() as usize;
+        for r in (0..self.ranks).filter(|&r| r != me) {
+            self.signals
+                .process_at_rank(r as Rank)
+                .send_with_tag(&0u8, why as Tag);
+        }
+        let mut missing: Vec<usize> = (0..self.ranks).filter(|&r| r != me).collect();
+        let mut nap = Duration::from_micros(20);
+        loop {
+            missing.retain(|&r| {
+                let from = self.signals.process_at_rank(r as Rank);
+                if from.immediate_probe().is_none() {
+                    return true;
+                }
+                let _ = from.receive::<u8>();
+                false
+            });
+            if missing.is_empty() {
+                return;
+            }
+            std::thread::sleep(nap);
+            nap = (nap * 2).min(Duration::from_millis(1));
         }
     }
 
@@ -788,8 +857,7 @@ impl<'w, W: Wire> Exchange<'w, W> {
         claimed
     }
 
-    /// Meets the other ranks (this rank's outbox holds a full share for some owner, or its
-    /// slice is done): decides with them, in one reduction, how many pieces to exchange now
+    /// Meets the other ranks once all have arrived ([`Self::arrive`]): decides with them, in one reduction, how many pieces to exchange now
     /// (enough to empty every outbox) and whether any rank still has work units to expand.
     fn meet(&self, done: bool) -> (usize, bool) {
         let longest = (0..self.ranks).map(|o| self.queued(o)).max().unwrap_or(0);
