@@ -55,45 +55,97 @@ pub const MIN_PER_OWNER: usize = 1 << 16;
 /// Bytes per message of the slices streamed to rank 0 for the file.
 const STREAM_BYTES: usize = 64 << 20;
 
-/// Which rank owns which entries: equal slices of whole 64-entry blocks (so that every slice's
-/// `u4` and `bit1` bytes start on a byte of the file), the last rank taking the rest.
+/// Which rank owns which entries: one contiguous slice each, in rank order, of whole 64-entry
+/// blocks (so that every slice's `u4` and `bit1` bytes start on a byte of the file), the last
+/// rank taking the rest.
 #[derive(Clone, Debug)]
 pub struct Ownership {
     total: u64,
-    per_rank: u64,
+    /// `starts[r]`: rank `r`'s first entry; `starts[ranks]` is `total`.
+    starts: Vec<u64>,
 }
 
 impl Ownership {
-    /// `total` entries over `ranks` ranks.
+    /// `total` entries over `ranks` ranks in equal slices.
     pub fn new(total: u64, ranks: usize) -> Ownership {
         let ranks = ranks.max(1);
         let per_rank = total.div_ceil(ranks as u64).div_ceil(64).max(1) * 64;
-        Ownership { total, per_rank }
+        Ownership {
+            total,
+            starts: (0..=ranks as u64)
+                .map(|r| (r * per_rank).min(total))
+                .collect(),
+        }
+    }
+
+    /// The entries of the table of `idx` over `ranks` ranks in slices of about equal work:
+    /// every entry is expanded once and each of its moves tried once, so a block of entries
+    /// (a cell set and a blank region: all its entries have the same moves) weighs its
+    /// entries times one plus its moves. On the zero-aware 4x4 7-8 the second half of the
+    /// index range has 16 % more moves than the first; equal slices left the first rank
+    /// waiting for the second at the end of every level.
+    pub fn balanced(idx: &ZeroAwareIndex, moves: &ZeroAwareMoves<'_>, ranks: usize) -> Ownership {
+        let ranks = ranks.max(1);
+        let total = idx.len();
+        let fact = idx.order_count();
+        // Cost per entry of each block, in index order (the blocks tile the index range).
+        let mut blocks = Vec::new();
+        let mut work = 0u128;
+        for set in 0..idx.set_count() {
+            for region in idx.regions_of_set(set) {
+                let cost = 1 + moves.block(set, region).len() as u64;
+                blocks.push(cost);
+                work += (cost * fact) as u128;
+            }
+        }
+        let mut starts = vec![0u64; ranks + 1];
+        starts[ranks] = total;
+        let (mut done, mut block) = (0u128, 0usize);
+        for (r, start) in starts.iter_mut().enumerate().take(ranks).skip(1) {
+            let target = work * r as u128 / ranks as u128;
+            while block < blocks.len() && done + (blocks[block] * fact) as u128 <= target {
+                done += (blocks[block] * fact) as u128;
+                block += 1;
+            }
+            // Inside the block that crosses the target: its entries weigh alike.
+            let within = match blocks.get(block) {
+                Some(&cost) => ((target - done) / cost as u128) as u64,
+                None => 0,
+            };
+            let at = block as u64 * fact + within;
+            *start = (at.div_ceil(64) * 64).min(total);
+        }
+        for r in 1..=ranks {
+            starts[r] = starts[r].max(starts[r - 1]);
+        }
+        Ownership { total, starts }
     }
 
     /// The entries rank `r` owns (empty for trailing ranks of a tiny table).
     pub fn range(&self, r: usize) -> Range<u64> {
-        let lo = (r as u64 * self.per_rank).min(self.total);
-        let hi = ((r as u64 + 1) * self.per_rank).min(self.total);
-        lo..hi
+        self.starts[r]..self.starts[r + 1]
     }
 
     /// The rank that owns entry `n`.
     #[inline]
     pub fn owner(&self, n: u64) -> usize {
-        (n / self.per_rank) as usize
+        self.starts[1..].partition_point(|&s| s <= n)
     }
 
     /// The rank that owns entry `n`, and `n`'s offset in that rank's slice.
     #[inline]
     pub fn split(&self, n: u64) -> (usize, u64) {
-        let o = n / self.per_rank;
-        (o as usize, n - o * self.per_rank)
+        let o = self.owner(n);
+        (o, n - self.starts[o])
     }
 
     /// The largest number of entries a rank owns.
     pub fn largest(&self) -> u64 {
-        self.per_rank.min(self.total)
+        self.starts
+            .windows(2)
+            .map(|w| w[1] - w[0])
+            .max()
+            .unwrap_or(0)
     }
 }
 
@@ -153,7 +205,8 @@ pub fn plan(
     for p in req.partition.patterns() {
         let k = p.len();
         let n = entry_count(board, k, TableKind::ZeroAware).map_err(index_error(p))?;
-        let own = Ownership::new(n, ranks);
+        let idx = ZeroAwareIndex::new(board, k).map_err(index_error(p))?;
+        let own = Ownership::balanced(&idx, &ZeroAwareMoves::new(board, &idx), ranks);
         let sets = binomial(board.cells(), k);
         let index_bytes = sets * (board.cells() as u64 + 24);
         let ex = exchange(
@@ -245,14 +298,29 @@ pub fn check_memory(
     }
 }
 
-/// A table of a distributed build: its summary and the traffic between the ranks.
+/// A table of a distributed build: its summary, the traffic between the ranks and where
+/// their time went.
 #[derive(Clone, Debug)]
 pub struct DistributedTable {
     /// The table's figures (the same as a single-process build's).
     pub summary: TableSummary,
-    /// Bytes the ranks sent each other at each BFS level (8 per neighbour index pushed to its
-    /// owner, 9 per pull query and its answer), summed over the ranks.
+    /// Bytes the ranks sent each other at each BFS level (4 or 8 per neighbour offset pushed
+    /// to its owner, 5 or 9 per pull query and its answer), summed over the ranks.
     pub exchanged: Vec<u64>,
+    /// Seconds each rank (by rank) waited for the others: at meetings and at the end of each
+    /// level.
+    pub waited: Vec<f64>,
+    /// Seconds each rank spent in the exchanges: sending, receiving, claiming what it received
+    /// and answering queries.
+    pub exchanging: Vec<f64>,
+}
+
+/// What one table's BFS leaves on a rank: its slice, the whole table's figures and who owns
+/// what.
+struct BuiltSlice<T> {
+    table: T,
+    table_info: DistributedTable,
+    own: Ownership,
 }
 
 /// Tuning of a distributed build.
@@ -287,8 +355,8 @@ pub fn build_file_distributed(
     // MPI calls stay on this thread (the communicator is not shared between threads); the
     // parallel parts run in the pool.
     let pool = Pool::new(req.threads)?;
-    let mut slices: Vec<(EncodedOrRaw, TableSummary)> = Vec::new();
-    let mut traffic = Vec::new();
+    let mut slices: Vec<(EncodedOrRaw, TableSummary, Ownership)> = Vec::new();
+    let mut tables = Vec::new();
     for (i, p) in req.partition.patterns().iter().enumerate() {
         let ctx = Context {
             req,
@@ -300,28 +368,24 @@ pub fn build_file_distributed(
             obs,
         };
         let slice = if two_bit(req) {
-            let (t, summary, bytes) = build_slice::<TwoBitTable>(&ctx)?;
-            check_table(req, &summary)?;
-            (EncodedOrRaw::Bit1(t.into_bit1()), summary, bytes)
+            let b = build_slice::<TwoBitTable>(&ctx)?;
+            check_table(req, &b.table_info.summary)?;
+            (EncodedOrRaw::Bit1(b.table.into_bit1()), b.table_info, b.own)
         } else {
-            let (t, summary, bytes) = build_slice::<WordTable>(&ctx)?;
-            check_table(req, &summary)?;
-            let entries = t.into_entries();
+            let b = build_slice::<WordTable>(&ctx)?;
+            check_table(req, &b.table_info.summary)?;
+            let entries = b.table.into_entries();
             let out = match req.encoding {
                 Encoding::U8 => EncodedOrRaw::Raw(entries),
                 e => EncodedOrRaw::Encoded(pool.run(|| encode_entries(&entries, e))),
             };
-            (out, summary, bytes)
+            (out, b.table_info, b.own)
         };
-        traffic.push(slice.2);
-        slices.push((slice.0, slice.1));
+        slices.push((slice.0, slice.1.summary.clone(), slice.2));
+        tables.push(slice.1);
     }
     write_slices(req, path, world, &slices)?;
-    Ok(slices
-        .into_iter()
-        .zip(traffic)
-        .map(|((_, summary), exchanged)| DistributedTable { summary, exchanged })
-        .collect())
+    Ok(tables)
 }
 
 /// Refuses a finished table that the output encoding cannot hold (the same on every rank:
@@ -388,21 +452,21 @@ struct Context<'a> {
 /// Runs the BFS of one table over the ranks of the job in tables of type `T`: this rank's
 /// slice, the whole table's summary and the bytes exchanged per level (the same on every
 /// rank).
-fn build_slice<T: LevelTable>(c: &Context<'_>) -> Result<(T, TableSummary, Vec<u64>), BuildError> {
+fn build_slice<T: LevelTable>(c: &Context<'_>) -> Result<BuiltSlice<T>, BuildError> {
     let start = Instant::now();
     let (req, pattern, table, obs) = (c.req, c.pattern, c.table, c.obs);
     let (rank, ranks) = (c.world.rank() as usize, c.world.size() as usize);
     let idx = ZeroAwareIndex::new(req.goal.board(), pattern.len()).map_err(index_error(pattern))?;
     let moves = ZeroAwareMoves::new(req.goal.board(), &idx);
     let bfs = BfsStart::new(&req.goal, pattern, &idx, &moves);
-    let own = Ownership::new(idx.len(), ranks);
+    let own = Ownership::balanced(&idx, &moves, ranks);
     let accept = |_: usize, _: u8| true;
     let slice = Slice::<T, _>::new(&moves, &idx, own.range(rank), bfs.goal_parity, &accept);
     if slice.owns(bfs.goal_index) {
         slice.claim(bfs.goal_index, 0);
     }
     obs.table_started(table, pattern, TableKind::ZeroAware, idx.len());
-    let (levels, sent) = if wide_offsets(&own, c.opts.wide_offsets) {
+    let (levels, sent, times) = if wide_offsets(&own, c.opts.wide_offsets) {
         bfs_levels::<T, _, u64>(c, &bfs, &own, &slice)
     } else {
         bfs_levels::<T, _, u32>(c, &bfs, &own, &slice)
@@ -427,17 +491,29 @@ fn build_slice<T: LevelTable>(c: &Context<'_>) -> Result<(T, TableSummary, Vec<u
     let mut exchanged = vec![0u64; sent.len()];
     c.world
         .all_reduce_into(&sent[..], &mut exchanged[..], SystemOperation::sum());
-    Ok((slice.into_table(), summary, exchanged))
+    let mut all_times = vec![0f64; 2 * ranks];
+    c.world.all_gather_into(&times[..], &mut all_times[..]);
+    Ok(BuiltSlice {
+        table: slice.into_table(),
+        table_info: DistributedTable {
+            summary,
+            exchanged,
+            waited: all_times.iter().step_by(2).copied().collect(),
+            exchanging: all_times.iter().skip(1).step_by(2).copied().collect(),
+        },
+        own,
+    })
 }
 
 /// The level loop of one table on this rank, its offsets sent in `W`: the levels' whole-job
-/// counts and the bytes this rank sent at each level.
+/// counts, the bytes this rank sent at each level, and the seconds it waited for the others
+/// and spent in exchanges.
 fn bfs_levels<T: LevelTable, A: Fn(usize, u8) -> bool + Sync, W: Wire>(
     c: &Context<'_>,
     bfs: &BfsStart,
     own: &Ownership,
     slice: &Slice<'_, T, A>,
-) -> (Levels, Vec<u64>) {
+) -> (Levels, Vec<u64>, [f64; 2]) {
     let (table, obs) = (c.table, c.obs);
     let mut exchange = Exchange::<W>::new(c.world, own, c.pool, c.opts);
     // Progress: this rank's share of the level, scaled to the whole table.
@@ -451,9 +527,16 @@ fn bfs_levels<T: LevelTable, A: Fn(usize, u8) -> bool + Sync, W: Wire>(
         };
         exchange.sent.push(0);
         let claimed = exchange.level(slice, depth, pull, &report);
-        exchange.sum(claimed)
+        let waiting = Instant::now();
+        let total = exchange.sum(claimed);
+        exchange.waited += waiting.elapsed();
+        total
     });
-    (levels, exchange.sent)
+    let times = [
+        exchange.waited.as_secs_f64(),
+        exchange.exchanging.as_secs_f64(),
+    ];
+    (levels, exchange.sent, times)
 }
 
 /// An owned entry as it travels between the ranks: its offset in its owner's slice, in 4
@@ -547,6 +630,10 @@ struct Exchange<'w, W> {
     answered: Vec<u8>,
     /// Bytes this rank sent to the others, per level.
     sent: Vec<u64>,
+    /// Time this rank spent at meetings and level ends waiting for the others, and in the
+    /// exchanges themselves (sending, receiving, claiming and answering).
+    waited: Duration,
+    exchanging: Duration,
 }
 
 impl<'w, W: Wire> Exchange<'w, W> {
@@ -576,6 +663,8 @@ impl<'w, W: Wire> Exchange<'w, W> {
             answers: Vec::with_capacity(1),
             answered: Vec::with_capacity(1),
             sent: Vec::new(),
+            waited: Duration::ZERO,
+            exchanging: Duration::ZERO,
         }
     }
 
@@ -649,6 +738,7 @@ impl<'w, W: Wire> Exchange<'w, W> {
                     break false;
                 }
             };
+            let waiting = Instant::now();
             self.arrive(if done {
                 Signal::Done
             } else if self.full() {
@@ -657,6 +747,8 @@ impl<'w, W: Wire> Exchange<'w, W> {
                 Signal::Joined
             });
             let (pieces, busy) = self.meet(done);
+            self.waited += waiting.elapsed();
+            let exchanging = Instant::now();
             for piece in 0..pieces {
                 claimed += if pull {
                     self.ask(slice, depth, piece)
@@ -664,6 +756,7 @@ impl<'w, W: Wire> Exchange<'w, W> {
                     self.deliver(slice, depth, piece)
                 };
             }
+            self.exchanging += exchanging.elapsed();
             if pieces > 0 {
                 self.outboxes.iter_mut().for_each(Outbox::clear);
             }
@@ -955,14 +1048,14 @@ fn write_slices(
     req: &BuildRequest,
     path: &Path,
     world: &SimpleCommunicator,
-    slices: &[(EncodedOrRaw, TableSummary)],
+    slices: &[(EncodedOrRaw, TableSummary, Ownership)],
 ) -> Result<(), BuildError> {
     let (rank, ranks) = (world.rank() as usize, world.size() as usize);
     let root = world.process_at_rank(0);
     if rank == 0 {
         let shapes: Vec<TableShape<'_>> = slices
             .iter()
-            .map(|(_, s)| TableShape {
+            .map(|(_, s, _)| TableShape {
                 kind: TableKind::ZeroAware,
                 pattern: &s.pattern,
                 encoding: req.encoding,
@@ -972,7 +1065,7 @@ fn write_slices(
         let mut buf = Vec::new();
         let mut fill = |i: usize, w: &mut dyn Write| -> io::Result<()> {
             w.write_all(slices[i].0.bytes())?;
-            let own = Ownership::new(slices[i].1.entries, ranks);
+            let own = &slices[i].2;
             for r in 1..ranks {
                 let range = own.range(r);
                 let mut left = req.encoding.encoded_len(range.end - range.start) as usize;
@@ -993,7 +1086,7 @@ fn write_slices(
             }
         })?;
     } else {
-        for (bytes, _) in slices {
+        for (bytes, _, _) in slices {
             for chunk in bytes.bytes().chunks(STREAM_BYTES) {
                 root.send(chunk);
             }
@@ -1016,25 +1109,73 @@ fn index_error(pattern: &Pattern) -> impl Fn(pdbformat::rank::IndexError) -> Bui
 #[cfg(test)]
 mod tests {
     use super::*;
+    use pdbformat::Board;
 
     #[test]
     fn ownership_covers_the_range_in_whole_blocks() {
         for (total, ranks) in [(1u64, 4usize), (100, 3), (64 * 7 + 5, 4), (1 << 20, 16)] {
-            let own = Ownership::new(total, ranks);
-            let mut next = 0;
-            for r in 0..ranks {
-                let range = own.range(r);
-                assert_eq!(range.start, next);
-                assert!(range.start.is_multiple_of(64) || range.is_empty());
-                for n in [range.start, range.end.saturating_sub(1)] {
-                    if !range.is_empty() {
-                        assert_eq!(own.owner(n), r);
-                        assert_eq!(own.split(n), (r, n - range.start));
+            check_covers(&Ownership::new(total, ranks), total, ranks);
+        }
+        for (w, h, k, ranks) in [(3, 3, 2, 7), (3, 4, 5, 2), (3, 4, 5, 5), (4, 4, 4, 3)] {
+            let board = Board::new(w, h).unwrap();
+            let idx = ZeroAwareIndex::new(board, k).unwrap();
+            let moves = ZeroAwareMoves::new(board, &idx);
+            check_covers(&Ownership::balanced(&idx, &moves, ranks), idx.len(), ranks);
+        }
+    }
+
+    #[test]
+    fn balanced_slices_hold_equal_work() {
+        // Work counted entry by entry (one plus its moves, found from the state itself),
+        // against the block sums `balanced` splits by: every slice is within 64 entries'
+        // work (the alignment) of an equal share.
+        for (w, h, k, ranks) in [(3, 4, 5, 2), (3, 4, 5, 3), (4, 3, 4, 4)] {
+            let board = Board::new(w, h).unwrap();
+            let idx = ZeroAwareIndex::new(board, k).unwrap();
+            let moves = ZeroAwareMoves::new(board, &idx);
+            let own = Ownership::balanced(&idx, &moves, ranks);
+            let fact = idx.order_count();
+            let mut work = vec![0u64; ranks];
+            let mut most = 0;
+            for set in 0..idx.set_count() {
+                for region in idx.regions_of_set(set) {
+                    for order in 0..fact {
+                        let mut cost = 1;
+                        moves.for_each_neighbour(&moves.state(set, region, order), |_| cost += 1);
+                        most = most.max(cost);
+                        work[own.owner(region as u64 * fact + order)] += cost;
                     }
                 }
-                next = range.end;
             }
-            assert_eq!(next, total);
+            let share = work.iter().sum::<u64>() / ranks as u64;
+            for (r, &wr) in work.iter().enumerate() {
+                assert!(
+                    wr.abs_diff(share) <= 64 * most + ranks as u64,
+                    "{w}x{h} k={k} rank {r} of {ranks}: {wr} against {share}"
+                );
+            }
+            // The equal split is less even on these boards.
+            let equal = Ownership::new(idx.len(), ranks);
+            assert_ne!(equal.range(0), own.range(0));
         }
+    }
+
+    /// `own` tiles `0..total` over `ranks` ranks in slices starting on 64-entry blocks, and
+    /// finds each slice's first and last entries in it.
+    fn check_covers(own: &Ownership, total: u64, ranks: usize) {
+        let mut next = 0;
+        for r in 0..ranks {
+            let range = own.range(r);
+            assert_eq!(range.start, next);
+            assert!(range.start.is_multiple_of(64) || range.is_empty());
+            for n in [range.start, range.end.saturating_sub(1)] {
+                if !range.is_empty() {
+                    assert_eq!(own.owner(n), r);
+                    assert_eq!(own.split(n), (r, n - range.start));
+                }
+            }
+            next = range.end;
+        }
+        assert_eq!(next, total);
     }
 }
