@@ -60,6 +60,18 @@ pub struct BlockMoves {
     pass_len: usize,
 }
 
+impl BlockMoves {
+    /// The moves of each state of the block.
+    pub fn len(&self) -> usize {
+        self.keep_len + self.pass_len
+    }
+
+    /// Whether the block's states have no move (a blank region no tile borders).
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
 /// A move that passes tiles: the slot of the moving tile and the slots it passes.
 #[derive(Clone, Copy, Default)]
 struct Pass {

@@ -191,15 +191,17 @@ impl<'a, T: LevelTable, A: Fn(usize, u8) -> bool + Sync> Slice<'a, T, A> {
         self.table.prefetch((n - self.owned.start) as usize);
     }
 
-    /// Claims every owned global entry of `received` (neighbours another slice pushed here)
-    /// with `value`, loading each a few entries ahead; returns how many were new.
-    pub fn claim_received(&self, received: &[u64], value: u8) -> u64 {
+    /// Claims every owned entry of `received` (neighbours another slice pushed here, as
+    /// offsets in this slice) with `value`, loading each a few entries ahead; returns how many
+    /// were new.
+    pub fn claim_received<L: Copy + Into<u64>>(&self, received: &[L], value: u8) -> u64 {
+        let start = self.owned.start;
         let mut claimed = 0;
         for (k, &n) in received.iter().enumerate() {
             if let Some(&ahead) = received.get(k + PREFETCH_BATCH) {
-                self.prefetch(ahead);
+                self.table.prefetch(ahead.into() as usize);
             }
-            claimed += self.claim(n, value) as u64;
+            claimed += self.claim(start + n.into(), value) as u64;
         }
         claimed
     }

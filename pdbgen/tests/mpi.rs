@@ -54,8 +54,16 @@ fn same_as_single_process_with(name: &str, args: &[&str], extra: &[&str]) {
     let expected = sha256(&single);
     for ranks in [1, 2, 4] {
         let file = dir.path().join(format!("{name}-{ranks}.pdb"));
+        // One worker per rank unless `extra` says otherwise.
+        let threads: &[&str] = if extra.contains(&"--threads") {
+            &[]
+        } else {
+            &["--threads", "1"]
+        };
         let out = mpirun(ranks)
-            .args(["build", "--distributed", "--threads", "1", "-o"])
+            .args(["build", "--distributed"])
+            .args(threads)
+            .arg("-o")
             .arg(&file)
             .args(args)
             .args(extra)
@@ -92,6 +100,35 @@ fn tiny_exchange_pieces_give_the_same_file() {
         "3x4-pieces",
         &["--board", "3x4", "--partition", "1-6/7-11"],
         &["--exchange-share", "500"],
+    );
+}
+
+#[test]
+fn several_workers_and_eight_byte_offsets_give_the_same_file() {
+    // Three workers per rank, each filling its own outboxes, with pieces of 700 indices that
+    // cut across them; offsets in 4 bytes (the default here), then in 8 (the path of slices
+    // of more than 2^32 entries), push and pull, byte and two-bit slices.
+    let args = ["--board", "3x4", "--partition", "1-6/7-11"];
+    same_as_single_process_with(
+        "3x4-workers",
+        &args,
+        &["--threads", "3", "--exchange-share", "700"],
+    );
+    same_as_single_process_with(
+        "3x4-wide",
+        &args,
+        &[
+            "--threads",
+            "3",
+            "--exchange-share",
+            "700",
+            "--exchange-wide",
+        ],
+    );
+    same_as_single_process_with(
+        "3x4-wide-bit1",
+        &[&args[..], &["--encoding", "bit1"]].concat(),
+        &["--exchange-wide"],
     );
 }
 

@@ -55,6 +55,10 @@ pub struct BuildArgs {
     /// 2^23 / ranks, at least 65,536); smaller holds less memory and exchanges more often.
     #[arg(long, requires = "distributed")]
     exchange_share: Option<usize>,
+    /// With --distributed: send every index in 8 bytes, as tables of more than 2^32 entries
+    /// per rank do, instead of 4 (for tests).
+    #[arg(long, requires = "distributed", hide = true)]
+    exchange_wide: bool,
     /// Output file (written to a temporary file first, then renamed).
     #[arg(long, short)]
     output: PathBuf,
@@ -182,6 +186,7 @@ fn distributed(_req: BuildRequest, _a: &BuildArgs) -> Result<ExitCode> {
 fn distributed(req: BuildRequest, a: &BuildArgs) -> Result<ExitCode> {
     let opts = pdbgen::distributed::DistributedOptions {
         per_owner: a.exchange_share,
+        wide_offsets: a.exchange_wide,
     };
     super::distributed::run(req, &a.output, a.ignore_memory_check, opts)
 }

@@ -35,7 +35,7 @@ pub fn run(
             Ok(ExitCode::FAILURE)
         }
     };
-    let p = match plan(&req, ranks) {
+    let p = match plan(&req, ranks, opts) {
         Ok(p) => p,
         Err(e) => return fail(e),
     };
@@ -107,6 +107,11 @@ pub fn run(
                         format_args!("{:.2} B", total as f64 / t.summary.entries.max(1) as f64),
                         bytes(most),
                     );
+                    eprintln!(
+                        "table {i}: seconds per rank waiting for the others {}; in exchanges {}",
+                        per_rank(&t.waited),
+                        per_rank(&t.exchanging),
+                    );
                 }
                 let summaries: Vec<_> = tables.into_iter().map(|t| t.summary).collect();
                 print_summaries(&summaries, output, start);
@@ -122,5 +127,20 @@ pub fn run(
             world.abort(1)
         }
         Err(e) => fail(e),
+    }
+}
+
+/// Seconds per rank, in rank order (the least and the most, with their ranks, beyond 8 ranks).
+fn per_rank(seconds: &[f64]) -> String {
+    if seconds.len() <= 8 {
+        let all: Vec<String> = seconds.iter().map(|s| format!("{s:.2}")).collect();
+        return all.join(" ");
+    }
+    let by = |a: &(usize, &f64), b: &(usize, &f64)| a.1.total_cmp(b.1);
+    let least = seconds.iter().enumerate().min_by(by);
+    let most = seconds.iter().enumerate().max_by(by);
+    match (least, most) {
+        (Some((l, ls)), Some((m, ms))) => format!("{ls:.2} (rank {l}) to {ms:.2} (rank {m})"),
+        _ => String::new(),
     }
 }
