@@ -204,7 +204,9 @@ impl LoadedTable {
     /// changes both the value and the tiles' Manhattan distance by 1, so they have the same
     /// parity); from a state of value `v > 0` one pattern move leads to a state of value
     /// `v - 1`, the neighbour whose stored bit is bit 1 of `v - 1`; the walk ends at the goal
-    /// after exactly `v` moves. It costs a few lookups per move and allocates nothing.
+    /// after exactly `v` moves. It costs a few lookups per move, whose lines each step requests
+    /// together before reading the first (one memory latency per step, not one per
+    /// neighbour tried), and allocates nothing.
     ///
     /// Errors when the bits lead nowhere (no neighbour one lower, or no goal within the
     /// table's largest value): the table is corrupt.
@@ -240,6 +242,10 @@ impl LoadedTable {
             }
             let want = ((v4 + 3) & 3) >> 1;
             let region = flood(&w.bits, 1u64 << blank, w.bits.all() & !occ);
+            // Every neighbour's line is requested before the first is read, in batches: the
+            // misses overlap instead of following each other.
+            let mut batch = [Neighbour::default(); WALK_BATCH];
+            let mut n = 0;
             let mut next = None;
             'moves: for slot in 0..k {
                 let c = cur[slot];
@@ -250,19 +256,42 @@ impl LoadedTable {
                     cur[slot] = d;
                     let o = occ ^ (1u64 << c) ^ (1u64 << d);
                     let j = self.index(&cur[..k], o, c);
-                    if self.view().bit1(j) == want {
-                        next = Some((j, o, c));
-                        break 'moves;
-                    }
                     cur[slot] = c;
+                    self.prefetch(j);
+                    batch[n] = Neighbour {
+                        index: j,
+                        occ: o,
+                        slot: slot as u8,
+                        cell: d,
+                    };
+                    n += 1;
+                    if n == WALK_BATCH {
+                        next = batch
+                            .iter()
+                            .find(|nb| self.view().bit1(nb.index) == want)
+                            .copied();
+                        if next.is_some() {
+                            break 'moves;
+                        }
+                        n = 0;
+                    }
                 }
             }
-            let Some((j, o, c)) = next else {
+            if next.is_none() {
+                next = batch[..n]
+                    .iter()
+                    .find(|nb| self.view().bit1(nb.index) == want)
+                    .copied();
+            }
+            let Some(nb) = next else {
                 return Err(corrupt(format!(
                     "a state {steps} moves down a walk has no neighbour one lower"
                 )));
             };
-            (i, occ, blank) = (j, o, c);
+            // The tile leaves its cell to the blank.
+            blank = cur[nb.slot as usize];
+            cur[nb.slot as usize] = nb.cell;
+            (i, occ) = (nb.index, nb.occ);
             v4 = (v4 + 3) & 3;
             steps += 1;
         }
@@ -278,6 +307,19 @@ impl LoadedTable {
     pub fn origin(&self) -> (&Path, usize) {
         (&self.path, self.number)
     }
+}
+
+/// How many neighbours [`LoadedTable::exact_value`]'s walk requests before it reads them.
+const WALK_BATCH: usize = 16;
+
+/// One neighbour of a state on [`LoadedTable::exact_value`]'s walk: one pattern tile (the
+/// one in `slot`) moved to `cell`, the new occupied set and the new state's index.
+#[derive(Clone, Copy, Debug, Default)]
+struct Neighbour {
+    index: u64,
+    occ: u64,
+    slot: u8,
+    cell: u8,
 }
 
 /// Anonymous memory of `len` bytes, advised to use huge pages where the system offers them.

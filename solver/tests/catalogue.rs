@@ -1,7 +1,9 @@
 //! Catalogues: the solver given two zero-aware bit1 databases of different partitions takes
 //! the maximum of their sums (with and without reflection), finds the same optimal lengths as
 //! either one alone, never generates more nodes than either, and `--db` resolves standard and
-//! catalogue names in the search directories (or says how to build what is missing).
+//! catalogue names in the search directories (or says how to build what is missing). A child's
+//! estimate looked up ahead (`evaluate`, which may stop at the first component above the limit)
+//! is the estimate of the child made afresh, and the parts applied from it are the child's.
 
 mod common;
 
@@ -13,7 +15,7 @@ use pdbformat::standard::StandardDb;
 use pdbformat::{Board, Goal};
 use predicates::prelude::*;
 use solver::heuristic::{Heuristic, PdbHeuristic};
-use solver::position::Position;
+use solver::position::{MoveTable, Position};
 use solver::{Database, HeuristicChoice, Limits, OpenOptions};
 use std::path::Path;
 use std::sync::Arc;
@@ -90,6 +92,86 @@ fn two_partitions_take_the_maximum_and_keep_lengths() {
             );
         }
     }
+}
+
+#[test]
+fn children_evaluated_ahead_match_the_children_made_afresh() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = build(&dir.path().join("a.pdb"), "555");
+    let b = build(&dir.path().join("b.pdb"), "1-5/6-10/11-15");
+    let board = Board::new(4, 4).unwrap();
+    let goal = Goal::blank_first(board);
+    let moves = MoveTable::new(board);
+    let mut rng = Rng::new(1212);
+    // Four components: two partitions, each with its reflection.
+    let h = PdbHeuristic::new(&[a, b], &goal, true).unwrap();
+    assert_eq!(h.components(), 4);
+    let (mut checked, mut pruned) = (0, 0);
+    for _ in 0..40 {
+        let p = random_walk(&goal, 60, &mut rng);
+        let mut pos = Position::from_tiles(p.tiles()).unwrap();
+        let mut parts = h.init(&pos.tiles);
+        // Down a random path, every child of every node checked against every limit near it.
+        for _ in 0..30 {
+            let hv = h.value(&parts);
+            let blank = pos.blank;
+            for &next in moves.targets(blank) {
+                let tile = pos.tiles[next as usize];
+                let mut child = pos.clone();
+                child.slide(next);
+                let fresh = h.init(&child.tiles);
+                for limit in hv.saturating_sub(2)..=hv + 2 {
+                    let mut pending = h.prepare(&parts, tile, next, blank);
+                    let e = h.evaluate(&parts, &pos.tiles, tile, next, blank, limit, &mut pending);
+                    checked += 1;
+                    if e > limit {
+                        // Pruned: any admissible value above the limit.
+                        assert!(e <= h.value(&fresh), "{p:#}: {e} > {}", h.value(&fresh));
+                        pruned += 1;
+                        continue;
+                    }
+                    assert_eq!(e, h.value(&fresh), "{p:#}");
+                    let mut applied = parts.clone();
+                    let (v, undo) = h.apply(
+                        &mut applied,
+                        &child.tiles,
+                        tile,
+                        next,
+                        blank,
+                        limit,
+                        &pending,
+                    );
+                    assert_eq!(v, e);
+                    assert_eq!(h.component_values(&applied), h.component_values(&fresh));
+                    h.undo(&mut applied, tile, next, blank, undo);
+                    assert_eq!(h.component_values(&applied), h.component_values(&parts));
+                    assert_eq!(h.value(&applied), hv);
+                }
+            }
+            // On to a random child, applied without evaluation.
+            let t = moves.targets(blank);
+            let next = t[rng.below(t.len())];
+            let pending = h.prepare(&parts, pos.tiles[next as usize], next, blank);
+            let tile = pos.slide(next);
+            h.apply(
+                &mut parts,
+                &pos.tiles,
+                tile,
+                next,
+                blank,
+                u32::MAX,
+                &pending,
+            );
+            assert_eq!(
+                h.component_values(&parts),
+                h.component_values(&h.init(&pos.tiles))
+            );
+        }
+    }
+    assert!(
+        pruned > 0 && pruned < checked,
+        "{pruned} of {checked} pruned"
+    );
 }
 
 /// The command, isolated from the machine's databases, with `PDB_DIR` set to `dbdir`.

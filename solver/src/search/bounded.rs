@@ -284,6 +284,11 @@ pub(crate) struct Probe<'a, H: Heuristic, B: Budget, D: Donor = Keep> {
     /// The start of the current search.
     root: Position,
     parts: H::Parts,
+    /// The tiles of the position `parts` describes when the last search ended by exhausting
+    /// its bound (every move undone, so the parts are the start's again), else `None`. A next
+    /// search from the same start (IDA*'s next iteration) then skips [`Heuristic::init`],
+    /// which for `bit1` tables walks each table down to its goal.
+    parts_of: Option<[u8; MAX_CELLS]>,
     bound: u32,
     /// The blank's cells after each move below the probe's start, once a solution is found.
     pub(crate) path: Vec<u8>,
@@ -343,6 +348,7 @@ impl<'a, H: Heuristic, B: Budget, D: Donor> Probe<'a, H, B, D> {
             goal,
             budget,
             parts: h.init(&position.tiles),
+            parts_of: None,
             root: position.clone(),
             position,
             bound: 0,
@@ -357,6 +363,21 @@ impl<'a, H: Heuristic, B: Budget, D: Donor> Probe<'a, H, B, D> {
             frames: Vec::new(),
             polled: 0,
             donor,
+        }
+    }
+
+    /// Hands the probe `parts`, made by [`Heuristic::init`] for the position `tiles`, so that
+    /// a search from there does not make them again.
+    pub(crate) fn seed(&mut self, tiles: [u8; MAX_CELLS], parts: H::Parts) {
+        self.parts = parts;
+        self.parts_of = Some(tiles);
+    }
+
+    /// Makes `self.parts` those of the position `tiles`, unless they already are.
+    fn make_parts(&mut self, tiles: &[u8; MAX_CELLS]) {
+        if self.parts_of != Some(*tiles) {
+            self.parts = self.h.init(tiles);
+            self.parts_of = Some(*tiles);
         }
     }
 
@@ -393,7 +414,7 @@ impl<'a, H: Heuristic, B: Budget, D: Donor> Probe<'a, H, B, D> {
             self.next_bound = self.next_bound.min(g0 + h0);
             return false;
         }
-        self.parts = self.h.init(&start.tiles);
+        self.make_parts(&start.tiles);
         let state = self.prune.start(start.blank);
         self.run(start, g0, h0, prev, state, bound)
     }
@@ -410,7 +431,7 @@ impl<'a, H: Heuristic, B: Budget, D: Donor> Probe<'a, H, B, D> {
     ) -> bool {
         self.path.clear();
         self.interrupted = false;
-        self.parts = self.h.init(&start.tiles);
+        self.make_parts(&start.tiles);
         let h0 = self.h.value(&self.parts);
         if g0 + h0 > bound {
             self.next_bound = self.next_bound.min(g0 + h0);
@@ -437,7 +458,12 @@ impl<'a, H: Heuristic, B: Budget, D: Donor> Probe<'a, H, B, D> {
         self.bound = bound;
         self.g0 = g0;
         self.cursor.resuming = self.cursor.resume_len > 0;
+        // Until the search ends with every move undone the parts describe other positions.
+        self.parts_of = None;
         let found = self.dfs(g0, h0, prev, state);
+        if !found && !self.interrupted {
+            self.parts_of = Some(start.tiles);
+        }
         self.cursor.resume_len = 0;
         self.cursor.resuming = false;
         found

@@ -24,7 +24,7 @@
 use super::bounded::{Budget, Cursor, Local, Probe};
 use super::checkpoint::SearchState;
 use super::progress::{Event, Tracker};
-use super::{estimate, goal_array, Clock, Options, Outcome, Stats, Stop};
+use super::{goal_array, Clock, Options, Outcome, Stats, Stop};
 use crate::heuristic::Heuristic;
 use crate::position::{MoveTable, Position, NO_CELL};
 use pdbformat::Goal;
@@ -52,7 +52,10 @@ pub fn search<H: Heuristic>(h: &H, goal: &Goal, start: &Position, opts: &Options
     probe.order = opts.order;
     let tracking = opts.observer.is_some() || opts.resume.is_some();
     probe.cursor = Cursor::new(if tracking { CUT_DEPTH } else { 0 });
-    let h0 = estimate(h, &start.tiles);
+    // The start's parts serve every iteration (for `bit1` tables they take a walk per table).
+    let parts = h.init(&start.tiles);
+    let h0 = h.value(&parts);
+    probe.seed(start.tiles, parts);
     // Every move moves the blank to a cell of the other colour of the checkerboard.
     let goal_blank = goal.tiles().iter().position(|&t| t == 0).unwrap_or(0);
     let parity = (board.manhattan(start.blank as usize, goal_blank) & 1) as u32;
