@@ -8,8 +8,9 @@
 //! every free cell share one `u64` where they fit (every 4×4 table: one load from a table of
 //! 8 bytes per set instead of two loads from two tables), else one aligned `u128` (the 5×5
 //! tables of 5 to 7 tiles: one cache line per lookup from 16 bytes per set, instead of two
-//! lines from 4 + 25 bytes per set), and the tile order's Lehmer rank is a sum of independent products, each
-//! digit counted with one mask of the later tiles' cells, without a scratch array.
+//! lines from 4 + 25 bytes per set), and the tile order's Lehmer rank is a sum of independent
+//! products, each digit counted with one mask of the later tiles' cells, without a scratch
+//! array.
 //!
 //! The tables depend only on the board and the number of tiles, and are shared (`Arc`) by
 //! clones: the tables of one size in a database use one copy, which keeps them in the cache.
