@@ -864,6 +864,23 @@ impl<'w, W: Wire> Exchange<'w, W> {
         counts
     }
 
+    /// Sends piece `piece` of the outboxes to their owners and receives the others' into
+    /// `self.recv`, counting `bytes` sent per offset. Returns the counts sent to and received
+    /// from each rank.
+    fn send_piece(&mut self, piece: usize, bytes: u64) -> (Vec<Count>, Vec<Count>) {
+        let counts = self.pack(piece);
+        self.count_sent(bytes);
+        let recv_counts = exchange_counts(self.world, &counts);
+        all_to_all_v(
+            self.world,
+            &self.send,
+            &counts,
+            &recv_counts,
+            &mut self.recv,
+        );
+        (counts, recv_counts)
+    }
+
     /// Push: sends piece `piece` of the outboxes (neighbours of this rank's frontier) to
     /// their owners and claims with `depth + 1` what the others sent here. Returns the
     /// entries claimed.
@@ -873,16 +890,7 @@ impl<'w, W: Wire> Exchange<'w, W> {
         depth: u8,
         piece: usize,
     ) -> u64 {
-        let counts = self.pack(piece);
-        self.count_sent(W::BYTES);
-        let recv_counts = exchange_counts(self.world, &counts);
-        all_to_all_v(
-            self.world,
-            &self.send,
-            &counts,
-            &recv_counts,
-            &mut self.recv,
-        );
+        self.send_piece(piece, W::BYTES);
         let received = &self.recv;
         self.pool.run(|| {
             received
@@ -901,17 +909,8 @@ impl<'w, W: Wire> Exchange<'w, W> {
         depth: u8,
         piece: usize,
     ) -> u64 {
-        let counts = self.pack(piece);
         // A query is an offset out and a byte back.
-        self.count_sent(W::BYTES + 1);
-        let recv_counts = exchange_counts(self.world, &counts);
-        all_to_all_v(
-            self.world,
-            &self.send,
-            &counts,
-            &recv_counts,
-            &mut self.recv,
-        );
+        let (counts, recv_counts) = self.send_piece(piece, W::BYTES + 1);
         let start = slice.owned().start;
         let (asked, answers) = (&self.recv, &mut self.answers);
         answers.resize(asked.len(), 0);
