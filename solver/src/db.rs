@@ -246,6 +246,12 @@ impl LoadedTable {
             // misses overlap instead of following each other.
             let mut batch = [Neighbour::default(); WALK_BATCH];
             let mut n = 0;
+            // The first of the requested neighbours one lower, in the order requested.
+            let lower = |b: &[Neighbour]| {
+                b.iter()
+                    .find(|nb| self.view().bit1(nb.index) == want)
+                    .copied()
+            };
             let mut next = None;
             'moves: for slot in 0..k {
                 let c = cur[slot];
@@ -266,10 +272,7 @@ impl LoadedTable {
                     };
                     n += 1;
                     if n == WALK_BATCH {
-                        next = batch
-                            .iter()
-                            .find(|nb| self.view().bit1(nb.index) == want)
-                            .copied();
+                        next = lower(&batch);
                         if next.is_some() {
                             break 'moves;
                         }
@@ -278,10 +281,7 @@ impl LoadedTable {
                 }
             }
             if next.is_none() {
-                next = batch[..n]
-                    .iter()
-                    .find(|nb| self.view().bit1(nb.index) == want)
-                    .copied();
+                next = lower(&batch[..n]);
             }
             let Some(nb) = next else {
                 return Err(corrupt(format!(
@@ -396,9 +396,10 @@ fn map_entries(
     Ok(map)
 }
 
-/// A read prefetch of the cache line holding `p`.
+/// A read prefetch of the cache line holding `p` (a hint: it never faults, whatever the
+/// address).
 #[inline(always)]
-fn prefetch_read(p: *const u8) {
+pub(crate) fn prefetch_read(p: *const u8) {
     #[cfg(target_arch = "x86_64")]
     // SAFETY: a prefetch is only a hint: it never faults and never reads or writes memory
     // observably, whatever the address.

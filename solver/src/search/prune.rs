@@ -467,17 +467,7 @@ impl Pruner {
     #[inline(always)]
     pub fn prefetch(&self, state: u32) {
         if let Table::Wide(t) = &self.table {
-            let p = t.as_ptr().wrapping_add(state as usize * 4);
-            #[cfg(target_arch = "x86_64")]
-            // SAFETY: a prefetch is only a hint: it never faults and never reads or writes
-            // memory observably, whatever the address.
-            unsafe {
-                core::arch::x86_64::_mm_prefetch::<{ core::arch::x86_64::_MM_HINT_T0 }>(
-                    p as *const i8,
-                )
-            }
-            #[cfg(not(target_arch = "x86_64"))]
-            let _ = p;
+            crate::db::prefetch_read(t.as_ptr().wrapping_add(state as usize * 4).cast());
         }
     }
 
