@@ -178,6 +178,12 @@ impl<H: Heuristic> Children<H> {
         }
     }
 
+    /// The estimate of the child in `slot`, when the children were evaluated.
+    #[inline]
+    pub(crate) fn estimate(&self, slot: usize) -> Option<u32> {
+        (self.evaluated && self.estimates[slot] != u32::MAX).then_some(self.estimates[slot])
+    }
+
     /// For the child in `slot` of a node at cost `g`: its `f = g + 1 + h` when it was
     /// evaluated and `f` exceeds `bound` (the child is pruned without being made), else `None`
     /// (the child is to be made and applied).

@@ -38,6 +38,16 @@ use crate::position::{MoveTable, Position, MAX_CELLS, NO_CELL};
 /// The most lanes one search runs.
 pub const MAX_LANES: usize = 16;
 
+/// The window of slack (the bound less the child's `g + h`) of the moves an idle lane
+/// prefers to take over, the deepest first (see [`Lanes::choose`]).
+const SLACK_MIN: u32 = 4;
+/// See [`SLACK_MIN`].
+const SLACK_MAX: u32 = 10;
+
+/// How many turns an idle lane waits for a move in the slack window before it takes a bigger
+/// one (see [`Lanes::choose`]).
+const PATIENCE: u32 = 32;
+
 /// The lanes of a search that does not say (see `BENCHMARKS.md`, "lanes").
 pub const DEFAULT_LANES: usize = 4;
 
@@ -98,6 +108,8 @@ struct Lane<H: Heuristic> {
     base: usize,
     /// Whether the lane has work (else it waits to take some).
     active: bool,
+    /// Turns spent waiting for work.
+    idle: u32,
 }
 
 /// What a lane's turn ended with.
@@ -170,6 +182,7 @@ impl<'a, H: Heuristic, B: Budget> Lanes<'a, H, B> {
                 depth: 0,
                 base: 0,
                 active: false,
+                idle: 0,
             })
             .collect();
         Lanes {
@@ -243,6 +256,7 @@ impl<'a, H: Heuristic, B: Budget> Lanes<'a, H, B> {
             lane.path.clear();
             lane.path.reserve(depth);
             lane.active = false;
+            lane.idle = 0;
         }
         let first = &mut self.lanes[0];
         first.position = start.clone();
@@ -257,9 +271,14 @@ impl<'a, H: Heuristic, B: Budget> Lanes<'a, H, B> {
         let mut active = 1;
         let mut i = 0;
         while active > 0 {
-            if !self.lanes[i].active && k > 1 && self.take_over(i) {
-                self.steals += 1;
-                active += 1;
+            if !self.lanes[i].active && k > 1 {
+                if self.take_over(i) {
+                    self.steals += 1;
+                    active += 1;
+                    self.lanes[i].idle = 0;
+                } else {
+                    self.lanes[i].idle += 1;
+                }
             }
             let lane = &mut self.lanes[i];
             if lane.active {
@@ -288,30 +307,59 @@ impl<'a, H: Heuristic, B: Budget> Lanes<'a, H, B> {
         false
     }
 
-    /// Gives the idle lane `t` the shallowest untried move of the other lanes (the lowest
-    /// lane first among equals); false when none is left. The lane is left standing on the
-    /// move's parent with that move alone to make.
-    fn take_over(&mut self, t: usize) -> bool {
-        // (depth, lane, rank) of the shallowest untried move.
-        let mut best: Option<(usize, usize, u8)> = None;
+    /// The untried move the idle lane `t` takes, as (depth, lane, rank), or none for now.
+    ///
+    /// Moves whose slack (the bound less the child's `g + h`) is within
+    /// [`SLACK_MIN`]`..=`[`SLACK_MAX`] come first, the deepest of them: subtrees big enough
+    /// to be worth taking over, small enough that the lanes stay close together in the
+    /// depth-first order, so that the last iteration meets the goal about as soon as one walk
+    /// would, not after every lane has searched a subtree at the root. Without one, the move
+    /// with the most slack; but one above the window is taken only after the lane has waited
+    /// [`PATIENCE`] turns (at the start of an iteration the first lane soon goes deep enough
+    /// to offer moves in the window). Ties go to the lowest depth, then the lowest lane.
+    fn choose(&self, t: usize) -> Option<(usize, usize, u8)> {
+        let bound = self.walk.bound;
+        // (in the window, depth or slack as the key, slack, lane, depth, rank)
+        let mut best: Option<(bool, usize, u32, usize, usize, u8)> = None;
         for (v, lane) in self.lanes.iter().enumerate() {
             if v == t || !lane.active {
                 continue;
             }
-            let limit = best.map_or(lane.depth, |b| b.0.min(lane.depth));
             // The node the lane stands on is prepared, not finished: its moves stay its own.
-            for d in lane.base..limit {
+            for d in lane.base..lane.depth {
                 let f = &lane.frames[d];
                 let n = self.walk.moves.targets(f.blank).len() as u8;
-                let open = (f.rank..n)
-                    .find(|&r| f.kids.states[f.kids.order[r as usize] as usize] != FORBIDDEN);
-                if let Some(r) = open {
-                    best = Some((d, v, r));
-                    break;
+                let Some(r) = (f.rank..n)
+                    .find(|&r| f.kids.states[f.kids.order[r as usize] as usize] != FORBIDDEN)
+                else {
+                    continue;
+                };
+                let slot = f.kids.order[r as usize] as usize;
+                let est = f.kids.estimate(slot).unwrap_or(0);
+                if d as u32 + 1 + est > bound {
+                    // Above the bound, and so are the later ones: the owner only counts them.
+                    continue;
+                }
+                let slack = bound - (d as u32 + 1 + est);
+                let window = (SLACK_MIN..=SLACK_MAX).contains(&slack);
+                let key = if window { d } else { slack as usize };
+                if best.is_none_or(|(bw, bk, ..)| (window, key) > (bw, bk)) {
+                    best = Some((window, key, slack, v, d, r));
                 }
             }
         }
-        let Some((d, v, r)) = best else {
+        let (_, _, slack, v, d, r) = best?;
+        if slack > SLACK_MAX && self.lanes[t].idle < PATIENCE {
+            return None;
+        }
+        Some((d, v, r))
+    }
+
+    /// Gives the idle lane `t` the untried move of another lane that [`Lanes::choose`] picks;
+    /// false when there is none (for now). The lane is left standing on the move's parent
+    /// with that move alone to make.
+    fn take_over(&mut self, t: usize) -> bool {
+        let Some((d, v, r)) = self.choose(t) else {
             return false;
         };
         let (thief, victim) = pair(&mut self.lanes, t, v);
