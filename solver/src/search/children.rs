@@ -80,9 +80,26 @@ impl<H: Heuristic> Children<H> {
         prev: u8,
         state: u32,
     ) -> Self {
-        let mut kids = Children::none();
-        kids.prepare_in(h, prune, parts, position, targets, prev, state);
-        kids
+        let mut states = [FORBIDDEN; 4];
+        let mut pending = [H::Pending::default(); 4];
+        fill(
+            &mut states,
+            &mut pending,
+            h,
+            prune,
+            parts,
+            position,
+            targets,
+            prev,
+            state,
+        );
+        Children {
+            states,
+            pending,
+            estimates: [u32::MAX; 4],
+            evaluated: false,
+            order: [0, 1, 2, 3],
+        }
     }
 
     /// [`Children::prepare`] written over `self` in place (a lane's frame: no copy of the
@@ -99,22 +116,18 @@ impl<H: Heuristic> Children<H> {
         prev: u8,
         state: u32,
     ) {
-        let blank = position.blank;
         self.states = [FORBIDDEN; 4];
-        for (slot, &next) in targets.iter().enumerate() {
-            if next != prev {
-                let st = prune.step(state, slot);
-                self.states[slot] = st;
-                // The child's own step reads this row: on its way while the lookups run.
-                prune.prefetch(st);
-            }
-        }
-        // Only the pending updates of moves to be made are ever read.
-        for ((p, &next), &st) in self.pending.iter_mut().zip(targets).zip(&self.states) {
-            if st != FORBIDDEN {
-                *p = h.prepare(parts, position.tiles[next as usize], next, blank);
-            }
-        }
+        fill(
+            &mut self.states,
+            &mut self.pending,
+            h,
+            prune,
+            parts,
+            position,
+            targets,
+            prev,
+            state,
+        );
         self.estimates = [u32::MAX; 4];
         self.evaluated = false;
         self.order = [0, 1, 2, 3];
@@ -194,6 +207,37 @@ impl<H: Heuristic> Children<H> {
             (f > bound).then_some(f)
         } else {
             None
+        }
+    }
+}
+
+/// The work of [`Children::prepare`]: each move's machine state into `states` (which holds
+/// [`FORBIDDEN`] throughout on entry), its row prefetched, and each move's prepared update
+/// into `pending` (only the entries of moves to be made are written, and only they are read).
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn fill<H: Heuristic>(
+    states: &mut [u32; 4],
+    pending: &mut [H::Pending; 4],
+    h: &H,
+    prune: &Pruner,
+    parts: &H::Parts,
+    position: &Position,
+    targets: &[u8],
+    prev: u8,
+    state: u32,
+) {
+    let blank = position.blank;
+    for (slot, &next) in targets.iter().enumerate() {
+        if next != prev {
+            states[slot] = prune.step(state, slot);
+            // The child's own step reads this row: on its way while the lookups run.
+            prune.prefetch(states[slot]);
+        }
+    }
+    for ((p, &next), &st) in pending.iter_mut().zip(targets).zip(states.iter()) {
+        if st != FORBIDDEN {
+            *p = h.prepare(parts, position.tiles[next as usize], next, blank);
         }
     }
 }
