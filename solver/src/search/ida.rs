@@ -4,7 +4,9 @@
 //! The first bound is the start's estimate, each next bound the smallest `g + h` that exceeded
 //! the previous one. With an admissible heuristic the first solution found is optimal. Each
 //! iteration is one run of the depth-first loop of `search/bounded.rs` under the search's own
-//! node and time budget.
+//! node and time budget, or with [`Options::lanes`] above 1 (and neither a checkpoint period
+//! nor a resumed state) of the interleaved walks of `search/lanes.rs`, which generate the
+//! same nodes in every iteration but the last.
 //!
 //! **Node counting** (the convention of every search, see [`super`]): `nodes` counts
 //! *generated* nodes, every child made by a move, including children pruned at once because

@@ -48,8 +48,11 @@ const SLACK_MAX: u32 = 10;
 /// one (see [`Lanes::choose`]).
 const PATIENCE: u32 = 32;
 
-/// The lanes of a search that does not say (see `BENCHMARKS.md`, "lanes").
-pub const DEFAULT_LANES: usize = 4;
+/// The lanes of a `solver` command that does not say: one, the recursive loop. Measured
+/// (`BENCHMARKS.md`, "Issue 12, sixth wave"), 2 to 6 lanes save 6 to 9 % of the time of the
+/// 80-move positions with the 7-8 but cost 2 to 6 % on Korf's 100 with the 7-8 catalogue and
+/// 10 to 18 % on Korf's 24-puzzle instance 40, so they are asked for, not the default.
+pub const DEFAULT_LANES: usize = 1;
 
 /// One depth of a lane's walk: a node on the lane's current line, its children, how far the
 /// lane has got through them, and the move into the child being searched below it.
