@@ -30,7 +30,8 @@ PAIRS
   heuristic). Heuristics: hamming manhattan linear-conflict pdb. Keys override the options for
   one pair: threads, w (weight), timeout, nodes (node limit), memory (e.g. 1G), depth (dfs
   limit), budget (hybrid A* positions), split (parallel-ida split depth), queue (auto, heap,
-  buckets, two-buckets).
+  buckets, two-buckets), prune (on, off or a word depth), order (h or moves), lanes (ida's
+  interleaved walks, 1 to 16), e.g. ida:pdb:lanes=1,ida:pdb:lanes=4.
   Without --pairs, a set suited to the board size is run (pdb pairs when a database is given
   or found).
 
@@ -80,6 +81,11 @@ pub struct CompareArgs {
     /// Weight of weighted pairs without w=.
     #[arg(long, default_value = "2", value_name = "W", value_parser = parse_weight)]
     weight: f64,
+    /// Interleaved depth-first walks of ida pairs without lanes= (1 to 16; 1: one recursive
+    /// walk).
+    #[arg(long, default_value_t = solver::search::DEFAULT_LANES, value_name = "N",
+          value_parser = super::algorithm::parse_lanes)]
+    lanes: usize,
     /// Threads of parallel-ida pairs without threads= (0: one per core).
     #[arg(long, default_value_t = 0, value_name = "N")]
     threads: usize,
@@ -127,6 +133,8 @@ pub struct Pair {
     prune: Option<Option<u32>>,
     /// The order of a node's children.
     order: Option<ChildOrder>,
+    /// Interleaved walks of `ida`.
+    lanes: Option<usize>,
     label: String,
 }
 
@@ -149,6 +157,7 @@ pub fn parse_pair(s: &str) -> Result<Pair, String> {
         queue: None,
         prune: None,
         order: None,
+        lanes: None,
         label: s.to_string(),
     };
     for part in parts {
@@ -198,9 +207,10 @@ pub fn parse_pair(s: &str) -> Result<Pair, String> {
                 })
             }
             "order" => p.order = Some(super::algorithm::parse_order(v)?),
+            "lanes" => p.lanes = Some(super::algorithm::parse_lanes(v)?),
             other => {
                 return Err(format!(
-                    "{s:?}: unknown setting {other:?}: use threads, w, timeout, nodes, memory, depth, budget, split, queue, prune or order"
+                    "{s:?}: unknown setting {other:?}: use threads, w, timeout, nodes, memory, depth, budget, split, queue, prune, order or lanes"
                 ))
             }
         }
@@ -754,6 +764,7 @@ fn options(p: &Pair, a: &CompareArgs, base: solver::Limits) -> search::Options {
         no_prune: p.prune == Some(Some(0)),
         prune_depth: p.prune.flatten().filter(|&d| d > 0),
         order: p.order.unwrap_or_default(),
+        lanes: p.lanes.unwrap_or(a.lanes),
     };
     args.options(limits)
 }

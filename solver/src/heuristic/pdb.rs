@@ -88,13 +88,35 @@ pub struct PdbHeuristic {
 }
 
 /// The parts of the estimate of one position: each entry's tile cells, occupied set and value, each component's sum.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct PdbParts {
     cells: Vec<[u8; MAX_CELLS]>,
     occ: Vec<u64>,
     values: Vec<u8>,
     sums: [u32; MAX_COMPONENTS],
     h: u32,
+}
+
+impl Clone for PdbParts {
+    fn clone(&self) -> Self {
+        PdbParts {
+            cells: self.cells.clone(),
+            occ: self.occ.clone(),
+            values: self.values.clone(),
+            sums: self.sums,
+            h: self.h,
+        }
+    }
+
+    /// Copies into the vectors already there: no allocation between parts of one heuristic
+    /// (a search lane taking over another's node copies its parts, `search/lanes.rs`).
+    fn clone_from(&mut self, source: &Self) {
+        self.cells.clone_from(&source.cells);
+        self.occ.clone_from(&source.occ);
+        self.values.clone_from(&source.values);
+        self.sums = source.sums;
+        self.h = source.h;
+    }
 }
 
 /// What one child's update needs, prepared before the node's children are applied: the entry

@@ -33,11 +33,21 @@ pub(crate) struct Children<H: Heuristic> {
     pub(crate) order: [u8; 4],
 }
 
+impl<H: Heuristic> Clone for Children<H> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+// Every field is plain data: a lane takes a copy of another lane's children when it takes
+// over one of their moves (`search/lanes.rs`).
+impl<H: Heuristic> Copy for Children<H> {}
+
 impl<H: Heuristic> Children<H> {
     /// The children of `position` (whose heuristic parts are `parts`) reached by moving the
     /// blank to `targets`, the blank having come from `prev`, the machine in `state`; `limit`
     /// is the largest child estimate within the bound (a child above it may be evaluated only
-    /// as far as needed to tell).
+    /// as far as needed to tell): [`Children::prepare`] then [`Children::finish`] at once.
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
     pub(crate) fn new(
@@ -51,43 +61,115 @@ impl<H: Heuristic> Children<H> {
         limit: u32,
         order: ChildOrder,
     ) -> Self {
-        let blank = position.blank;
+        let mut kids = Children::prepare(h, prune, parts, position, targets, prev, state);
+        kids.finish(h, parts, position, targets, limit, order);
+        kids
+    }
+
+    /// The first half of the child step, which waits for no memory: which moves are made
+    /// (their machine states, whose rows are prefetched), and each child's heuristic update
+    /// prepared ([`Heuristic::prepare`]: indexes computed, cache lines prefetched). The
+    /// children are in the move table's order and not evaluated until [`Children::finish`].
+    #[inline(always)]
+    pub(crate) fn prepare(
+        h: &H,
+        prune: &Pruner,
+        parts: &H::Parts,
+        position: &Position,
+        targets: &[u8],
+        prev: u8,
+        state: u32,
+    ) -> Self {
         let mut states = [FORBIDDEN; 4];
-        for (slot, &next) in targets.iter().enumerate() {
-            if next != prev {
-                states[slot] = prune.step(state, slot);
-                // The child's own step reads this row: on its way while the lookups run.
-                prune.prefetch(states[slot]);
-            }
-        }
         let mut pending = [H::Pending::default(); 4];
-        for ((p, &next), &st) in pending.iter_mut().zip(targets).zip(&states) {
-            if st != FORBIDDEN {
-                *p = h.prepare(parts, position.tiles[next as usize], next, blank);
-            }
+        fill(
+            &mut states,
+            &mut pending,
+            h,
+            prune,
+            parts,
+            position,
+            targets,
+            prev,
+            state,
+        );
+        Children {
+            states,
+            pending,
+            estimates: [u32::MAX; 4],
+            evaluated: false,
+            order: [0, 1, 2, 3],
         }
+    }
+
+    /// [`Children::prepare`] written over `self` in place (a lane's frame: no copy of the
+    /// whole struct per node).
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    pub(crate) fn prepare_in(
+        &mut self,
+        h: &H,
+        prune: &Pruner,
+        parts: &H::Parts,
+        position: &Position,
+        targets: &[u8],
+        prev: u8,
+        state: u32,
+    ) {
+        self.states = [FORBIDDEN; 4];
+        fill(
+            &mut self.states,
+            &mut self.pending,
+            h,
+            prune,
+            parts,
+            position,
+            targets,
+            prev,
+            state,
+        );
+        self.estimates = [u32::MAX; 4];
+        self.evaluated = false;
+        self.order = [0, 1, 2, 3];
+    }
+
+    /// The second half, which reads the lines [`Children::prepare`] prefetched: when the
+    /// heuristic evaluates at no extra cost or the children are ordered, every child's
+    /// estimate (`limit` as in [`Children::new`]), and with [`ChildOrder::Estimate`] the
+    /// visiting order, smallest estimate first. `parts`, `position` and `targets` are those
+    /// `prepare` was given.
+    #[inline(always)]
+    pub(crate) fn finish(
+        &mut self,
+        h: &H,
+        parts: &H::Parts,
+        position: &Position,
+        targets: &[u8],
+        limit: u32,
+        order: ChildOrder,
+    ) {
+        let blank = position.blank;
         let sorted = order == ChildOrder::Estimate;
-        let evaluated = H::EVALUATES || sorted;
-        let mut estimates = [u32::MAX; 4];
-        if evaluated {
+        self.evaluated = H::EVALUATES || sorted;
+        if self.evaluated {
             for (slot, &next) in targets.iter().enumerate() {
-                if states[slot] != FORBIDDEN {
+                if self.states[slot] != FORBIDDEN {
                     let tile = position.tiles[next as usize];
-                    estimates[slot] = h.evaluate(
+                    self.estimates[slot] = h.evaluate(
                         parts,
                         &position.tiles,
                         tile,
                         next,
                         blank,
                         limit,
-                        &mut pending[slot],
+                        &mut self.pending[slot],
                     );
                 }
             }
         }
-        let mut ord = [0u8, 1, 2, 3];
         if sorted {
             // Insertion sort of at most four slots, stable: ties keep the move table's order.
+            let (ord, estimates) = (&mut self.order, &self.estimates);
             for i in 1..targets.len() {
                 let mut j = i;
                 while j > 0 && estimates[ord[j - 1] as usize] > estimates[ord[j] as usize] {
@@ -96,13 +178,23 @@ impl<H: Heuristic> Children<H> {
                 }
             }
         }
+    }
+
+    /// No children: every move [`FORBIDDEN`] (a placeholder of preallocated stacks).
+    pub(crate) fn none() -> Self {
         Children {
-            states,
-            pending,
-            estimates,
-            evaluated,
-            order: ord,
+            states: [FORBIDDEN; 4],
+            pending: [H::Pending::default(); 4],
+            estimates: [u32::MAX; 4],
+            evaluated: false,
+            order: [0, 1, 2, 3],
         }
+    }
+
+    /// The estimate of the child in `slot`, when the children were evaluated.
+    #[inline]
+    pub(crate) fn estimate(&self, slot: usize) -> Option<u32> {
+        (self.evaluated && self.estimates[slot] != u32::MAX).then_some(self.estimates[slot])
     }
 
     /// For the child in `slot` of a node at cost `g`: its `f = g + 1 + h` when it was
@@ -115,6 +207,37 @@ impl<H: Heuristic> Children<H> {
             (f > bound).then_some(f)
         } else {
             None
+        }
+    }
+}
+
+/// The work of [`Children::prepare`]: each move's machine state into `states` (which holds
+/// [`FORBIDDEN`] throughout on entry), its row prefetched, and each move's prepared update
+/// into `pending` (only the entries of moves to be made are written, and only they are read).
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn fill<H: Heuristic>(
+    states: &mut [u32; 4],
+    pending: &mut [H::Pending; 4],
+    h: &H,
+    prune: &Pruner,
+    parts: &H::Parts,
+    position: &Position,
+    targets: &[u8],
+    prev: u8,
+    state: u32,
+) {
+    let blank = position.blank;
+    for (slot, &next) in targets.iter().enumerate() {
+        if next != prev {
+            states[slot] = prune.step(state, slot);
+            // The child's own step reads this row: on its way while the lookups run.
+            prune.prefetch(states[slot]);
+        }
+    }
+    for ((p, &next), &st) in pending.iter_mut().zip(targets).zip(states.iter()) {
+        if st != FORBIDDEN {
+            *p = h.prepare(parts, position.tiles[next as usize], next, blank);
         }
     }
 }

@@ -4,7 +4,9 @@
 //! The first bound is the start's estimate, each next bound the smallest `g + h` that exceeded
 //! the previous one. With an admissible heuristic the first solution found is optimal. Each
 //! iteration is one run of the depth-first loop of `search/bounded.rs` under the search's own
-//! node and time budget.
+//! node and time budget, or with [`Options::lanes`] above 1 (and neither a checkpoint period
+//! nor a resumed state) of the interleaved walks of `search/lanes.rs`, which generate the
+//! same nodes in every iteration but the last.
 //!
 //! **Node counting** (the convention of every search, see [`super`]): `nodes` counts
 //! *generated* nodes, every child made by a move, including children pruned at once because
@@ -23,6 +25,7 @@
 
 use super::bounded::{Budget, Cursor, Local, Probe};
 use super::checkpoint::SearchState;
+use super::lanes::Lanes;
 use super::progress::{Event, Tracker};
 use super::{goal_array, Clock, Options, Outcome, Stats, Stop};
 use crate::heuristic::Heuristic;
@@ -55,7 +58,7 @@ pub fn search<H: Heuristic>(h: &H, goal: &Goal, start: &Position, opts: &Options
     // The start's parts serve every iteration (for `bit1` tables they take a walk per table).
     let parts = h.init(&start.tiles);
     let h0 = h.value(&parts);
-    probe.seed(start.tiles, parts);
+    probe.seed(start.tiles, parts.clone());
     // Every move moves the blank to a cell of the other colour of the checkerboard.
     let goal_blank = goal.tiles().iter().position(|&t| t == 0).unwrap_or(0);
     let parity = (board.manhattan(start.blank as usize, goal_blank) & 1) as u32;
@@ -65,6 +68,56 @@ pub fn search<H: Heuristic>(h: &H, goal: &Goal, start: &Position, opts: &Options
         }
     };
     let mut tracker = Tracker::default();
+    if opts.lanes > 1 && opts.resume.is_none() && opts.checkpoint_every.is_none() {
+        let mut lanes = Lanes::new(
+            opts.lanes,
+            h,
+            &moves,
+            &pruner,
+            &goal_tiles,
+            Local::new(clock.clone(), 0),
+            parts,
+            opts.order,
+        );
+        let (mut bound, mut iterations) = (h0, 1u32);
+        let mut stop = None;
+        let found = loop {
+            lanes.reset_bound();
+            let (iteration_start_nodes, iteration_t0) = (lanes.nodes(), Instant::now());
+            lanes.set_budget(Local::new(clock.clone(), lanes.nodes()));
+            if lanes.search(start, h0, bound) {
+                break true;
+            }
+            if lanes.interrupted {
+                stop = lanes.budget().stop();
+                break false;
+            }
+            if opts.observer.is_some() {
+                tell(Event::Iteration(tracker.finish(
+                    iterations,
+                    bound,
+                    lanes.next_bound(),
+                    lanes.nodes() - iteration_start_nodes,
+                    lanes.nodes(),
+                    iteration_t0.elapsed().as_secs_f64(),
+                    clock.seconds(),
+                )));
+            }
+            bound = lanes.next_bound();
+            iterations += 1;
+        };
+        let detail = format!(
+            "{iterations} iteration{}, {} lanes, {} taken over",
+            if iterations == 1 { "" } else { "s" },
+            opts.lanes.min(super::MAX_LANES),
+            lanes.steals
+        );
+        let path = found.then(|| std::mem::take(&mut lanes.path));
+        let sizes = (lanes.nodes(), lanes.expanded());
+        return outcome(
+            path, stop, sizes, iterations, h0, bound, parity, detail, &clock,
+        );
+    }
     let (mut bound, mut iterations, mut iteration_start_nodes) = (h0, 1u32, 0u64);
     if let Some(r) = &opts.resume {
         (bound, iterations, iteration_start_nodes) =
@@ -138,15 +191,40 @@ pub fn search<H: Heuristic>(h: &H, goal: &Goal, start: &Position, opts: &Options
         bound = probe.next_bound;
         iterations += 1;
     };
+    let detail = format!(
+        "{iterations} iteration{}",
+        if iterations == 1 { "" } else { "s" }
+    );
+    let path = found.then(|| std::mem::take(&mut probe.path));
+    let sizes = (probe.nodes, probe.expanded);
+    outcome(
+        path, stop, sizes, iterations, h0, bound, parity, detail, &clock,
+    )
+}
+
+/// The outcome of a search that ended at `bound` after `iterations`, having generated and
+/// expanded `sizes` nodes, with the solution `path` if one was found, else the limit `stop`.
+#[allow(clippy::too_many_arguments)]
+fn outcome(
+    path: Option<Vec<u8>>,
+    stop: Option<Stop>,
+    sizes: (u64, u64),
+    iterations: u32,
+    h0: u32,
+    bound: u32,
+    parity: u32,
+    detail: String,
+    clock: &Clock,
+) -> Outcome {
     // No solution is shorter than the bound, and its length has the blank's parity.
-    let lower_bound = if found {
+    let lower_bound = if path.is_some() {
         bound
     } else {
         bound + ((bound + parity) & 1)
     };
     let stats = Stats {
-        nodes: probe.nodes,
-        expanded: probe.expanded,
+        nodes: sizes.0,
+        expanded: sizes.1,
         iterations,
         initial_h: h0,
         lower_bound,
@@ -154,15 +232,8 @@ pub fn search<H: Heuristic>(h: &H, goal: &Goal, start: &Position, opts: &Options
         // The path and the position: IDA* holds nothing else.
         peak_memory: (bound as usize + 1 + std::mem::size_of::<Position>()) as u64,
         per_thread: Vec::new(),
-        detail: format!(
-            "{iterations} iteration{}",
-            if iterations == 1 { "" } else { "s" }
-        ),
+        detail,
         seconds: clock.seconds(),
     };
-    Outcome {
-        path: found.then(|| std::mem::take(&mut probe.path)),
-        stop,
-        stats,
-    }
+    Outcome { path, stop, stats }
 }

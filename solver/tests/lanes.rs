@@ -1,0 +1,143 @@
+//! IDA* as interleaved lanes (`Options::lanes`, `--lanes`): with any number of lanes every
+//! iteration that ends without the goal generates the same nodes, and reaches the same next
+//! bound, as the one recursive walk, and the solution has the BFS-exact length and replays.
+//! Checked with byte and `bit1` pattern databases, a catalogue of two partitions (whose
+//! `evaluate` keeps its lookups for `apply`), Manhattan distance and linear conflicts, in both
+//! child orders; and `--lanes` on the command line.
+
+mod common;
+
+use common::{all_distances, assert_replays, distance_key, random_solvable, write_db_with, Rng};
+use pdbformat::format::{Encoding, WriteOptions};
+use pdbformat::rank::TableKind;
+use pdbformat::{Board, Goal, Puzzle};
+use solver::search::progress::{Event, Observer};
+use solver::search::ChildOrder;
+use solver::{Algorithm, Database, HeuristicChoice, OpenOptions, Options, Solution};
+use std::path::Path;
+use std::sync::{Arc, Mutex};
+
+const ROWS: [&[usize]; 2] = [&[1, 2, 3, 4], &[5, 6, 7, 8]];
+const COLS: [&[usize]; 2] = [&[1, 4, 7, 2], &[5, 8, 3, 6]];
+
+fn db(dir: &Path, name: &str, goal: &Goal, patterns: &[&[usize]], enc: Encoding) -> Arc<Database> {
+    let path = dir.join(name);
+    write_db_with(
+        &path,
+        goal,
+        patterns,
+        TableKind::ZeroAware,
+        enc,
+        &WriteOptions::default(),
+    );
+    Arc::new(Database::open(&path, OpenOptions::default()).unwrap())
+}
+
+/// The heuristics checked, by name, on the 3×3 board with `goal`.
+fn heuristics(dir: &Path, goal: &Goal) -> Vec<(&'static str, HeuristicChoice)> {
+    let rows = db(dir, "rows.pdb", goal, &ROWS, Encoding::U8);
+    let rows1 = db(dir, "rows1.pdb", goal, &ROWS, Encoding::Bit1);
+    let cols1 = db(dir, "cols1.pdb", goal, &COLS, Encoding::Bit1);
+    let pdb = |databases: Vec<Arc<Database>>| HeuristicChoice::Pdb {
+        databases,
+        reflect: true,
+    };
+    vec![
+        ("u8 rows", pdb(vec![rows])),
+        ("bit1 rows", pdb(vec![rows1.clone()])),
+        ("bit1 rows + cols", pdb(vec![rows1, cols1])),
+        ("manhattan", HeuristicChoice::Manhattan),
+        ("linear-conflict", HeuristicChoice::LinearConflict),
+    ]
+}
+
+/// Per finished (unsuccessful) iteration: its bound, nodes and next bound.
+type Iterations = Vec<(u32, u64, u32)>;
+
+/// Solves `p` with IDA* on `lanes` lanes in `order`; returns the solution and its iterations.
+fn run(
+    h: &HeuristicChoice,
+    p: &Puzzle,
+    goal: &Goal,
+    order: ChildOrder,
+    lanes: usize,
+) -> (Solution, Iterations) {
+    let events = Arc::new(Mutex::new(Vec::new()));
+    let e = events.clone();
+    let opts = Options {
+        order,
+        lanes,
+        observer: Some(Observer::new(move |ev| {
+            if let Event::Iteration(it) = ev {
+                e.lock().unwrap().push((it.bound, it.nodes, it.next_bound));
+            }
+        })),
+        ..Options::default()
+    };
+    let s =
+        solver::solve(Algorithm::Ida, h, p, goal, &opts).unwrap_or_else(|e| panic!("{p:#}: {e}"));
+    assert_replays(p, goal, &s);
+    let its = events.lock().unwrap().clone();
+    (s, its)
+}
+
+#[test]
+fn lanes_generate_the_same_iterations_and_find_bfs_lengths() {
+    let dir = tempfile::tempdir().unwrap();
+    for goal in [
+        Goal::blank_first(Board::new(3, 3).unwrap()),
+        Goal::blank_last(Board::new(3, 3).unwrap()),
+    ] {
+        let dist = all_distances(&goal);
+        let mut rng = Rng::new(0x1a7e_0001);
+        let puzzles: Vec<Puzzle> = (0..16).map(|_| random_solvable(&goal, &mut rng)).collect();
+        for (name, h) in heuristics(dir.path(), &goal) {
+            for order in [ChildOrder::Estimate, ChildOrder::Moves] {
+                for p in &puzzles {
+                    let want = dist[distance_key(p)] as usize;
+                    let (one, one_its) = run(&h, p, &goal, order, 1);
+                    assert_eq!(one.len(), want, "{name}, {p:#}, one lane");
+                    for lanes in [2, 3, 4, 6, 16] {
+                        let what = format!("{name}, {p:#}, {lanes} lanes, {}", order.name());
+                        let (s, its) = run(&h, p, &goal, order, lanes);
+                        assert_eq!(s.len(), want, "{what}");
+                        assert_eq!(its, one_its, "{what}");
+                        assert_eq!(s.stats.iterations, one.stats.iterations, "{what}");
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn lanes_are_set_and_checked_on_the_command_line() {
+    let home = tempfile::tempdir().unwrap();
+    let puzzle = "8 6 7 2 5 4 3 0 1";
+    let solve = |lanes: &str| {
+        common::solver(home.path())
+            .args([
+                "solve",
+                "--heuristic",
+                "manhattan",
+                "--lanes",
+                lanes,
+                puzzle,
+            ])
+            .output()
+            .unwrap()
+    };
+    for lanes in ["1", "3", "16"] {
+        let out = solve(lanes);
+        assert!(out.status.success(), "--lanes {lanes}: {out:?}");
+        let text = String::from_utf8_lossy(&out.stdout);
+        let length = text.lines().find_map(|l| l.strip_prefix("length:"));
+        assert_eq!(length.map(str::trim), Some("27"), "--lanes {lanes}: {text}");
+    }
+    for bad in ["0", "17", "four"] {
+        let out = solve(bad);
+        assert_eq!(out.status.code(), Some(2), "--lanes {bad}: {out:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("lanes"), "--lanes {bad}: {err}");
+    }
+}
