@@ -30,12 +30,13 @@
 //! milliseconds.
 
 pub mod cache;
+mod words;
 
 pub use cache::Origin;
 use pdbformat::{Board, Direction};
 use std::collections::{HashMap, HashSet, VecDeque};
-use std::hash::Hash;
 use std::sync::{Arc, Mutex, OnceLock};
+use words::Word;
 
 /// The word depth used on boards of at most 16 cells when none is given: measured on Korf's
 /// 100 (see `BENCHMARKS.md`, "Solver: duplicate-move pruning").
@@ -67,180 +68,15 @@ pub fn default_depth(board: Board) -> u32 {
     }
 }
 
-/// The crate's multiplicative hasher for packed keys: the enumeration hashes millions of packed
-/// boards, where SipHash's flood resistance buys nothing.
+/// The crate's multiplicative hasher for packed keys.
 type Fast = super::key::BuildFast;
 
 /// The machines built so far, by board width, height and word depth.
 type Machines = HashMap<(usize, usize, u32), Arc<Pruner>>;
 
-/// A board's tiles packed into a key: the identity board with the blank on a start cell, after
-/// some moves. Only swaps of two cells are needed.
-trait Effect: Copy + Eq + Hash {
-    /// The identity board: value `i` on cell `i`. The blank holds the value of the cell it
-    /// starts on, so every key is a permutation and every swap changes it.
-    fn identity(cells: usize) -> Self;
-    /// The board with the contents of cells `a` and `b` swapped.
-    fn swap(self, a: usize, b: usize) -> Self;
-}
-
-/// Boards of at most 16 cells: 4 bits a cell.
-impl Effect for u64 {
-    fn identity(cells: usize) -> Self {
-        (0..cells).fold(0, |k, c| k | (c as u64) << (4 * c))
-    }
-    #[inline]
-    fn swap(self, a: usize, b: usize) -> Self {
-        let x = ((self >> (4 * a)) ^ (self >> (4 * b))) & 0xF;
-        self ^ (x << (4 * a)) ^ (x << (4 * b))
-    }
-}
-
-/// Boards of 17 to 25 cells: 5 bits a cell.
-impl Effect for u128 {
-    fn identity(cells: usize) -> Self {
-        (0..cells).fold(0, |k, c| k | (c as u128) << (5 * c))
-    }
-    #[inline]
-    fn swap(self, a: usize, b: usize) -> Self {
-        let x = ((self >> (5 * a)) ^ (self >> (5 * b))) & 0x1F;
-        self ^ (x << (5 * a)) ^ (x << (5 * b))
-    }
-}
-
-/// Larger boards (up to 64 cells): a byte a cell.
-impl Effect for [u8; 64] {
-    fn identity(cells: usize) -> Self {
-        let mut k = [0u8; 64];
-        for (c, v) in k.iter_mut().enumerate().take(cells) {
-            *v = c as u8;
-        }
-        k
-    }
-    #[inline]
-    fn swap(mut self, a: usize, b: usize) -> Self {
-        self[..].swap(a, b);
-        self
-    }
-}
-
 /// The index of a direction in [`Direction::ALL`].
 fn dir_index(d: Direction) -> usize {
     Direction::ALL.iter().position(|&x| x == d).unwrap_or(0)
-}
-
-/// A forbidden word: its start cell, length and directions (2 bits each, first move in the
-/// lowest bits).
-#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
-struct Word {
-    start: u8,
-    len: u8,
-    dirs: u64,
-}
-
-impl Word {
-    fn dir(&self, i: usize) -> usize {
-        (self.dirs >> (2 * i) & 3) as usize
-    }
-}
-
-/// Every forbidden word of `board` up to `depth` moves, before trimming (in no particular
-/// order): the start cells are shared among the machine's cores, each cell's enumeration
-/// independent of the others'.
-fn enumerate<K: Effect + Send>(board: Board, depth: u32) -> Vec<Word> {
-    let cells = board.cells();
-    let threads = std::thread::available_parallelism()
-        .map_or(1, |n| n.get())
-        .clamp(1, cells);
-    if threads == 1 || depth < 10 {
-        return enumerate_from::<K>(board, depth, 0..cells);
-    }
-    std::thread::scope(|scope| {
-        let parts: Vec<_> = (0..threads)
-            .map(|t| {
-                scope.spawn(move || enumerate_from::<K>(board, depth, (t..cells).step_by(threads)))
-            })
-            .collect();
-        parts
-            .into_iter()
-            .flat_map(|p| p.join().expect("the enumeration does not panic"))
-            .collect()
-    })
-}
-
-/// The forbidden words of `board` up to `depth` moves from the start cells `starts`.
-fn enumerate_from<K: Effect>(
-    board: Board,
-    depth: u32,
-    starts: impl Iterator<Item = usize>,
-) -> Vec<Word> {
-    let cells = board.cells();
-    let mut words = Vec::new();
-    let mut seen: HashSet<K, Fast> = HashSet::default();
-    // (key, directions, blank cell, the blank's previous cell or u8::MAX).
-    let mut level: Vec<(K, u64, u8, u8)> = Vec::new();
-    let mut next: Vec<(K, u64, u8, u8)> = Vec::new();
-    for start in starts {
-        seen.clear();
-        level.clear();
-        let id = K::identity(cells);
-        seen.insert(id);
-        level.push((id, 0, start as u8, u8::MAX));
-        for len in 0..depth {
-            next.clear();
-            for &(key, dirs, blank, back) in &level {
-                for (d, to) in board.neighbours(blank as usize) {
-                    // The move back (a duplicate of the string two moves shorter) is the
-                    // length-2 word from the previous cell: enumerated there, and any longer
-                    // word ending in it would be trimmed.
-                    if to == back as usize && len >= 2 {
-                        continue;
-                    }
-                    let k = key.swap(blank as usize, to);
-                    let w = dirs | (dir_index(d) as u64) << (2 * len);
-                    if seen.insert(k) {
-                        next.push((k, w, to as u8, blank));
-                    } else {
-                        words.push(Word {
-                            start: start as u8,
-                            len: len as u8 + 1,
-                            dirs: w,
-                        });
-                    }
-                }
-            }
-            std::mem::swap(&mut level, &mut next);
-        }
-    }
-    words
-}
-
-/// The words without those that have a forbidden proper suffix (from the cell it starts on).
-fn trim(board: Board, words: Vec<Word>) -> Vec<Word> {
-    let set: HashSet<Word, Fast> = words.iter().copied().collect();
-    let mut kept: Vec<Word> = words
-        .into_iter()
-        .filter(|w| {
-            // The cell before each move, then the proper suffixes shortest first (most
-            // redundant words end in a short word).
-            let mut cells = [0u8; MAX_DEPTH as usize + 1];
-            cells[0] = w.start;
-            for i in 0..w.len as usize {
-                cells[i + 1] = board
-                    .neighbour(cells[i] as usize, Direction::ALL[w.dir(i)])
-                    .unwrap_or(cells[i] as usize) as u8;
-            }
-            !(1..w.len as usize).rev().any(|i| {
-                set.contains(&Word {
-                    start: cells[i],
-                    len: w.len - i as u8,
-                    dirs: w.dirs >> (2 * i),
-                })
-            })
-        })
-        .collect();
-    kept.sort_unstable();
-    kept
 }
 
 /// The machine's transition table, narrow when it can be.
@@ -288,8 +124,8 @@ impl Pruner {
         let mut cell_of: Vec<u8> = (0..cells as u8).collect();
         let mut terminal: Vec<bool> = vec![false; cells];
         for w in &words {
-            let mut s = w.start as usize;
-            for i in 0..w.len as usize {
+            let mut s = w.start();
+            for i in 0..w.len() {
                 let d = w.dir(i);
                 if child[s][d] == u32::MAX {
                     let to = board
@@ -426,21 +262,14 @@ impl Pruner {
         Self::words_of(board, depth.min(MAX_DEPTH))
             .into_iter()
             .map(|w| {
-                let dirs = (0..w.len as usize)
-                    .map(|i| Direction::ALL[w.dir(i)])
-                    .collect();
-                (w.start as usize, dirs)
+                let dirs = (0..w.len()).map(|i| Direction::ALL[w.dir(i)]).collect();
+                (w.start(), dirs)
             })
             .collect()
     }
 
     fn words_of(board: Board, depth: u32) -> Vec<Word> {
-        let raw = match board.cells() {
-            0..=16 => enumerate::<u64>(board, depth),
-            17..=25 => enumerate::<u128>(board, depth),
-            _ => enumerate::<[u8; 64]>(board, depth),
-        };
-        trim(board, raw)
+        words::forbidden(board, depth)
     }
 
     /// The state a search starts in with the blank on `cell`.
