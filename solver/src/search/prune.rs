@@ -34,7 +34,7 @@ mod words;
 
 pub use cache::Origin;
 use pdbformat::{Board, Direction};
-use std::collections::{HashMap, HashSet, VecDeque};
+use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 use words::Word;
 
@@ -117,6 +117,7 @@ impl Pruner {
     pub fn new(board: Board, depth: u32) -> Pruner {
         let depth = depth.min(MAX_DEPTH);
         let words = Self::words_of(board, depth);
+        let word_count = words.len();
         let cells = board.cells();
 
         // The trie: node `c < cells` is the root of cell `c`; `child` by direction index.
@@ -140,6 +141,7 @@ impl Pruner {
             }
             terminal[s] = true;
         }
+        drop(words);
 
         // Failure links breadth first, completing `child` into the automaton's `delta`
         // (directions that leave the board stay u32::MAX); `out`: a word ends here.
@@ -147,8 +149,9 @@ impl Pruner {
         let mut delta = child;
         let mut fail = vec![0u32; n];
         let mut out = terminal;
-        let mut order = Vec::with_capacity(n);
-        let mut queue = VecDeque::new();
+        // The breadth-first order of the nodes, roots first, doubles as the queue.
+        let mut order: Vec<u32> = Vec::with_capacity(n);
+        order.extend(0..cells as u32);
         for root in 0..cells {
             fail[root] = root as u32;
             for (d, to) in board.neighbours(root) {
@@ -157,14 +160,15 @@ impl Pruner {
                     u32::MAX => delta[root][d] = to as u32,
                     c => {
                         fail[c as usize] = to as u32;
-                        queue.push_back(c as usize);
+                        order.push(c);
                     }
                 }
             }
-            order.push(root);
         }
-        while let Some(s) = queue.pop_front() {
-            order.push(s);
+        let mut head = cells;
+        while head < order.len() {
+            let s = order[head] as usize;
+            head += 1;
             let f = fail[s] as usize;
             out[s] |= out[f];
             for (d, _) in board.neighbours(cell_of[s] as usize) {
@@ -174,22 +178,25 @@ impl Pruner {
                     u32::MAX => delta[s][d] = via_fail,
                     c => {
                         fail[c as usize] = via_fail;
-                        queue.push_back(c as usize);
+                        order.push(c);
                     }
                 }
             }
         }
+        drop(fail);
 
         // The states: nodes where no word ends, in breadth-first order (roots first).
-        let live: Vec<usize> = order.into_iter().filter(|&s| !out[s]).collect();
+        let live: Vec<u32> = order.into_iter().filter(|&s| !out[s as usize]).collect();
+        drop(out);
         let mut index = vec![u32::MAX; n];
         for (i, &s) in live.iter().enumerate() {
-            index[s] = i as u32;
+            index[s as usize] = i as u32;
         }
         // Transitions by slot between live indices; u32::MAX: forbidden or no such slot.
         let trans: Vec<[u32; 4]> = live
             .iter()
             .map(|&s| {
+                let s = s as usize;
                 let mut t = [u32::MAX; 4];
                 for (slot, (d, _)) in board.neighbours(cell_of[s] as usize).enumerate() {
                     t[slot] = index[delta[s][dir_index(d)] as usize];
@@ -197,7 +204,9 @@ impl Pruner {
                 t
             })
             .collect();
-        let (class, classes) = minimise(&trans, |i| cell_of[live[i]] as u32);
+        drop(delta);
+        drop(index);
+        let (class, classes) = minimise(&trans, |i| cell_of[live[i] as usize] as u32);
 
         // Renumber the classes from 1 in first-seen order (roots first).
         let mut id = vec![0u32; classes];
@@ -229,7 +238,7 @@ impl Pruner {
             table,
             starts,
             states: classes,
-            words: words.len(),
+            words: word_count,
             depth,
             origin: Origin::Built,
         }
@@ -329,40 +338,129 @@ impl Pruner {
     }
 }
 
-/// Moore's partition refinement of a machine with transitions `trans` (`u32::MAX`: forbidden
-/// or absent), starting from the partition by `initial` (the blank's cell): the class of every
-/// state and the number of classes.
+/// The coarsest partition of a machine's states with transitions `trans` (`u32::MAX`:
+/// forbidden or absent) that refines the partition by `initial` (the blank's cell) and is
+/// stable (two states of a class go, by every slot, to one class): the class of every state
+/// and the number of classes. The partition is unique, so the classes' numbering is the only
+/// thing the method chooses; [`Pruner::new`] renumbers them canonically.
+///
+/// Method: the splitting is driven by a worklist of classes (Moore's rounds re-hashed every
+/// state on every round). A class on the list is sorted by its members' signatures (the class
+/// each slot leads to) and split into runs of equal signatures; its largest run keeps the
+/// class, and the predecessors of every state that moved put their classes back on the list.
+/// A split never separates equivalent states (their successors are equivalent, hence in one
+/// class, by induction), and the list empties only when every class is stable, so the result
+/// is the coarsest stable partition, as Moore's.
 fn minimise(trans: &[[u32; 4]], initial: impl Fn(usize) -> u32) -> (Vec<u32>, usize) {
     let n = trans.len();
-    let mut class: Vec<u32> = (0..n).map(initial).collect();
-    let mut count = {
-        let mut seen: HashSet<u32, Fast> = HashSet::default();
-        class.iter().for_each(|&c| {
-            seen.insert(c);
-        });
-        seen.len()
-    };
-    let mut ids: HashMap<(u32, [u32; 4]), u32, Fast> = HashMap::default();
-    loop {
-        ids.clear();
-        let next: Vec<u32> = (0..n)
-            .map(|i| {
-                let sig = trans[i].map(|t| {
-                    if t == u32::MAX {
-                        u32::MAX
-                    } else {
-                        class[t as usize]
-                    }
-                });
-                let len = ids.len() as u32;
-                *ids.entry((class[i], sig)).or_insert(len)
-            })
-            .collect();
-        let new_count = ids.len();
-        class = next;
-        if new_count == count {
-            return (class, count);
+    // The predecessors of every state (compressed rows).
+    let mut pred_start = vec![0u32; n + 1];
+    for t in trans {
+        for &to in t.iter().filter(|&&to| to != u32::MAX) {
+            pred_start[to as usize + 1] += 1;
         }
-        count = new_count;
     }
+    for i in 0..n {
+        pred_start[i + 1] += pred_start[i];
+    }
+    let mut preds = vec![0u32; pred_start[n] as usize];
+    let mut fill = pred_start.clone();
+    for (from, t) in trans.iter().enumerate() {
+        for &to in t.iter().filter(|&&to| to != u32::MAX) {
+            preds[fill[to as usize] as usize] = from as u32;
+            fill[to as usize] += 1;
+        }
+    }
+    drop(fill);
+
+    // The initial classes, numbered in first-seen order, their members contiguous in
+    // `members` (`range[c]`).
+    let mut class = vec![0u32; n];
+    let mut ids: HashMap<u32, u32, Fast> = HashMap::default();
+    for (i, c) in class.iter_mut().enumerate() {
+        let len = ids.len() as u32;
+        *c = *ids.entry(initial(i)).or_insert(len);
+    }
+    let mut members: Vec<u32> = (0..n as u32).collect();
+    members.sort_unstable_by_key(|&i| class[i as usize]);
+    let mut range: Vec<(u32, u32)> = vec![(0, 0); ids.len()];
+    for (k, &i) in members.iter().enumerate() {
+        let c = class[i as usize] as usize;
+        if range[c].1 == 0 {
+            range[c].0 = k as u32;
+        }
+        range[c].1 = k as u32 + 1;
+    }
+    drop(ids);
+
+    let mut queued = vec![true; range.len()];
+    let mut work: Vec<u32> = (0..range.len() as u32).collect();
+    let mut sigs: Vec<([u32; 4], u32)> = Vec::new();
+    while let Some(c) = work.pop() {
+        queued[c as usize] = false;
+        let (lo, hi) = range[c as usize];
+        let (lo, hi) = (lo as usize, hi as usize);
+        if hi - lo < 2 {
+            continue;
+        }
+        let sig =
+            |i: u32| trans[i as usize].map(|t| if t == u32::MAX { t } else { class[t as usize] });
+        sigs.clear();
+        sigs.extend(members[lo..hi].iter().map(|&i| (sig(i), i)));
+        if sigs.iter().all(|s| s.0 == sigs[0].0) {
+            continue;
+        }
+        sigs.sort_unstable();
+        // The runs of equal signatures; the largest keeps `c`.
+        let mut runs: Vec<(usize, usize)> = Vec::new();
+        let mut start = 0;
+        for k in 1..=sigs.len() {
+            if k == sigs.len() || sigs[k].0 != sigs[start].0 {
+                runs.push((start, k));
+                start = k;
+            }
+        }
+        let keep = runs
+            .iter()
+            .enumerate()
+            .max_by_key(|(_, r)| r.1 - r.0)
+            .map_or(0, |(k, _)| k);
+        // Every run's class first, then the notifications (a predecessor may sit in a run
+        // that moves later).
+        let first_new = range.len();
+        for (k, &(a, b)) in runs.iter().enumerate() {
+            for (j, &(_, i)) in sigs[a..b].iter().enumerate() {
+                members[lo + a + j] = i;
+            }
+            let range_of = ((lo + a) as u32, (lo + b) as u32);
+            if k == keep {
+                range[c as usize] = range_of;
+                continue;
+            }
+            let new = range.len() as u32;
+            range.push(range_of);
+            queued.push(false);
+            for &(_, i) in &sigs[a..b] {
+                class[i as usize] = new;
+            }
+        }
+        for (k, &(a, b)) in runs.iter().enumerate() {
+            if k == keep {
+                continue;
+            }
+            for &(_, i) in &sigs[a..b] {
+                let (p0, p1) = (pred_start[i as usize], pred_start[i as usize + 1]);
+                for &p in &preds[p0 as usize..p1 as usize] {
+                    let pc = class[p as usize];
+                    if !queued[pc as usize] {
+                        queued[pc as usize] = true;
+                        work.push(pc);
+                    }
+                }
+            }
+        }
+        debug_assert!(range.len() > first_new);
+    }
+    let count = range.len();
+    (class, count)
 }
