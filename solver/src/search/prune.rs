@@ -30,6 +30,7 @@
 //! milliseconds.
 
 pub mod cache;
+mod huge;
 mod words;
 
 pub use cache::Origin;
@@ -83,7 +84,8 @@ fn dir_index(d: Direction) -> usize {
 #[derive(Clone, Debug)]
 enum Table {
     Narrow(Vec<u16>),
-    Wide(Vec<u32>),
+    /// In huge-page memory: tens of megabytes stepped through at random.
+    Wide(huge::HugeWords),
 }
 
 /// The machine of one board: from a state (which fixes the blank's cell), the `slot`-th move
@@ -232,7 +234,7 @@ impl Pruner {
         let table = if classes < u16::MAX as usize {
             Table::Narrow(table.into_iter().map(|v| v as u16).collect())
         } else {
-            Table::Wide(table)
+            Table::Wide(table.into())
         };
         Pruner {
             table,

@@ -214,14 +214,16 @@ impl Seen {
         }
     }
 
-    /// Doubles the table when it is three quarters full (`hash_of` rebuilds a stored string's
-    /// effect hash).
+    /// Doubles the table when `extra` more entries would fill more than seven eighths of it
+    /// (`hash_of` rebuilds a stored string's effect hash). Seven eighths, not less: the
+    /// deepest level decides the size, and a probe that runs past its first cache line is
+    /// cheaper than a table twice as large.
     fn reserve(&mut self, extra: usize, hash_of: impl Fn(u64) -> u64) {
-        if (self.len + extra) * 4 <= self.slots.len() * 3 {
+        if (self.len + extra) * 8 <= self.slots.len() * 7 {
             return;
         }
         let mut size = self.slots.len();
-        while (self.len + extra) * 4 > size * 3 {
+        while (self.len + extra) * 8 > size * 7 {
             size *= 2;
         }
         let old = std::mem::replace(&mut self.slots, vec![0; size]);
@@ -316,7 +318,6 @@ fn enumerate_from<K: Effect>(
                 let l = (e >> DIR_BITS & 0x1F) as usize - 1;
                 replay(id, nc, start, e & DIR_MASK, l).0
             };
-            seen.reserve(level.len() * 3, |e| stored(e).hash64());
             for chunk in level.chunks(BATCH) {
                 batch.clear();
                 for &entry in chunk {
@@ -338,6 +339,10 @@ fn enumerate_from<K: Effect>(
                         let w = dirs | (d as u64) << (2 * len);
                         batch.push((child, hash, w, to as u8, blank as u8));
                     }
+                }
+                if (seen.len + batch.len()) * 8 > seen.slots.len() * 7 {
+                    seen.reserve(batch.len(), |e| stored(e).hash64());
+                    batch.iter().for_each(|c| seen.prefetch(c.1));
                 }
                 for &(key, hash, w, to, blank) in &batch {
                     let new = seen.insert(hash, w, len + 1, |e| stored(e) == key);
