@@ -310,6 +310,9 @@ fn enumerate_from<K: Effect>(
         let nc = &next_cell;
         seen.clear();
         level.clear();
+        // The boards and blank cells along the string last expanded.
+        let mut keys = [id; MAX_DEPTH as usize + 1];
+        let mut path = [start as u8; MAX_DEPTH as usize + 1];
         seen.insert(id.hash64(), 0, 0, |_| false);
         level.push((start as u64) << DIR_BITS | NO_CELL << (DIR_BITS + 7));
         for len in 0..depth as usize {
@@ -318,13 +321,23 @@ fn enumerate_from<K: Effect>(
                 let l = (e >> DIR_BITS & 0x1F) as usize - 1;
                 replay(id, nc, start, e & DIR_MASK, l).0
             };
+            // The level is in lexicographic order, so a string shares most of its moves with
+            // the one before: only the moves after their common prefix are replayed.
+            let mut prev: Option<u64> = None;
             for chunk in level.chunks(BATCH) {
                 batch.clear();
                 for &entry in chunk {
                     let dirs = entry & DIR_MASK;
                     let blank = (entry >> DIR_BITS & 0x7F) as usize;
                     let back = (entry >> (DIR_BITS + 7) & 0x7F) as usize;
-                    let (key, _) = replay(id, nc, start, dirs, len);
+                    let common = prev.map_or(0, |p| ((p ^ dirs).trailing_zeros() / 2) as usize);
+                    prev = Some(dirs);
+                    for i in common.min(len)..len {
+                        let to = nc[path[i] as usize * 4 + (dirs >> (2 * i) & 3) as usize];
+                        keys[i + 1] = keys[i].swap(path[i] as usize, to as usize);
+                        path[i + 1] = to;
+                    }
+                    let key = keys[len];
                     for d in 0..4 {
                         let to = nc[blank * 4 + d] as usize;
                         // The move back (a duplicate of the string two moves shorter) is the
