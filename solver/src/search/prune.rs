@@ -346,13 +346,15 @@ impl Pruner {
 /// and the number of classes. The partition is unique, so the classes' numbering is the only
 /// thing the method chooses; [`Pruner::new`] renumbers them canonically.
 ///
-/// Method: the splitting is driven by a worklist of classes (Moore's rounds re-hashed every
-/// state on every round). A class on the list is sorted by its members' signatures (the class
-/// each slot leads to) and split into runs of equal signatures; its largest run keeps the
-/// class, and the predecessors of every state that moved put their classes back on the list.
-/// A split never separates equivalent states (their successors are equivalent, hence in one
-/// class, by induction), and the list empties only when every class is stable, so the result
-/// is the coarsest stable partition, as Moore's.
+/// Method: Moore's rounds, but each round looks only at the states whose signature (the class
+/// each slot leads to) may have changed: all of them in the first round, then the predecessors
+/// of the states that changed class in the round before. Every class is uniform (one
+/// signature) apart from such touched states, so a round sorts the touched states by class and
+/// signature; in a class, those whose signature differs from its untouched members' (or, when
+/// all are touched, from the largest group's) leave it, one new class per signature. A split
+/// never separates equivalent states (their successors are equivalent, hence in one class, by
+/// induction), and the rounds end when no state changes class, so the result is the coarsest
+/// stable partition, as Moore's.
 fn minimise(trans: &[[u32; 4]], initial: impl Fn(usize) -> u32) -> (Vec<u32>, usize) {
     let n = trans.len();
     // The predecessors of every state (compressed rows).
@@ -376,92 +378,119 @@ fn minimise(trans: &[[u32; 4]], initial: impl Fn(usize) -> u32) -> (Vec<u32>, us
     drop(fill);
 
     // The initial classes, numbered in first-seen order, their members contiguous in
-    // `members` (`range[c]`).
+    // `members` (`range[c]`), `pos[state]` its index there.
     let mut class = vec![0u32; n];
     let mut ids: HashMap<u32, u32, Fast> = HashMap::default();
     for (i, c) in class.iter_mut().enumerate() {
         let len = ids.len() as u32;
         *c = *ids.entry(initial(i)).or_insert(len);
     }
+    drop(ids);
     let mut members: Vec<u32> = (0..n as u32).collect();
     members.sort_unstable_by_key(|&i| class[i as usize]);
-    let mut range: Vec<(u32, u32)> = vec![(0, 0); ids.len()];
+    let mut pos = vec![0u32; n];
+    let mut range: Vec<(u32, u32)> = Vec::new();
     for (k, &i) in members.iter().enumerate() {
+        pos[i as usize] = k as u32;
         let c = class[i as usize] as usize;
-        if range[c].1 == 0 {
-            range[c].0 = k as u32;
+        if c >= range.len() {
+            range.resize(c + 1, (k as u32, k as u32));
         }
         range[c].1 = k as u32 + 1;
     }
-    drop(ids);
 
-    let mut queued = vec![true; range.len()];
-    let mut work: Vec<u32> = (0..range.len() as u32).collect();
-    let mut sigs: Vec<([u32; 4], u32)> = Vec::new();
-    while let Some(c) = work.pop() {
-        queued[c as usize] = false;
-        let (lo, hi) = range[c as usize];
-        let (lo, hi) = (lo as usize, hi as usize);
-        if hi - lo < 2 {
-            continue;
-        }
-        let sig =
-            |i: u32| trans[i as usize].map(|t| if t == u32::MAX { t } else { class[t as usize] });
-        sigs.clear();
-        sigs.extend(members[lo..hi].iter().map(|&i| (sig(i), i)));
-        if sigs.iter().all(|s| s.0 == sigs[0].0) {
-            continue;
-        }
-        sigs.sort_unstable();
-        // The runs of equal signatures; the largest keeps `c`.
-        let mut runs: Vec<(usize, usize)> = Vec::new();
-        let mut start = 0;
-        for k in 1..=sigs.len() {
-            if k == sigs.len() || sigs[k].0 != sigs[start].0 {
-                runs.push((start, k));
-                start = k;
-            }
-        }
-        let keep = runs
-            .iter()
-            .enumerate()
-            .max_by_key(|(_, r)| r.1 - r.0)
-            .map_or(0, |(k, _)| k);
-        // Every run's class first, then the notifications (a predecessor may sit in a run
-        // that moves later).
-        let first_new = range.len();
-        for (k, &(a, b)) in runs.iter().enumerate() {
-            for (j, &(_, i)) in sigs[a..b].iter().enumerate() {
-                members[lo + a + j] = i;
-            }
-            let range_of = ((lo + a) as u32, (lo + b) as u32);
-            if k == keep {
-                range[c as usize] = range_of;
-                continue;
-            }
-            let new = range.len() as u32;
-            range.push(range_of);
-            queued.push(false);
-            for &(_, i) in &sigs[a..b] {
-                class[i as usize] = new;
-            }
-        }
-        for (k, &(a, b)) in runs.iter().enumerate() {
-            if k == keep {
-                continue;
-            }
-            for &(_, i) in &sigs[a..b] {
-                let (p0, p1) = (pred_start[i as usize], pred_start[i as usize + 1]);
-                for &p in &preds[p0 as usize..p1 as usize] {
-                    let pc = class[p as usize];
-                    if !queued[pc as usize] {
-                        queued[pc as usize] = true;
-                        work.push(pc);
+    let sig_of = |class: &[u32], i: u32| {
+        trans[i as usize].map(|t| if t == u32::MAX { t } else { class[t as usize] })
+    };
+    let mut touched_flag = vec![true; n];
+    let mut touched: Vec<u32> = (0..n as u32).collect();
+    // (class, signature, state) of the touched states.
+    let mut work: Vec<(u32, [u32; 4], u32)> = Vec::new();
+    let mut moved: Vec<u32> = Vec::new();
+    // (first, end, the signature that stays) of each class's touched states in `work`.
+    let mut groups: Vec<(usize, usize, [u32; 4])> = Vec::new();
+    while !touched.is_empty() {
+        work.clear();
+        work.extend(
+            touched
+                .iter()
+                .map(|&i| (class[i as usize], sig_of(&class, i), i)),
+        );
+        work.sort_unstable();
+        moved.clear();
+        // First every class's signature that stays, all read from this round's classes
+        // (an untouched member's successors may change class later in the round).
+        groups.clear();
+        let mut g = 0;
+        while g < work.len() {
+            // The touched states of one class: work[g..end].
+            let c = work[g].0;
+            let end = g + work[g..].partition_point(|w| w.0 == c);
+            let (lo, hi) = range[c as usize];
+            // The signature that stays: the untouched members', else the largest group's.
+            let base = if end - g < (hi - lo) as usize {
+                let untouched = members[lo as usize..hi as usize]
+                    .iter()
+                    .find(|&&i| !touched_flag[i as usize])
+                    .copied()
+                    .expect("a class with fewer touched states than members");
+                sig_of(&class, untouched)
+            } else {
+                let mut best = (0, work[g].1);
+                let mut k = g;
+                while k < end {
+                    let run = work[k..end].partition_point(|w| w.1 == work[k].1);
+                    if run > best.0 {
+                        best = (run, work[k].1);
                     }
+                    k += run;
+                }
+                best.1
+            };
+            groups.push((g, end, base));
+            g = end;
+        }
+        // Then the splits: every other signature's group leaves for a new class at the end of
+        // the class's range.
+        for &(g, end, base) in &groups {
+            let c = work[g].0;
+            let mut hi = range[c as usize].1;
+            let mut k = g;
+            while k < end {
+                let sig = work[k].1;
+                let run = work[k..end].partition_point(|w| w.1 == sig);
+                if sig != base {
+                    let new = range.len() as u32;
+                    let old_hi = hi;
+                    for &(_, _, i) in &work[k..k + run] {
+                        hi -= 1;
+                        let (p, q) = (pos[i as usize], hi);
+                        let other = members[q as usize];
+                        members.swap(p as usize, q as usize);
+                        pos[other as usize] = p;
+                        pos[i as usize] = q;
+                        moved.push(i);
+                        class[i as usize] = new;
+                    }
+                    range.push((hi, old_hi));
+                }
+                k += run;
+            }
+            range[c as usize].1 = hi;
+        }
+        for &i in &touched {
+            touched_flag[i as usize] = false;
+        }
+        touched.clear();
+        for &i in &moved {
+            let (p0, p1) = (pred_start[i as usize], pred_start[i as usize + 1]);
+            for &p in &preds[p0 as usize..p1 as usize] {
+                if !touched_flag[p as usize] {
+                    touched_flag[p as usize] = true;
+                    touched.push(p);
                 }
             }
         }
-        debug_assert!(range.len() > first_new);
     }
     let count = range.len();
     (class, count)
