@@ -24,8 +24,11 @@
 //! entries when the states fit, else `u32`. The inverse move (a string of length 2 equivalent
 //! to the empty string) is the depth-2 case of the machine.
 //!
-//! **Cache.** Deep machines take seconds to build (a 5×5 machine of depth 16 about half a
-//! minute), so [`Pruner::shared`] keeps machines of depth [`cache::MIN_CACHED_DEPTH`] and more
+//! **Building.** The enumeration (`prune/words.rs`) names effects by their strings rather than
+//! packed boards; the minimisation refines only the states whose signature may have changed.
+//! A 5×5 machine of depth 18 takes about 20 s on two cores and 0.56 GB at its peak.
+//!
+//! **Cache.** Deep machines take seconds to build, so [`Pruner::shared`] keeps machines of depth [`cache::MIN_CACHED_DEPTH`] and more
 //! in checksummed files in the user's cache directory (`prune/cache.rs`) and reads them back in
 //! milliseconds.
 
@@ -44,9 +47,10 @@ use words::Word;
 pub const DEFAULT_DEPTH: u32 = 12;
 
 /// The word depth used on boards of 17 to 25 cells when none is given: measured on Korf's
-/// 24-puzzle instances (see `BENCHMARKS.md`); the machine is cached (`prune/cache.rs`), since
-/// a 5×5 one of this depth takes half a minute or more to build.
-pub const DEFAULT_DEPTH_LARGE: u32 = 16;
+/// 24-puzzle instances (see `BENCHMARKS.md`: about 6 % fewer nodes than 16, 4-5 % more than
+/// 20, whose machine takes minutes and gigabytes to build); the machine is cached
+/// (`prune/cache.rs`), since a 5×5 one of this depth takes about 20 s and 0.56 GB to build.
+pub const DEFAULT_DEPTH_LARGE: u32 = 18;
 
 /// The word depth used on boards of more than 25 cells when none is given (their machines
 /// grow faster with depth, and no search there was measured).
