@@ -260,7 +260,7 @@ fn korf_instances_same_lengths_fewer_nodes() {
 fn machine_sizes_and_build_times() {
     for (w, h) in [(3, 3), (4, 4), (5, 5)] {
         let board = Board::new(w, h).unwrap();
-        let deepest = if w == 5 { 16 } else { 14 };
+        let deepest = if w == 5 { 18 } else { 16 };
         for depth in (8..=deepest).step_by(2) {
             let t = std::time::Instant::now();
             let p = Pruner::new(board, depth);
@@ -277,4 +277,131 @@ fn machine_sizes_and_build_times() {
             }
         }
     }
+}
+
+/// The SHA-256 (the cache file's trailing digest) of the cache file of every machine below, as
+/// the straightforward builder of commit 2481b47 made them (a hash set of packed boards per
+/// start cell, then Aho-Corasick, then Moore's rounds): width, height, depth, file bytes,
+/// digest.
+const MAIN_2481B47: [(usize, usize, u32, usize, &str); 12] = [
+    (
+        3,
+        3,
+        14,
+        18404,
+        "a3d877307ee8f6f1b4d2823b390dc0933425bc82eab7367d912df65b33bda977",
+    ),
+    (
+        4,
+        3,
+        16,
+        236464,
+        "f751ed2e0a2eb51a2d9afb2a0659c34c19d0c547be26e459b76909bc03667e24",
+    ),
+    (
+        4,
+        4,
+        12,
+        93512,
+        "b3c66057f0ff54cf904198e6ba567ac7a6a78ae38f7175b5858aa9688b7978e4",
+    ),
+    (
+        4,
+        4,
+        14,
+        305896,
+        "e7eed4ef871e9e90a8aba085e40c0785b72dc52f1d6045875cc6171331c9ba58",
+    ),
+    (
+        5,
+        4,
+        14,
+        1473288,
+        "8f08b36e679f6291698aaaae1b92c597af83b96fbd5e3eec23315807ba4dd880",
+    ),
+    (
+        5,
+        5,
+        10,
+        67740,
+        "9a76dc484913ca4427e3519635e4c4b9c152da6320780ed2a87ffd750d5cc575",
+    ),
+    (
+        5,
+        5,
+        12,
+        331156,
+        "dd245c408b95c308445b00142acfe9da44f9c43b06627629708e19c42d010ef8",
+    ),
+    (
+        5,
+        5,
+        14,
+        3194300,
+        "69285e7e7dca3dbf9ea81000854ee66489728bf4472ba00436b22c1f9ed78165",
+    ),
+    (
+        6,
+        6,
+        8,
+        21024,
+        "a100191e5a9b66f9d64a243139e55997064ea53fe1b9ae801b9ad8e8f3e94313",
+    ),
+    (
+        4,
+        4,
+        16,
+        2266552,
+        "f6d8cd292fe56b4864fd352cf43ab7da93c09caddb79f575ecec867064e2ecc0",
+    ),
+    (
+        5,
+        5,
+        16,
+        14804332,
+        "ab1029b530588b98b4c4ca909870a6c716b40f18ccd557b9d92cf004287588ab",
+    ),
+    (
+        5,
+        5,
+        18,
+        68823068,
+        "2d0cade96f74847465b723669f721fee4e462cfd1879ffc5b2e9827a4de4e13e",
+    ),
+];
+
+/// Builds the machines of [`MAIN_2481B47`] whose files have `min_bytes` to `max_bytes` bytes
+/// and checks each byte for byte (the same states, word count, starts and transition table)
+/// against the old builder's digest.
+fn same_as_main(max_bytes: usize, min_bytes: usize) {
+    let mut checked = 0;
+    for &(w, h, depth, bytes, digest) in MAIN_2481B47
+        .iter()
+        .filter(|m| (min_bytes..=max_bytes).contains(&m.3))
+    {
+        let board = Board::new(w, h).unwrap();
+        let p = Pruner::new(board, depth);
+        let file = solver::search::prune::cache::encode(board, &p);
+        assert_eq!(file.len(), bytes, "{w}x{h} depth {depth}");
+        let hex: String = file[file.len() - 32..]
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect();
+        assert_eq!(hex, digest, "{w}x{h} depth {depth}");
+        checked += 1;
+    }
+    assert!(checked > 0);
+}
+
+#[test]
+fn machines_are_byte_for_byte_those_of_the_old_builder() {
+    same_as_main(3_200_000, 0);
+}
+
+/// The deep 5×5 machines (seconds to a minute to build, so not run by default):
+/// `cargo test --release -p solver --test prune -- --ignored deep_machines`.
+#[test]
+#[ignore]
+fn deep_machines_are_byte_for_byte_those_of_the_old_builder() {
+    same_as_main(usize::MAX, 3_200_001);
 }

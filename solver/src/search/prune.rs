@@ -24,27 +24,33 @@
 //! entries when the states fit, else `u32`. The inverse move (a string of length 2 equivalent
 //! to the empty string) is the depth-2 case of the machine.
 //!
-//! **Cache.** Deep machines take seconds to build (a 5×5 machine of depth 16 about half a
-//! minute), so [`Pruner::shared`] keeps machines of depth [`cache::MIN_CACHED_DEPTH`] and more
+//! **Building.** The enumeration (`prune/words.rs`) names effects by their strings rather than
+//! packed boards; the minimisation refines only the states whose signature may have changed.
+//! A 5×5 machine of depth 18 takes about 20 s on two cores and 0.56 GB at its peak.
+//!
+//! **Cache.** Deep machines take seconds to build, so [`Pruner::shared`] keeps machines of depth [`cache::MIN_CACHED_DEPTH`] and more
 //! in checksummed files in the user's cache directory (`prune/cache.rs`) and reads them back in
 //! milliseconds.
 
 pub mod cache;
+mod huge;
+mod words;
 
 pub use cache::Origin;
 use pdbformat::{Board, Direction};
-use std::collections::{HashMap, HashSet, VecDeque};
-use std::hash::Hash;
+use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
+use words::Word;
 
 /// The word depth used on boards of at most 16 cells when none is given: measured on Korf's
 /// 100 (see `BENCHMARKS.md`, "Solver: duplicate-move pruning").
 pub const DEFAULT_DEPTH: u32 = 12;
 
 /// The word depth used on boards of 17 to 25 cells when none is given: measured on Korf's
-/// 24-puzzle instances (see `BENCHMARKS.md`); the machine is cached (`prune/cache.rs`), since
-/// a 5×5 one of this depth takes half a minute or more to build.
-pub const DEFAULT_DEPTH_LARGE: u32 = 16;
+/// 24-puzzle instances (see `BENCHMARKS.md`: about 6 % fewer nodes than 16, 4-5 % more than
+/// 20, whose machine takes minutes and gigabytes to build); the machine is cached
+/// (`prune/cache.rs`), since a 5×5 one of this depth takes about 20 s and 0.56 GB to build.
+pub const DEFAULT_DEPTH_LARGE: u32 = 18;
 
 /// The word depth used on boards of more than 25 cells when none is given (their machines
 /// grow faster with depth, and no search there was measured).
@@ -67,187 +73,23 @@ pub fn default_depth(board: Board) -> u32 {
     }
 }
 
-/// The crate's multiplicative hasher for packed keys: the enumeration hashes millions of packed
-/// boards, where SipHash's flood resistance buys nothing.
+/// The crate's multiplicative hasher for packed keys.
 type Fast = super::key::BuildFast;
 
 /// The machines built so far, by board width, height and word depth.
 type Machines = HashMap<(usize, usize, u32), Arc<Pruner>>;
-
-/// A board's tiles packed into a key: the identity board with the blank on a start cell, after
-/// some moves. Only swaps of two cells are needed.
-trait Effect: Copy + Eq + Hash {
-    /// The identity board: value `i` on cell `i`. The blank holds the value of the cell it
-    /// starts on, so every key is a permutation and every swap changes it.
-    fn identity(cells: usize) -> Self;
-    /// The board with the contents of cells `a` and `b` swapped.
-    fn swap(self, a: usize, b: usize) -> Self;
-}
-
-/// Boards of at most 16 cells: 4 bits a cell.
-impl Effect for u64 {
-    fn identity(cells: usize) -> Self {
-        (0..cells).fold(0, |k, c| k | (c as u64) << (4 * c))
-    }
-    #[inline]
-    fn swap(self, a: usize, b: usize) -> Self {
-        let x = ((self >> (4 * a)) ^ (self >> (4 * b))) & 0xF;
-        self ^ (x << (4 * a)) ^ (x << (4 * b))
-    }
-}
-
-/// Boards of 17 to 25 cells: 5 bits a cell.
-impl Effect for u128 {
-    fn identity(cells: usize) -> Self {
-        (0..cells).fold(0, |k, c| k | (c as u128) << (5 * c))
-    }
-    #[inline]
-    fn swap(self, a: usize, b: usize) -> Self {
-        let x = ((self >> (5 * a)) ^ (self >> (5 * b))) & 0x1F;
-        self ^ (x << (5 * a)) ^ (x << (5 * b))
-    }
-}
-
-/// Larger boards (up to 64 cells): a byte a cell.
-impl Effect for [u8; 64] {
-    fn identity(cells: usize) -> Self {
-        let mut k = [0u8; 64];
-        for (c, v) in k.iter_mut().enumerate().take(cells) {
-            *v = c as u8;
-        }
-        k
-    }
-    #[inline]
-    fn swap(mut self, a: usize, b: usize) -> Self {
-        self[..].swap(a, b);
-        self
-    }
-}
 
 /// The index of a direction in [`Direction::ALL`].
 fn dir_index(d: Direction) -> usize {
     Direction::ALL.iter().position(|&x| x == d).unwrap_or(0)
 }
 
-/// A forbidden word: its start cell, length and directions (2 bits each, first move in the
-/// lowest bits).
-#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
-struct Word {
-    start: u8,
-    len: u8,
-    dirs: u64,
-}
-
-impl Word {
-    fn dir(&self, i: usize) -> usize {
-        (self.dirs >> (2 * i) & 3) as usize
-    }
-}
-
-/// Every forbidden word of `board` up to `depth` moves, before trimming (in no particular
-/// order): the start cells are shared among the machine's cores, each cell's enumeration
-/// independent of the others'.
-fn enumerate<K: Effect + Send>(board: Board, depth: u32) -> Vec<Word> {
-    let cells = board.cells();
-    let threads = std::thread::available_parallelism()
-        .map_or(1, |n| n.get())
-        .clamp(1, cells);
-    if threads == 1 || depth < 10 {
-        return enumerate_from::<K>(board, depth, 0..cells);
-    }
-    std::thread::scope(|scope| {
-        let parts: Vec<_> = (0..threads)
-            .map(|t| {
-                scope.spawn(move || enumerate_from::<K>(board, depth, (t..cells).step_by(threads)))
-            })
-            .collect();
-        parts
-            .into_iter()
-            .flat_map(|p| p.join().expect("the enumeration does not panic"))
-            .collect()
-    })
-}
-
-/// The forbidden words of `board` up to `depth` moves from the start cells `starts`.
-fn enumerate_from<K: Effect>(
-    board: Board,
-    depth: u32,
-    starts: impl Iterator<Item = usize>,
-) -> Vec<Word> {
-    let cells = board.cells();
-    let mut words = Vec::new();
-    let mut seen: HashSet<K, Fast> = HashSet::default();
-    // (key, directions, blank cell, the blank's previous cell or u8::MAX).
-    let mut level: Vec<(K, u64, u8, u8)> = Vec::new();
-    let mut next: Vec<(K, u64, u8, u8)> = Vec::new();
-    for start in starts {
-        seen.clear();
-        level.clear();
-        let id = K::identity(cells);
-        seen.insert(id);
-        level.push((id, 0, start as u8, u8::MAX));
-        for len in 0..depth {
-            next.clear();
-            for &(key, dirs, blank, back) in &level {
-                for (d, to) in board.neighbours(blank as usize) {
-                    // The move back (a duplicate of the string two moves shorter) is the
-                    // length-2 word from the previous cell: enumerated there, and any longer
-                    // word ending in it would be trimmed.
-                    if to == back as usize && len >= 2 {
-                        continue;
-                    }
-                    let k = key.swap(blank as usize, to);
-                    let w = dirs | (dir_index(d) as u64) << (2 * len);
-                    if seen.insert(k) {
-                        next.push((k, w, to as u8, blank));
-                    } else {
-                        words.push(Word {
-                            start: start as u8,
-                            len: len as u8 + 1,
-                            dirs: w,
-                        });
-                    }
-                }
-            }
-            std::mem::swap(&mut level, &mut next);
-        }
-    }
-    words
-}
-
-/// The words without those that have a forbidden proper suffix (from the cell it starts on).
-fn trim(board: Board, words: Vec<Word>) -> Vec<Word> {
-    let set: HashSet<Word, Fast> = words.iter().copied().collect();
-    let mut kept: Vec<Word> = words
-        .into_iter()
-        .filter(|w| {
-            // The cell before each move, then the proper suffixes shortest first (most
-            // redundant words end in a short word).
-            let mut cells = [0u8; MAX_DEPTH as usize + 1];
-            cells[0] = w.start;
-            for i in 0..w.len as usize {
-                cells[i + 1] = board
-                    .neighbour(cells[i] as usize, Direction::ALL[w.dir(i)])
-                    .unwrap_or(cells[i] as usize) as u8;
-            }
-            !(1..w.len as usize).rev().any(|i| {
-                set.contains(&Word {
-                    start: cells[i],
-                    len: w.len - i as u8,
-                    dirs: w.dirs >> (2 * i),
-                })
-            })
-        })
-        .collect();
-    kept.sort_unstable();
-    kept
-}
-
 /// The machine's transition table, narrow when it can be.
 #[derive(Clone, Debug)]
 enum Table {
     Narrow(Vec<u16>),
-    Wide(Vec<u32>),
+    /// In huge-page memory: tens of megabytes stepped through at random.
+    Wide(huge::HugeWords),
 }
 
 /// The machine of one board: from a state (which fixes the blank's cell), the `slot`-th move
@@ -281,6 +123,7 @@ impl Pruner {
     pub fn new(board: Board, depth: u32) -> Pruner {
         let depth = depth.min(MAX_DEPTH);
         let words = Self::words_of(board, depth);
+        let word_count = words.len();
         let cells = board.cells();
 
         // The trie: node `c < cells` is the root of cell `c`; `child` by direction index.
@@ -288,8 +131,8 @@ impl Pruner {
         let mut cell_of: Vec<u8> = (0..cells as u8).collect();
         let mut terminal: Vec<bool> = vec![false; cells];
         for w in &words {
-            let mut s = w.start as usize;
-            for i in 0..w.len as usize {
+            let mut s = w.start();
+            for i in 0..w.len() {
                 let d = w.dir(i);
                 if child[s][d] == u32::MAX {
                     let to = board
@@ -304,6 +147,7 @@ impl Pruner {
             }
             terminal[s] = true;
         }
+        drop(words);
 
         // Failure links breadth first, completing `child` into the automaton's `delta`
         // (directions that leave the board stay u32::MAX); `out`: a word ends here.
@@ -311,8 +155,9 @@ impl Pruner {
         let mut delta = child;
         let mut fail = vec![0u32; n];
         let mut out = terminal;
-        let mut order = Vec::with_capacity(n);
-        let mut queue = VecDeque::new();
+        // The breadth-first order of the nodes, roots first, doubles as the queue.
+        let mut order: Vec<u32> = Vec::with_capacity(n);
+        order.extend(0..cells as u32);
         for root in 0..cells {
             fail[root] = root as u32;
             for (d, to) in board.neighbours(root) {
@@ -321,14 +166,15 @@ impl Pruner {
                     u32::MAX => delta[root][d] = to as u32,
                     c => {
                         fail[c as usize] = to as u32;
-                        queue.push_back(c as usize);
+                        order.push(c);
                     }
                 }
             }
-            order.push(root);
         }
-        while let Some(s) = queue.pop_front() {
-            order.push(s);
+        let mut head = cells;
+        while head < order.len() {
+            let s = order[head] as usize;
+            head += 1;
             let f = fail[s] as usize;
             out[s] |= out[f];
             for (d, _) in board.neighbours(cell_of[s] as usize) {
@@ -338,22 +184,25 @@ impl Pruner {
                     u32::MAX => delta[s][d] = via_fail,
                     c => {
                         fail[c as usize] = via_fail;
-                        queue.push_back(c as usize);
+                        order.push(c);
                     }
                 }
             }
         }
+        drop(fail);
 
         // The states: nodes where no word ends, in breadth-first order (roots first).
-        let live: Vec<usize> = order.into_iter().filter(|&s| !out[s]).collect();
+        let live: Vec<u32> = order.into_iter().filter(|&s| !out[s as usize]).collect();
+        drop(out);
         let mut index = vec![u32::MAX; n];
         for (i, &s) in live.iter().enumerate() {
-            index[s] = i as u32;
+            index[s as usize] = i as u32;
         }
         // Transitions by slot between live indices; u32::MAX: forbidden or no such slot.
         let trans: Vec<[u32; 4]> = live
             .iter()
             .map(|&s| {
+                let s = s as usize;
                 let mut t = [u32::MAX; 4];
                 for (slot, (d, _)) in board.neighbours(cell_of[s] as usize).enumerate() {
                     t[slot] = index[delta[s][dir_index(d)] as usize];
@@ -361,7 +210,9 @@ impl Pruner {
                 t
             })
             .collect();
-        let (class, classes) = minimise(&trans, |i| cell_of[live[i]] as u32);
+        drop(delta);
+        drop(index);
+        let (class, classes) = minimise(&trans, |i| cell_of[live[i] as usize] as u32);
 
         // Renumber the classes from 1 in first-seen order (roots first).
         let mut id = vec![0u32; classes];
@@ -387,13 +238,13 @@ impl Pruner {
         let table = if classes < u16::MAX as usize {
             Table::Narrow(table.into_iter().map(|v| v as u16).collect())
         } else {
-            Table::Wide(table)
+            Table::Wide(table.into())
         };
         Pruner {
             table,
             starts,
             states: classes,
-            words: words.len(),
+            words: word_count,
             depth,
             origin: Origin::Built,
         }
@@ -426,21 +277,14 @@ impl Pruner {
         Self::words_of(board, depth.min(MAX_DEPTH))
             .into_iter()
             .map(|w| {
-                let dirs = (0..w.len as usize)
-                    .map(|i| Direction::ALL[w.dir(i)])
-                    .collect();
-                (w.start as usize, dirs)
+                let dirs = (0..w.len()).map(|i| Direction::ALL[w.dir(i)]).collect();
+                (w.start(), dirs)
             })
             .collect()
     }
 
     fn words_of(board: Board, depth: u32) -> Vec<Word> {
-        let raw = match board.cells() {
-            0..=16 => enumerate::<u64>(board, depth),
-            17..=25 => enumerate::<u128>(board, depth),
-            _ => enumerate::<[u8; 64]>(board, depth),
-        };
-        trim(board, raw)
+        words::forbidden(board, depth)
     }
 
     /// The state a search starts in with the blank on `cell`.
@@ -500,40 +344,158 @@ impl Pruner {
     }
 }
 
-/// Moore's partition refinement of a machine with transitions `trans` (`u32::MAX`: forbidden
-/// or absent), starting from the partition by `initial` (the blank's cell): the class of every
-/// state and the number of classes.
+/// The coarsest partition of a machine's states with transitions `trans` (`u32::MAX`:
+/// forbidden or absent) that refines the partition by `initial` (the blank's cell) and is
+/// stable (two states of a class go, by every slot, to one class): the class of every state
+/// and the number of classes. The partition is unique, so the classes' numbering is the only
+/// thing the method chooses; [`Pruner::new`] renumbers them canonically.
+///
+/// Method: Moore's rounds, but each round looks only at the states whose signature (the class
+/// each slot leads to) may have changed: all of them in the first round, then the predecessors
+/// of the states that changed class in the round before. Every class is uniform (one
+/// signature) apart from such touched states, so a round sorts the touched states by class and
+/// signature; in a class, those whose signature differs from its untouched members' (or, when
+/// all are touched, from the largest group's) leave it, one new class per signature. A split
+/// never separates equivalent states (their successors are equivalent, hence in one class, by
+/// induction), and the rounds end when no state changes class, so the result is the coarsest
+/// stable partition, as Moore's.
 fn minimise(trans: &[[u32; 4]], initial: impl Fn(usize) -> u32) -> (Vec<u32>, usize) {
     let n = trans.len();
-    let mut class: Vec<u32> = (0..n).map(initial).collect();
-    let mut count = {
-        let mut seen: HashSet<u32, Fast> = HashSet::default();
-        class.iter().for_each(|&c| {
-            seen.insert(c);
-        });
-        seen.len()
-    };
-    let mut ids: HashMap<(u32, [u32; 4]), u32, Fast> = HashMap::default();
-    loop {
-        ids.clear();
-        let next: Vec<u32> = (0..n)
-            .map(|i| {
-                let sig = trans[i].map(|t| {
-                    if t == u32::MAX {
-                        u32::MAX
-                    } else {
-                        class[t as usize]
-                    }
-                });
-                let len = ids.len() as u32;
-                *ids.entry((class[i], sig)).or_insert(len)
-            })
-            .collect();
-        let new_count = ids.len();
-        class = next;
-        if new_count == count {
-            return (class, count);
+    // The predecessors of every state (compressed rows).
+    let mut pred_start = vec![0u32; n + 1];
+    for t in trans {
+        for &to in t.iter().filter(|&&to| to != u32::MAX) {
+            pred_start[to as usize + 1] += 1;
         }
-        count = new_count;
     }
+    for i in 0..n {
+        pred_start[i + 1] += pred_start[i];
+    }
+    let mut preds = vec![0u32; pred_start[n] as usize];
+    let mut fill = pred_start.clone();
+    for (from, t) in trans.iter().enumerate() {
+        for &to in t.iter().filter(|&&to| to != u32::MAX) {
+            preds[fill[to as usize] as usize] = from as u32;
+            fill[to as usize] += 1;
+        }
+    }
+    drop(fill);
+
+    // The initial classes, numbered in first-seen order, their members contiguous in
+    // `members` (`range[c]`), `pos[state]` its index there.
+    let mut class = vec![0u32; n];
+    let mut ids: HashMap<u32, u32, Fast> = HashMap::default();
+    for (i, c) in class.iter_mut().enumerate() {
+        let len = ids.len() as u32;
+        *c = *ids.entry(initial(i)).or_insert(len);
+    }
+    drop(ids);
+    let mut members: Vec<u32> = (0..n as u32).collect();
+    members.sort_unstable_by_key(|&i| class[i as usize]);
+    let mut pos = vec![0u32; n];
+    let mut range: Vec<(u32, u32)> = Vec::new();
+    for (k, &i) in members.iter().enumerate() {
+        pos[i as usize] = k as u32;
+        let c = class[i as usize] as usize;
+        if c >= range.len() {
+            range.resize(c + 1, (k as u32, k as u32));
+        }
+        range[c].1 = k as u32 + 1;
+    }
+
+    let sig_of = |class: &[u32], i: u32| {
+        trans[i as usize].map(|t| if t == u32::MAX { t } else { class[t as usize] })
+    };
+    let mut touched_flag = vec![true; n];
+    let mut touched: Vec<u32> = (0..n as u32).collect();
+    // (class, signature, state) of the touched states.
+    let mut work: Vec<(u32, [u32; 4], u32)> = Vec::new();
+    let mut moved: Vec<u32> = Vec::new();
+    // (first, end, the signature that stays) of each class's touched states in `work`.
+    let mut groups: Vec<(usize, usize, [u32; 4])> = Vec::new();
+    while !touched.is_empty() {
+        work.clear();
+        work.extend(
+            touched
+                .iter()
+                .map(|&i| (class[i as usize], sig_of(&class, i), i)),
+        );
+        work.sort_unstable();
+        moved.clear();
+        // First every class's signature that stays, all read from this round's classes
+        // (an untouched member's successors may change class later in the round).
+        groups.clear();
+        let mut g = 0;
+        while g < work.len() {
+            // The touched states of one class: work[g..end].
+            let c = work[g].0;
+            let end = g + work[g..].partition_point(|w| w.0 == c);
+            let (lo, hi) = range[c as usize];
+            // The signature that stays: the untouched members', else the largest group's.
+            let base = if end - g < (hi - lo) as usize {
+                let untouched = members[lo as usize..hi as usize]
+                    .iter()
+                    .find(|&&i| !touched_flag[i as usize])
+                    .copied()
+                    .expect("a class with fewer touched states than members");
+                sig_of(&class, untouched)
+            } else {
+                let mut best = (0, work[g].1);
+                let mut k = g;
+                while k < end {
+                    let run = work[k..end].partition_point(|w| w.1 == work[k].1);
+                    if run > best.0 {
+                        best = (run, work[k].1);
+                    }
+                    k += run;
+                }
+                best.1
+            };
+            groups.push((g, end, base));
+            g = end;
+        }
+        // Then the splits: every other signature's group leaves for a new class at the end of
+        // the class's range.
+        for &(g, end, base) in &groups {
+            let c = work[g].0;
+            let mut hi = range[c as usize].1;
+            let mut k = g;
+            while k < end {
+                let sig = work[k].1;
+                let run = work[k..end].partition_point(|w| w.1 == sig);
+                if sig != base {
+                    let new = range.len() as u32;
+                    let old_hi = hi;
+                    for &(_, _, i) in &work[k..k + run] {
+                        hi -= 1;
+                        let (p, q) = (pos[i as usize], hi);
+                        let other = members[q as usize];
+                        members.swap(p as usize, q as usize);
+                        pos[other as usize] = p;
+                        pos[i as usize] = q;
+                        moved.push(i);
+                        class[i as usize] = new;
+                    }
+                    range.push((hi, old_hi));
+                }
+                k += run;
+            }
+            range[c as usize].1 = hi;
+        }
+        for &i in &touched {
+            touched_flag[i as usize] = false;
+        }
+        touched.clear();
+        for &i in &moved {
+            let (p0, p1) = (pred_start[i as usize], pred_start[i as usize + 1]);
+            for &p in &preds[p0 as usize..p1 as usize] {
+                if !touched_flag[p as usize] {
+                    touched_flag[p as usize] = true;
+                    touched.push(p);
+                }
+            }
+        }
+    }
+    let count = range.len();
+    (class, count)
 }

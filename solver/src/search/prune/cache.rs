@@ -274,7 +274,7 @@ pub fn decode(path: &Path, bytes: &[u8], board: Board, depth: u32) -> Result<Pru
         if t[..4].iter().any(|&v| v != FORBIDDEN) || t.iter().any(|&v| !state_ok(v)) {
             return Err(bad("a transition out of range".into()));
         }
-        Table::Wide(t)
+        Table::Wide(t.into())
     };
     Ok(Pruner {
         table,
