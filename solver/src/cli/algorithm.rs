@@ -54,7 +54,7 @@ pub struct AlgorithmArgs {
     #[arg(long)]
     pub no_prune: bool,
     /// ida, hybrid, parallel-ida: word depth of the duplicate-move pruning machine (1 to 24;
-    /// default 12 on boards of at most 16 cells, 16 on 17 to 25 cells, 10 on larger ones;
+    /// default 12 on boards of at most 16 cells, 18 on 17 to 25 cells, 10 on larger ones;
     /// machines of depth 12 or more are cached in the user cache directory, or in
     /// $PDB_PRUNE_CACHE, `off` for none).
     #[arg(long, value_name = "L",
