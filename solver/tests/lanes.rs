@@ -7,49 +7,12 @@
 
 mod common;
 
-use common::{all_distances, assert_replays, distance_key, random_solvable, write_db_with, Rng};
-use pdbformat::format::{Encoding, WriteOptions};
-use pdbformat::rank::TableKind;
+use common::{all_distances, assert_replays, distance_key, heuristics, random_solvable, Rng};
 use pdbformat::{Board, Goal, Puzzle};
 use solver::search::progress::{Event, Observer};
 use solver::search::ChildOrder;
-use solver::{Algorithm, Database, HeuristicChoice, OpenOptions, Options, Solution};
-use std::path::Path;
+use solver::{Algorithm, HeuristicChoice, Options, Solution};
 use std::sync::{Arc, Mutex};
-
-const ROWS: [&[usize]; 2] = [&[1, 2, 3, 4], &[5, 6, 7, 8]];
-const COLS: [&[usize]; 2] = [&[1, 4, 7, 2], &[5, 8, 3, 6]];
-
-fn db(dir: &Path, name: &str, goal: &Goal, patterns: &[&[usize]], enc: Encoding) -> Arc<Database> {
-    let path = dir.join(name);
-    write_db_with(
-        &path,
-        goal,
-        patterns,
-        TableKind::ZeroAware,
-        enc,
-        &WriteOptions::default(),
-    );
-    Arc::new(Database::open(&path, OpenOptions::default()).unwrap())
-}
-
-/// The heuristics checked, by name, on the 3×3 board with `goal`.
-fn heuristics(dir: &Path, goal: &Goal) -> Vec<(&'static str, HeuristicChoice)> {
-    let rows = db(dir, "rows.pdb", goal, &ROWS, Encoding::U8);
-    let rows1 = db(dir, "rows1.pdb", goal, &ROWS, Encoding::Bit1);
-    let cols1 = db(dir, "cols1.pdb", goal, &COLS, Encoding::Bit1);
-    let pdb = |databases: Vec<Arc<Database>>| HeuristicChoice::Pdb {
-        databases,
-        reflect: true,
-    };
-    vec![
-        ("u8 rows", pdb(vec![rows])),
-        ("bit1 rows", pdb(vec![rows1.clone()])),
-        ("bit1 rows + cols", pdb(vec![rows1, cols1])),
-        ("manhattan", HeuristicChoice::Manhattan),
-        ("linear-conflict", HeuristicChoice::LinearConflict),
-    ]
-}
 
 /// Per finished (unsuccessful) iteration: its bound, nodes and next bound.
 type Iterations = Vec<(u32, u64, u32)>;

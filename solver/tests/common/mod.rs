@@ -208,3 +208,48 @@ pub fn solver(home: &Path) -> assert_cmd::Command {
         .env("XDG_CACHE_HOME", home.join("cache"));
     c
 }
+
+/// The two rows-style patterns of the 3×3 fixtures.
+pub const ROWS: [&[usize]; 2] = [&[1, 2, 3, 4], &[5, 6, 7, 8]];
+/// The two column-style patterns of the 3×3 fixtures (a second partition).
+pub const COLS: [&[usize]; 2] = [&[1, 4, 7, 2], &[5, 8, 3, 6]];
+
+/// A zero-aware database of brute-force tables for `patterns`, in `enc`, written to `dir/name`
+/// and opened.
+pub fn open_db(
+    dir: &Path,
+    name: &str,
+    goal: &Goal,
+    patterns: &[&[usize]],
+    enc: Encoding,
+) -> std::sync::Arc<solver::Database> {
+    let path = dir.join(name);
+    write_db_with(
+        &path,
+        goal,
+        patterns,
+        TableKind::ZeroAware,
+        enc,
+        &WriteOptions::default(),
+    );
+    std::sync::Arc::new(solver::Database::open(&path, solver::OpenOptions::default()).unwrap())
+}
+
+/// The heuristics the search-order tests check, by name, on the 3×3 board with `goal`: byte
+/// and `bit1` databases, a catalogue of two partitions, Manhattan and linear conflicts.
+pub fn heuristics(dir: &Path, goal: &Goal) -> Vec<(&'static str, solver::HeuristicChoice)> {
+    let rows = open_db(dir, "rows.pdb", goal, &ROWS, Encoding::U8);
+    let rows1 = open_db(dir, "rows1.pdb", goal, &ROWS, Encoding::Bit1);
+    let cols1 = open_db(dir, "cols1.pdb", goal, &COLS, Encoding::Bit1);
+    let pdb = |databases: Vec<std::sync::Arc<solver::Database>>| solver::HeuristicChoice::Pdb {
+        databases,
+        reflect: true,
+    };
+    vec![
+        ("u8 rows", pdb(vec![rows])),
+        ("bit1 rows", pdb(vec![rows1.clone()])),
+        ("bit1 rows + cols", pdb(vec![rows1, cols1])),
+        ("manhattan", solver::HeuristicChoice::Manhattan),
+        ("linear-conflict", solver::HeuristicChoice::LinearConflict),
+    ]
+}
