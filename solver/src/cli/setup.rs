@@ -377,7 +377,7 @@ pub fn locate(args: &HeuristicArgs) -> Result<i32> {
 /// Makes the duplicate-move machine the search will use on `board` (`setting`: from
 /// `--prune-depth` / `--no-prune`) before the search starts, and unless `quiet` says so on
 /// standard error when a deep machine is about to be built rather than read from the cache:
-/// a 5×5 machine of depth 18 takes about 20 s, once.
+/// a 5×5 machine of depth 18 takes about 25 s, once.
 pub fn prepare_pruner(board: Board, setting: Option<u32>, quiet: bool) {
     use solver::search::prune::{cache, default_depth, Pruner};
     let depth = setting.unwrap_or_else(|| default_depth(board));

@@ -26,7 +26,7 @@
 //!
 //! **Building.** The enumeration (`prune/words.rs`) names effects by their strings rather than
 //! packed boards; the minimisation refines only the states whose signature may have changed.
-//! A 5×5 machine of depth 18 takes about 20 s on two cores and 0.56 GB at its peak.
+//! A 5×5 machine of depth 18 takes about 25 s on two cores and 0.56 GB at its peak.
 //!
 //! **Cache.** Deep machines take seconds to build, so [`Pruner::shared`] keeps machines of depth [`cache::MIN_CACHED_DEPTH`] and more
 //! in checksummed files in the user's cache directory (`prune/cache.rs`) and reads them back in
@@ -49,7 +49,7 @@ pub const DEFAULT_DEPTH: u32 = 12;
 /// The word depth used on boards of 17 to 25 cells when none is given: measured on Korf's
 /// 24-puzzle instances (see `BENCHMARKS.md`: about 6 % fewer nodes than 16, 4-5 % more than
 /// 20, whose machine takes minutes and gigabytes to build); the machine is cached
-/// (`prune/cache.rs`), since a 5×5 one of this depth takes about 20 s and 0.56 GB to build.
+/// (`prune/cache.rs`), since a 5×5 one of this depth takes about 25 s and 0.56 GB to build.
 pub const DEFAULT_DEPTH_LARGE: u32 = 18;
 
 /// The word depth used on boards of more than 25 cells when none is given (their machines

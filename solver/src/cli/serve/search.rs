@@ -72,7 +72,7 @@ pub fn prepare(
 /// The duplicate-move pruning depth of a request on `board`: the board's default when its
 /// machine is cheap to build or already cached, else the 4x4 default ([`DEFAULT_DEPTH`]), whose
 /// machine builds in well under a second. No request waits for a deep machine's first build
-/// (about 20 s for a 5x5 of depth 18): [`super::warm_pruners`] builds and caches
+/// (about 25 s for a 5x5 of depth 18): [`super::warm_pruners`] builds and caches
 /// those in the background, and later requests use them.
 pub fn prune_depth(board: Board) -> u32 {
     let deep = default_depth(board);
