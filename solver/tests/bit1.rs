@@ -1,8 +1,10 @@
 //! `bit1` tables read with differential lookups: the same lengths and the same node counts as
 //! the `u8` table they encode (Korf's first ten instances with 6-6-3, random 3x4 and 3x3
 //! puzzles, both goals, with and without reflection); the walk to the goal gives the exact
-//! value of any position; compressed bit1 files load the same; corrupt ones are refused with a
-//! clear message and never make the solver panic.
+//! value of any position; A*, A*+IDA* and weighted A* (which store positions and rebuild a
+//! stored position's exact values from a memo instead of walking to the goal again) search
+//! exactly as with the byte table; compressed bit1 files load the same; corrupt ones are
+//! refused with a clear message and never make the solver panic.
 
 mod common;
 
@@ -15,7 +17,9 @@ use pdbformat::rank::TableKind;
 use pdbformat::{Board, Goal, Puzzle};
 use solver::heuristic::{Heuristic, PdbHeuristic};
 use solver::position::{MoveTable, Position};
-use solver::{Database, DbError, HeuristicChoice, Limits, OpenOptions, SolveError};
+use solver::{
+    Algorithm, Database, DbError, HeuristicChoice, Limits, OpenOptions, Options, SolveError,
+};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 
@@ -123,6 +127,46 @@ fn korf_first_ten_same_lengths_and_nodes_as_u8() {
             same_search(p, &goal, &a, &b, &what);
             let s = b.ida(p, &goal, &Limits::default()).unwrap();
             assert_eq!(Some(s.len() as u32), l.expected, "{what}");
+        }
+    }
+}
+
+/// The searches that store positions (A*, A*+IDA* with a budget small enough for IDA* to run
+/// from the frontier, weighted A*) with a `bit1` table: the same lengths, moves and node
+/// counts as with the byte table, i.e. every stored position's parts rebuilt from its memo
+/// hold its exact values.
+#[test]
+fn stored_position_searches_same_as_u8() {
+    let (u8db, bit1db) = dbs663();
+    let goal = Goal::blank_first(Board::new(4, 4).unwrap());
+    let text =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../bench/korf100.txt"))
+            .unwrap();
+    let lines = solver::input::read_puzzles(&text, None);
+    for reflect in [true, false] {
+        let (a, b) = (solver_of(&u8db, reflect), solver_of(&bit1db, reflect));
+        // Korf's 2nd and 8th instance (lengths 53 and 46): tens of thousands of positions.
+        for i in [1usize, 7] {
+            let p = lines[i].puzzle.as_ref().unwrap();
+            for (alg, budget) in [
+                (Algorithm::AStar, None),
+                (Algorithm::Hybrid, Some(3_000)),
+                (Algorithm::Weighted, None),
+            ] {
+                let o = Options {
+                    hybrid_nodes: budget,
+                    ..Options::default()
+                };
+                let x = solver::solve(alg, &a, p, &goal, &o).unwrap();
+                let y = solver::solve(alg, &b, p, &goal, &o).unwrap();
+                let what = format!("{alg} instance {} reflect {reflect}", i + 1);
+                assert_eq!(x.moves, y.moves, "{what}: moves");
+                assert_eq!(x.stats.nodes, y.stats.nodes, "{what}: nodes");
+                assert_eq!(x.stats.stored, y.stats.stored, "{what}: stored");
+                if alg != Algorithm::Weighted {
+                    assert_eq!(Some(y.len() as u32), lines[i].expected, "{what}");
+                }
+            }
         }
     }
 }
@@ -255,6 +299,7 @@ fn incremental_values_follow_the_u8_table_along_random_walks() {
     let moves = MoveTable::new(board);
     let mut s = Position::from_tiles(goal.tiles()).unwrap();
     let (mut ha, mut hb) = (a.init(&s.tiles), b.init(&s.tiles));
+    let hb_start = hb.clone();
     let mut rng = Rng::new(17);
     for step in 0..3000 {
         let t = moves.targets(s.blank);
@@ -275,6 +320,16 @@ fn incremental_values_follow_the_u8_table_along_random_walks() {
         if step % 100 == 0 {
             assert_eq!(b.component_values(&hb), components(&b, &s.tiles), "fresh");
         }
+        // A memo of the carried parts (a byte per bit1 entry) rebuilds them exactly; the u8
+        // table keeps none.
+        assert_eq!(a.memo_len(), 0);
+        let mut memo = vec![0u8; b.memo_len()];
+        b.write_memo(&hb, &mut memo);
+        assert!(b.memo_len() > 0);
+        let mut restored = hb_start.clone();
+        b.restore(&mut restored, &s.tiles, &memo);
+        assert_eq!(b.component_values(&restored), b.component_values(&hb));
+        assert_eq!(format!("{restored:?}"), format!("{:?}", b.init(&s.tiles)));
     }
 }
 

@@ -102,6 +102,30 @@ pub trait Heuristic {
     /// Restores `parts` as they were before the `apply` that returned `undo`.
     fn undo(&self, parts: &mut Self::Parts, tile: u8, from: u8, to: u8, undo: Self::Undo);
 
+    /// Bytes that a search storing positions (A*, the A* phase of A*+IDA*) keeps per position
+    /// so that [`Heuristic::restore`] rebuilds the position's parts without the work of
+    /// [`Heuristic::init`]. 0 (the default): `init` is cheap, nothing is kept.
+    fn memo_len(&self) -> usize {
+        0
+    }
+
+    /// Writes into `out` (of [`Heuristic::memo_len`] bytes) what [`Heuristic::restore`] needs
+    /// to rebuild `parts`, which must be complete (from `init`, or an `apply` that did not stop
+    /// early).
+    fn write_memo(&self, parts: &Self::Parts, out: &mut [u8]) {
+        let _ = (parts, out);
+    }
+
+    /// Makes `parts` (parts of this heuristic, of any position) those of the position `tiles`,
+    /// rebuilt from the `memo` that [`Heuristic::write_memo`] wrote for the same position:
+    /// equal to `init(tiles)`, cheaper where `init` is costly (the walks that find a `bit1`
+    /// table's exact values), and without allocating. The default ignores the memo and
+    /// calls `init`.
+    fn restore(&self, parts: &mut Self::Parts, tiles: &[u8; MAX_CELLS], memo: &[u8]) {
+        let _ = memo;
+        *parts = self.init(tiles);
+    }
+
     /// What one move can do to the estimate (see [`StepChange`]); searches that order nodes
     /// in buckets rely on it. The default promises nothing.
     fn step_change(&self) -> StepChange {
@@ -250,6 +274,7 @@ pub(crate) mod testutil {
         let moves = MoveTable::new(board);
         let mut s = Position::from_tiles(goal.tiles()).unwrap();
         let mut parts = h.init(&s.tiles);
+        let at_goal = parts.clone();
         assert_eq!(h.value(&parts), 0, "zero at the goal");
         let mut rng = pdbformat::testkit::XorShift::new(seed | 1);
         for _ in 0..steps {
@@ -284,6 +309,17 @@ pub(crate) mod testutil {
             assert_eq!(ev, v, "evaluate against apply after moving {tile}");
             let fresh = h.init(&s.tiles);
             assert_eq!(v, h.value(&fresh), "incremental value after moving {tile}");
+            // The memo of the incrementally updated parts rebuilds exactly the fresh parts.
+            let mut memo = vec![0u8; h.memo_len()];
+            h.write_memo(&parts, &mut memo);
+            // Over the parts of another position (the goal's), as a search reuses them.
+            let mut restored = at_goal.clone();
+            h.restore(&mut restored, &s.tiles, &memo);
+            assert_eq!(
+                format!("{restored:?}"),
+                format!("{fresh:?}"),
+                "parts restored from the memo after moving {tile}"
+            );
             assert_eq!(v, h.value(&parts));
             // Undo and redo, as the search does for pruned children.
             h.undo(&mut parts, tile, from, to, undo);

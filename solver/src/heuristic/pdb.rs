@@ -75,6 +75,8 @@ struct Component {
     tile_entry: [u8; MAX_CELLS],
     /// For each user tile, its slot in that entry.
     tile_slot: [u8; MAX_CELLS],
+    /// The entries (global numbers) the component sums.
+    entries: Vec<u8>,
 }
 
 /// An additive pattern-database heuristic prepared for one goal.
@@ -85,6 +87,8 @@ pub struct PdbHeuristic {
     groups: usize,
     reflections: Vec<Symmetry>,
     cells: usize,
+    /// How many entries are `bit1` tables (the bytes of a memo, see [`Heuristic::memo_len`]).
+    differential: usize,
 }
 
 /// The parts of the estimate of one position: each entry's tile cells, occupied set and value, each component's sum.
@@ -236,6 +240,7 @@ impl PdbHeuristic {
                 let mut comp = Component {
                     tile_entry: [NO_CELL; MAX_CELLS],
                     tile_slot: [NO_CELL; MAX_CELLS],
+                    entries: Vec::new(),
                 };
                 for entry in made {
                     let e = entries.len();
@@ -250,6 +255,7 @@ impl PdbHeuristic {
                         comp.tile_entry[t as usize] = e as u8;
                         comp.tile_slot[t as usize] = slot as u8;
                     }
+                    comp.entries.push(e as u8);
                     entries.push(entry);
                 }
                 comps.push(comp);
@@ -261,10 +267,12 @@ impl PdbHeuristic {
                 found: comps.len(),
             });
         }
+        let differential = entries.iter().filter(|e| e.table.is_differential()).count();
         Ok(PdbHeuristic {
             entries,
             comps,
             groups: groups.len(),
+            differential,
             reflections: used_views,
             cells: board.cells(),
         })
@@ -373,6 +381,47 @@ impl PdbHeuristic {
         entry.table.index(&cells[..k], occ, nf)
     }
 
+    /// Makes `s` (parts of this heuristic: one slot per entry) the parts of the position
+    /// `tiles`, each entry's value given by `value_of` (the entry, its tiles' cells in slot
+    /// order, their occupied set and the blank's cell, all in the table's frame): the one
+    /// construction [`Heuristic::init`] and [`Heuristic::restore`] share.
+    fn fill_parts(
+        &self,
+        s: &mut PdbParts,
+        tiles: &[u8; MAX_CELLS],
+        mut value_of: impl FnMut(&Entry, &[u8], u64, u8) -> u8,
+    ) {
+        let mut cell_of = [0u8; MAX_CELLS];
+        for (c, &t) in tiles.iter().enumerate().take(self.cells) {
+            cell_of[t as usize] = c as u8;
+        }
+        let blank = cell_of[0];
+        s.sums = [0; MAX_COMPONENTS];
+        for (e, entry) in self.entries.iter().enumerate() {
+            let mut occ = 0u64;
+            for (slot, &t) in entry.slot_tile.iter().enumerate() {
+                let c = entry.cellmap[cell_of[t as usize] as usize];
+                s.cells[e][slot] = c;
+                occ |= 1u64 << c;
+            }
+            s.occ[e] = occ;
+            let k = entry.slot_tile.len();
+            s.values[e] = value_of(entry, &s.cells[e][..k], occ, entry.cellmap[blank as usize]);
+        }
+        for (ci, comp) in self.comps.iter().enumerate() {
+            s.sums[ci] = comp
+                .entries
+                .iter()
+                .map(|&e| s.values[e as usize] as u32)
+                .sum();
+        }
+        s.h = s.sums[..self.comps.len()]
+            .iter()
+            .copied()
+            .max()
+            .unwrap_or(0);
+    }
+
     /// Moves `tile` (held by `comp`) from `from` to `to` in entry `e`'s cells and occupied set;
     /// returns the blank's new cell and the new occupied set in the table's frame.
     #[inline(always)]
@@ -400,11 +449,6 @@ impl Heuristic for PdbHeuristic {
     type Pending = PdbPending;
 
     fn init(&self, tiles: &[u8; MAX_CELLS]) -> PdbParts {
-        let mut cell_of = [0u8; MAX_CELLS];
-        for (c, &t) in tiles.iter().enumerate().take(self.cells) {
-            cell_of[t as usize] = c as u8;
-        }
-        let blank = cell_of[0];
         let mut s = PdbParts {
             cells: vec![[0u8; MAX_CELLS]; self.entries.len()],
             occ: vec![0; self.entries.len()],
@@ -412,36 +456,11 @@ impl Heuristic for PdbHeuristic {
             sums: [0; MAX_COMPONENTS],
             h: 0,
         };
-        for (e, entry) in self.entries.iter().enumerate() {
-            let mut occ = 0u64;
-            for (slot, &t) in entry.slot_tile.iter().enumerate() {
-                let c = entry.cellmap[cell_of[t as usize] as usize];
-                s.cells[e][slot] = c;
-                occ |= 1u64 << c;
-            }
-            s.occ[e] = occ;
-            let k = entry.slot_tile.len();
-            // A corrupt bit1 table (see `check_position`) counts 0, which keeps the estimate
-            // admissible at the start.
-            s.values[e] = entry
-                .table
-                .exact_value(&s.cells[e][..k], occ, entry.cellmap[blank as usize])
-                .unwrap_or(0);
-        }
-        for (ci, comp) in self.comps.iter().enumerate() {
-            let mut seen = [false; MAX_CELLS];
-            for &e in comp.tile_entry.iter().filter(|&&e| e != NO_CELL) {
-                if !seen[e as usize] {
-                    seen[e as usize] = true;
-                    s.sums[ci] += s.values[e as usize] as u32;
-                }
-            }
-        }
-        s.h = s.sums[..self.comps.len()]
-            .iter()
-            .copied()
-            .max()
-            .unwrap_or(0);
+        // A corrupt bit1 table (see `check_position`) counts 0, which keeps the estimate
+        // admissible at the start.
+        self.fill_parts(&mut s, tiles, |entry, cells, occ, blank| {
+            entry.table.exact_value(cells, occ, blank).unwrap_or(0)
+        });
         s
     }
 
@@ -596,6 +615,35 @@ impl Heuristic for PdbHeuristic {
             }
         }
         s.h = undo.h;
+    }
+
+    /// One byte per `bit1` entry (table and view): its exact value, which `init` finds by a
+    /// walk to the goal and `restore` then takes from the memo. Byte and nibble tables are
+    /// looked up again (one read each), so a heuristic without `bit1` tables keeps nothing.
+    fn memo_len(&self) -> usize {
+        self.differential
+    }
+
+    fn write_memo(&self, s: &PdbParts, out: &mut [u8]) {
+        let kept = self
+            .entries
+            .iter()
+            .zip(&s.values)
+            .filter(|(entry, _)| entry.table.is_differential());
+        for (slot, (_, &v)) in out.iter_mut().zip(kept) {
+            *slot = v;
+        }
+    }
+
+    fn restore(&self, parts: &mut PdbParts, tiles: &[u8; MAX_CELLS], memo: &[u8]) {
+        let mut kept = memo.iter();
+        self.fill_parts(parts, tiles, |entry, cells, occ, blank| {
+            match entry.table.is_differential() {
+                // Short only if the memo is not one of this heuristic's: the admissible 0.
+                true => kept.next().copied().unwrap_or(0),
+                false => entry.table.lookup(cells, occ, blank),
+            }
+        });
     }
 
     /// Zero-aware values change by exactly ±1 on a move of their own tiles and not at all on

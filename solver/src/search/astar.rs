@@ -11,7 +11,9 @@
 //!
 //! The open list is chosen from the heuristic's [`StepChange`] (see [`super::bucket_queue`]).
 //! The children's estimates are updated incrementally from the parent's, whose heuristic
-//! parts are rebuilt from the packed position when it is popped.
+//! parts are rebuilt from the packed position when it is popped, with the heuristic's memo
+//! kept for every stored position ([`Heuristic::memo_len`]: for `bit1` tables a byte per
+//! table and view, their exact values, which `init` would find only by a walk to the goal).
 //!
 //! The same engine, with other priorities and without reopening, runs weighted A* and greedy
 //! best-first search ([`super::weighted`]); with a node budget it is the first phase of
@@ -34,6 +36,9 @@ pub(crate) struct Node {
     pub prev: u8,
     /// Whether it has been expanded (and not reopened since).
     pub closed: bool,
+    /// Where the position's heuristic memo starts in [`Engine::memos`] (see
+    /// [`Heuristic::memo_len`]), in memos; unused when the heuristic keeps none.
+    pub memo: u32,
 }
 
 /// How the open list is ordered.
@@ -77,6 +82,13 @@ pub(crate) struct Engine<'a, H: Heuristic, K: Packed, Q: OpenList<K>> {
     moves: MoveTable,
     goal_key: K,
     pub(crate) map: PosMap<K, Node>,
+    /// Every stored position's heuristic memo, `memo_len` bytes each, in the order the
+    /// positions were first stored: what rebuilds a popped position's parts without
+    /// [`Heuristic::init`] (a walk to the goal per `bit1` table).
+    memos: Vec<u8>,
+    memo_len: usize,
+    /// The start's parts: the buffer a run clones once and restores popped positions into.
+    start_parts: H::Parts,
     pub(crate) open: Q,
     priority: Priority,
     reopen: bool,
@@ -103,13 +115,17 @@ impl<'a, H: Heuristic, K: Packed, Q: OpenList<K>> Engine<'a, H, K, Q> {
         let board = goal.board();
         let layout = Layout::new(board.cells());
         let goal_key = layout.pack(&super::goal_array(goal));
-        let initial_h = super::estimate(h, &start.tiles);
+        let start_parts = h.init(&start.tiles);
+        let initial_h = h.value(&start_parts);
+        let memo_len = h.memo_len();
         let mut e = Engine {
             h,
             layout,
             moves: MoveTable::new(board),
             goal_key,
             map: PosMap::default(),
+            memos: Vec::new(),
+            memo_len,
             open,
             priority,
             reopen,
@@ -120,14 +136,17 @@ impl<'a, H: Heuristic, K: Packed, Q: OpenList<K>> Engine<'a, H, K, Q> {
             clock: Clock::of(opts),
             max_memory: opts.memory_limit(),
             initial_h,
+            start_parts,
         };
         let key = layout.pack(&start.tiles);
+        let memo = keep_memo(h, &mut e.memos, memo_len, &e.start_parts);
         e.map.insert(
             key,
             Node {
                 g: 0,
                 prev: NO_CELL,
                 closed: false,
+                memo,
             },
         );
         let (p, t) = priority.of(0, initial_h);
@@ -139,13 +158,29 @@ impl<'a, H: Heuristic, K: Packed, Q: OpenList<K>> Engine<'a, H, K, Q> {
     fn memory(&self) -> (u64, u64) {
         let (m, m2) = map_bytes_next(&self.map);
         let (q, q2) = self.open.bytes();
-        (m + q, m2.max(m) + q2.max(q))
+        let k = self.memos.capacity() as u64;
+        let k2 = if self.memos.len() + self.memo_len > self.memos.capacity() {
+            // Growing: the old buffer and one of twice the size (or the first) at once.
+            k + (2 * k).max(self.memo_len as u64 * 8)
+        } else {
+            k
+        };
+        (m + q + k, m2.max(m) + q2.max(q) + k2)
+    }
+
+    /// Makes `parts` the heuristic parts of the stored position `tiles`, whose node is `node`.
+    pub(crate) fn restore(&self, parts: &mut H::Parts, tiles: &[u8; MAX_CELLS], node: &Node) {
+        let at = node.memo as usize * self.memo_len;
+        self.h
+            .restore(parts, tiles, &self.memos[at..at + self.memo_len]);
     }
 
     /// Expands nodes until the goal is popped, a limit stops the search, or the table holds
     /// `max_stored` positions.
     pub(crate) fn run(&mut self, max_stored: u64) -> Step<K> {
         let mut tiles = [0u8; MAX_CELLS];
+        // One set of parts, rebuilt in place for every popped position.
+        let mut parts = self.start_parts.clone();
         while let Some((prio, g, key)) = self.open.pop() {
             let node = match self.map.get_mut(&key) {
                 Some(n) if !n.closed && n.g == g => n,
@@ -155,9 +190,10 @@ impl<'a, H: Heuristic, K: Packed, Q: OpenList<K>> Engine<'a, H, K, Q> {
                 return Step::Found(key);
             }
             node.closed = true;
+            let node = *node;
             let prev = node.prev;
             let blank = self.layout.unpack(key, &mut tiles);
-            let mut parts = self.h.init(&tiles);
+            self.restore(&mut parts, &tiles, &node);
             let h_here = self.h.value(&parts);
             self.expanded += 1;
             let moves = self.moves.targets(blank);
@@ -167,7 +203,9 @@ impl<'a, H: Heuristic, K: Packed, Q: OpenList<K>> Engine<'a, H, K, Q> {
                 }
                 let stop = self.clock.check(self.nodes);
                 let (_, est) = self.memory();
-                let stop = stop.or((est > self.max_memory).then_some(Stop::Memory));
+                // A memo number is a `u32`: 2^32 positions count as memory full too.
+                let full = est > self.max_memory || self.map.len() >= u32::MAX as usize;
+                let stop = stop.or(full.then_some(Stop::Memory));
                 if let Some(stop) = stop {
                     // Put the node back so that the table and open list stay coherent (its
                     // children already pushed are found again as duplicates).
@@ -191,20 +229,25 @@ impl<'a, H: Heuristic, K: Packed, Q: OpenList<K>> Engine<'a, H, K, Q> {
                 let cg = g + 1;
                 let push = match self.map.entry(ck) {
                     Entry::Vacant(v) => {
+                        // A new position: its parts are complete (applied without a limit).
+                        let memo = keep_memo(self.h, &mut self.memos, self.memo_len, &parts);
                         v.insert(Node {
                             g: cg,
                             prev: blank,
                             closed: false,
+                            memo,
                         });
                         true
                     }
                     Entry::Occupied(mut o) => {
                         let n = o.get_mut();
                         if cg < n.g && (self.reopen || !n.closed) {
+                            // The same position: its memo stays.
                             *n = Node {
                                 g: cg,
                                 prev: blank,
                                 closed: false,
+                                memo: n.memo,
                             };
                             true
                         } else {
@@ -260,6 +303,19 @@ impl<'a, H: Heuristic, K: Packed, Q: OpenList<K>> Engine<'a, H, K, Q> {
             seconds: self.clock.seconds(),
         }
     }
+}
+
+/// Appends to `memos` the memo (`memo_len` bytes) of `parts`, the complete parts of a position
+/// about to be stored, and returns its number; nothing when the heuristic keeps none.
+fn keep_memo<H: Heuristic>(h: &H, memos: &mut Vec<u8>, memo_len: usize, parts: &H::Parts) -> u32 {
+    if memo_len == 0 {
+        return 0;
+    }
+    let at = memos.len();
+    memos.resize(at + memo_len, 0);
+    h.write_memo(parts, &mut memos[at..]);
+    // Below 2^32: `Engine::run` stops at that many stored positions.
+    (at / memo_len) as u32
 }
 
 /// The open list a search will use with heuristic `h` when `choice` is asked for; an error

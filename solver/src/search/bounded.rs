@@ -375,6 +375,13 @@ impl<'a, H: Heuristic, B: Budget, D: Donor> Probe<'a, H, B, D> {
         self.parts_of = Some(tiles);
     }
 
+    /// Like [`Probe::seed`], with the parts made in place by `make` (which gets the probe's
+    /// current parts to overwrite, such as [`crate::heuristic::Heuristic::restore`] does).
+    pub(crate) fn reseed(&mut self, tiles: [u8; MAX_CELLS], make: impl FnOnce(&mut H::Parts)) {
+        make(&mut self.parts);
+        self.parts_of = Some(tiles);
+    }
+
     /// Makes `self.parts` those of the position `tiles`, unless they already are.
     fn make_parts(&mut self, tiles: &[u8; MAX_CELLS]) {
         if self.parts_of != Some(*tiles) {

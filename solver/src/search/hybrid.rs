@@ -15,7 +15,7 @@
 //! Bu & Korf run A* until memory is full; here the budget is `Options::hybrid_nodes` (default
 //! 1,000,000 positions, fewer when `max_memory` would not hold them).
 
-use super::astar::{finish, queue_for, with_key, Engine, Priority, Step};
+use super::astar::{finish, queue_for, with_key, Engine, Node, Priority, Step};
 use super::bounded::{Budget, Local, Probe};
 use super::bucket_queue::{BucketQueue, HeapQueue, OpenList, TwoBucketQueue};
 use super::key::Packed;
@@ -46,12 +46,14 @@ pub fn search<H: Heuristic>(h: &H, goal: &Goal, start: &Position, opts: &Options
     })
 }
 
-/// A frontier node: its key, cost, estimate and the blank's cell in its A* parent.
+/// A frontier node: its key, cost, estimate, the blank's cell in its A* parent, and its
+/// A* node (whose memo rebuilds its heuristic parts).
 struct Frontier<K> {
     key: K,
     g: u32,
     h: u32,
     prev: u8,
+    node: Node,
 }
 
 fn two_phases<H: Heuristic, K: Packed, Q: OpenList<K>>(
@@ -75,6 +77,7 @@ fn two_phases<H: Heuristic, K: Packed, Q: OpenList<K>>(
     // The frontier: live open entries, each once.
     let astar_stats = e.stats();
     let mut tiles = [0u8; MAX_CELLS];
+    let mut parts = e.heuristic().init(&goal_array(goal));
     let mut frontier: Vec<Frontier<K>> = Vec::new();
     for (g, key) in e.open.drain_all() {
         let Some(n) = e.map.get_mut(&key) else {
@@ -84,14 +87,16 @@ fn two_phases<H: Heuristic, K: Packed, Q: OpenList<K>>(
             continue;
         }
         n.closed = true; // taken: later duplicates are skipped
-        let prev = n.prev;
+        let node = *n;
         e.unpack(key, &mut tiles);
-        let hv = super::estimate(e.heuristic(), &tiles);
+        e.restore(&mut parts, &tiles, &node);
+        let hv = e.heuristic().value(&parts);
         frontier.push(Frontier {
             key,
             g,
             h: hv,
-            prev,
+            prev: node.prev,
+            node,
         });
     }
     frontier.sort_by_key(|n| (n.g + n.h, n.h));
@@ -122,6 +127,8 @@ fn two_phases<H: Heuristic, K: Packed, Q: OpenList<K>>(
             }
             let blank = e.unpack(n.key, &mut tiles);
             let start = Position { tiles, blank };
+            // The parts from the memo, not `init` (a walk to the goal per `bit1` table).
+            probe.reseed(tiles, |parts| e.restore(parts, &tiles, &n.node));
             if probe.search(&start, n.g, n.h, n.prev, bound) {
                 let mut path = e.path_to(n.key);
                 path.extend_from_slice(&probe.path);
