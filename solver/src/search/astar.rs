@@ -168,11 +168,10 @@ impl<'a, H: Heuristic, K: Packed, Q: OpenList<K>> Engine<'a, H, K, Q> {
         (m + q + k, m2.max(m) + q2.max(q) + k2)
     }
 
-    /// Makes `parts` the heuristic parts of the stored position `tiles`, whose node is `node`.
-    pub(crate) fn restore(&self, parts: &mut H::Parts, tiles: &[u8; MAX_CELLS], node: &Node) {
+    /// The heuristic memo of the stored position whose node is `node`.
+    pub(crate) fn memo(&self, node: &Node) -> &[u8] {
         let at = node.memo as usize * self.memo_len;
-        self.h
-            .restore(parts, tiles, &self.memos[at..at + self.memo_len]);
+        &self.memos[at..at + self.memo_len]
     }
 
     /// Expands nodes until the goal is popped, a limit stops the search, or the table holds
@@ -193,7 +192,7 @@ impl<'a, H: Heuristic, K: Packed, Q: OpenList<K>> Engine<'a, H, K, Q> {
             let node = *node;
             let prev = node.prev;
             let blank = self.layout.unpack(key, &mut tiles);
-            self.restore(&mut parts, &tiles, &node);
+            self.h.restore(&mut parts, &tiles, self.memo(&node));
             let h_here = self.h.value(&parts);
             self.expanded += 1;
             let moves = self.moves.targets(blank);

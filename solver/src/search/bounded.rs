@@ -375,10 +375,10 @@ impl<'a, H: Heuristic, B: Budget, D: Donor> Probe<'a, H, B, D> {
         self.parts_of = Some(tiles);
     }
 
-    /// Like [`Probe::seed`], with the parts made in place by `make` (which gets the probe's
-    /// current parts to overwrite, such as [`crate::heuristic::Heuristic::restore`] does).
-    pub(crate) fn reseed(&mut self, tiles: [u8; MAX_CELLS], make: impl FnOnce(&mut H::Parts)) {
-        make(&mut self.parts);
+    /// Like [`Probe::seed`], with the parts of the position `tiles` rebuilt in place from
+    /// its heuristic `memo` ([`Heuristic::restore`]).
+    pub(crate) fn restore(&mut self, tiles: [u8; MAX_CELLS], memo: &[u8]) {
+        self.h.restore(&mut self.parts, &tiles, memo);
         self.parts_of = Some(tiles);
     }
 

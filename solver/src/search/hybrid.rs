@@ -89,7 +89,7 @@ fn two_phases<H: Heuristic, K: Packed, Q: OpenList<K>>(
         n.closed = true; // taken: later duplicates are skipped
         let node = *n;
         e.unpack(key, &mut tiles);
-        e.restore(&mut parts, &tiles, &node);
+        e.heuristic().restore(&mut parts, &tiles, e.memo(&node));
         let hv = e.heuristic().value(&parts);
         frontier.push(Frontier {
             key,
@@ -128,7 +128,7 @@ fn two_phases<H: Heuristic, K: Packed, Q: OpenList<K>>(
             let blank = e.unpack(n.key, &mut tiles);
             let start = Position { tiles, blank };
             // The parts from the memo, not `init` (a walk to the goal per `bit1` table).
-            probe.reseed(tiles, |parts| e.restore(parts, &tiles, &n.node));
+            probe.restore(tiles, e.memo(&n.node));
             if probe.search(&start, n.g, n.h, n.prev, bound) {
                 let mut path = e.path_to(n.key);
                 path.extend_from_slice(&probe.path);

@@ -167,14 +167,19 @@ fn run<H: Heuristic + Sync, K: Packed>(
         .enumerate()
         .map(|(i, n)| {
             let blank = layout.unpack(n.key, &mut tiles);
+            // Every iteration searches the roots again: their parts come from a memo then.
+            let parts = h.init(&tiles);
+            let mut memo = vec![0u8; h.memo_len()];
+            h.write_memo(&parts, &mut memo);
             let task = Task {
                 position: Position { tiles, blank },
                 prev: n.prev,
                 state: pruner.start(blank),
                 path: split_path(&levels, depth as usize, i),
                 uncounted: false,
+                memo: (!memo.is_empty()).then(|| memo.into()),
             };
-            (task, depth + super::estimate(h, &tiles))
+            (task, depth + h.value(&parts))
         })
         .collect();
     drop(levels);

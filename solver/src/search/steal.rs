@@ -28,7 +28,7 @@ use crate::heuristic::Heuristic;
 use crate::position::{MoveTable, Position, MAX_CELLS};
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
-use std::sync::{Condvar, Mutex, MutexGuard};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 
 /// A donated child leaves at least this many moves of the bound below it: smaller subtrees
 /// are not worth the hand-over.
@@ -49,6 +49,11 @@ pub(crate) struct Task {
     /// Whether the root still has to be counted as a generated node (a donated child: its
     /// donor did not count it).
     pub(crate) uncounted: bool,
+    /// The heuristic memo of the root ([`Heuristic::write_memo`]), which rebuilds its parts
+    /// without [`Heuristic::init`] (a walk to the goal per `bit1` table): kept for the
+    /// iterations' first tasks, which every iteration searches again; none for a donated
+    /// child, searched once.
+    pub(crate) memo: Option<Arc<[u8]>>,
 }
 
 /// What the pool's lock guards.
@@ -264,6 +269,7 @@ impl<'a> Giver<'a> {
                 state,
                 path,
                 uncounted: true,
+                memo: None,
             });
             self.donated += 1;
             pool.work.notify_all();
@@ -339,6 +345,9 @@ impl<'a, H: Heuristic, D: Donor> Stealer<'a, H, D> {
             p.nodes += 1;
         }
         let g = task.path.len() as u32;
+        if let Some(memo) = &task.memo {
+            p.restore(task.position.tiles, memo);
+        }
         self.prefix = task.path;
         p.donor.begin_task(&self.prefix);
         p.search_below(&task.position, g, task.prev, task.state, self.bound)
