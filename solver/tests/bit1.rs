@@ -111,16 +111,26 @@ fn same_search(
     x.stats.nodes
 }
 
-#[test]
-fn korf_first_ten_same_lengths_and_nodes_as_u8() {
-    let (u8db, bit1db) = dbs663();
-    let goal = Goal::blank_first(Board::new(4, 4).unwrap());
+/// Korf's 100 instances with their optimal lengths.
+fn korf100() -> Vec<solver::input::PuzzleLine> {
     let text =
         std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../bench/korf100.txt"))
             .unwrap();
-    let lines = solver::input::read_puzzles(&text, None);
+    solver::input::read_puzzles(&text, None)
+}
+
+/// The byte and the bit1 6-6-3 as heuristics, with or without reflection.
+fn both_663(reflect: bool) -> (HeuristicChoice, HeuristicChoice) {
+    let (u8db, bit1db) = dbs663();
+    (solver_of(&u8db, reflect), solver_of(&bit1db, reflect))
+}
+
+#[test]
+fn korf_first_ten_same_lengths_and_nodes_as_u8() {
+    let goal = Goal::blank_first(Board::new(4, 4).unwrap());
+    let lines = korf100();
     for reflect in [true, false] {
-        let (a, b) = (solver_of(&u8db, reflect), solver_of(&bit1db, reflect));
+        let (a, b) = both_663(reflect);
         for (i, l) in lines.iter().take(10).enumerate() {
             let p = l.puzzle.as_ref().unwrap();
             let what = format!("instance {} reflect {reflect}", i + 1);
@@ -138,14 +148,10 @@ fn korf_first_ten_same_lengths_and_nodes_as_u8() {
 /// rebuilt position's parts hold its exact values.
 #[test]
 fn searches_from_kept_positions_same_as_u8() {
-    let (u8db, bit1db) = dbs663();
     let goal = Goal::blank_first(Board::new(4, 4).unwrap());
-    let text =
-        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../bench/korf100.txt"))
-            .unwrap();
-    let lines = solver::input::read_puzzles(&text, None);
+    let lines = korf100();
     for reflect in [true, false] {
-        let (a, b) = (solver_of(&u8db, reflect), solver_of(&bit1db, reflect));
+        let (a, b) = both_663(reflect);
         // Korf's 2nd and 8th instance (lengths 53 and 46): tens of thousands of positions.
         for i in [1usize, 7] {
             let p = lines[i].puzzle.as_ref().unwrap();
