@@ -27,18 +27,57 @@ use crate::position::{MoveTable, Position, MAX_CELLS, NO_CELL};
 use pdbformat::Goal;
 use std::collections::hash_map::Entry;
 
-/// What the table keeps about a position.
+/// What the table keeps about a position, in eight bytes (with a `u64` key, 16 bytes a slot):
+/// the shortest path cost found, the blank's cell in the parent on that path, whether it has
+/// been expanded, and the number of its heuristic memo.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Node {
-    /// The shortest path cost found.
-    pub g: u32,
-    /// The blank's cell in the parent on that path (`NO_CELL` for the start).
-    pub prev: u8,
-    /// Whether it has been expanded (and not reopened since).
-    pub closed: bool,
-    /// Where the position's heuristic memo starts in [`Engine::memos`] (see
-    /// [`Heuristic::memo_len`]), in memos; unused when the heuristic keeps none.
+    /// Bits 0-23: the cost `g`; bits 24-30: the parent's blank cell plus one (0 for the
+    /// start); bit 31: closed (expanded, and not reopened since).
+    word: u32,
+    /// The position's memo in [`Engine::memos`] (see [`Heuristic::memo_len`]), counted in
+    /// memos; unused when the heuristic keeps none.
     pub memo: u32,
+}
+
+impl Node {
+    /// The largest cost a node holds: a search whose paths grow longer stops as if memory
+    /// were full (no search that stores positions gets near it).
+    pub const MAX_G: u32 = (1 << 24) - 1;
+
+    /// An open node of cost `g` (at most [`Node::MAX_G`]) reached from the parent whose blank
+    /// was on `prev` (`NO_CELL` for none).
+    fn new(g: u32, prev: u8, memo: u32) -> Node {
+        debug_assert!(g <= Node::MAX_G);
+        let prev = if prev == NO_CELL { 0 } else { prev as u32 + 1 };
+        Node {
+            word: g | prev << 24,
+            memo,
+        }
+    }
+
+    /// The shortest path cost found.
+    pub fn g(&self) -> u32 {
+        self.word & Node::MAX_G
+    }
+
+    /// The blank's cell in the parent on that path (`NO_CELL` for the start).
+    pub fn prev(&self) -> u8 {
+        match (self.word >> 24) & 0x7f {
+            0 => NO_CELL,
+            p => p as u8 - 1,
+        }
+    }
+
+    /// Whether it has been expanded (and not reopened since).
+    pub fn closed(&self) -> bool {
+        self.word >> 31 != 0
+    }
+
+    /// Marks it expanded, or open again.
+    pub fn set_closed(&mut self, closed: bool) {
+        self.word = (self.word & !(1 << 31)) | (closed as u32) << 31;
+    }
 }
 
 /// How the open list is ordered.
@@ -140,15 +179,7 @@ impl<'a, H: Heuristic, K: Packed, Q: OpenList<K>> Engine<'a, H, K, Q> {
         };
         let key = layout.pack(&start.tiles);
         let memo = keep_memo(h, &mut e.memos, memo_len, &e.start_parts);
-        e.map.insert(
-            key,
-            Node {
-                g: 0,
-                prev: NO_CELL,
-                closed: false,
-                memo,
-            },
-        );
+        e.map.insert(key, Node::new(0, NO_CELL, memo));
         let (p, t) = priority.of(0, initial_h);
         e.open.push(p, t, 0, key);
         e
@@ -182,15 +213,15 @@ impl<'a, H: Heuristic, K: Packed, Q: OpenList<K>> Engine<'a, H, K, Q> {
         let mut parts = self.start_parts.clone();
         while let Some((prio, g, key)) = self.open.pop() {
             let node = match self.map.get_mut(&key) {
-                Some(n) if !n.closed && n.g == g => n,
+                Some(n) if !n.closed() && n.g() == g => n,
                 _ => continue, // stale: a shorter path or an expansion came first
             };
             if key == self.goal_key {
                 return Step::Found(key);
             }
-            node.closed = true;
+            node.set_closed(true);
             let node = *node;
-            let prev = node.prev;
+            let prev = node.prev();
             let blank = self.layout.unpack(key, &mut tiles);
             self.h.restore(&mut parts, &tiles, self.memo(&node));
             let h_here = self.h.value(&parts);
@@ -202,14 +233,17 @@ impl<'a, H: Heuristic, K: Packed, Q: OpenList<K>> Engine<'a, H, K, Q> {
                 }
                 let stop = self.clock.check(self.nodes);
                 let (_, est) = self.memory();
-                // A memo number is a `u32`: 2^32 positions count as memory full too.
-                let full = est > self.max_memory || self.map.len() >= u32::MAX as usize;
+                // A memo number is a `u32` and a cost 24 bits: 2^32 positions, or paths of
+                // 2^24 moves, count as memory full too.
+                let full = est > self.max_memory
+                    || self.map.len() >= u32::MAX as usize
+                    || g >= Node::MAX_G;
                 let stop = stop.or(full.then_some(Stop::Memory));
                 if let Some(stop) = stop {
                     // Put the node back so that the table and open list stay coherent (its
                     // children already pushed are found again as duplicates).
                     if let Some(n) = self.map.get_mut(&key) {
-                        n.closed = false;
+                        n.set_closed(false);
                     }
                     let (p, t) = self.priority.of(g, h_here);
                     debug_assert_eq!(p, prio);
@@ -230,24 +264,14 @@ impl<'a, H: Heuristic, K: Packed, Q: OpenList<K>> Engine<'a, H, K, Q> {
                     Entry::Vacant(v) => {
                         // A new position: its parts are complete (applied without a limit).
                         let memo = keep_memo(self.h, &mut self.memos, self.memo_len, &parts);
-                        v.insert(Node {
-                            g: cg,
-                            prev: blank,
-                            closed: false,
-                            memo,
-                        });
+                        v.insert(Node::new(cg, blank, memo));
                         true
                     }
                     Entry::Occupied(mut o) => {
                         let n = o.get_mut();
-                        if cg < n.g && (self.reopen || !n.closed) {
+                        if cg < n.g() && (self.reopen || !n.closed()) {
                             // The same position: its memo stays.
-                            *n = Node {
-                                g: cg,
-                                prev: blank,
-                                closed: false,
-                                memo: n.memo,
-                            };
+                            *n = Node::new(cg, blank, n.memo);
                             true
                         } else {
                             false
@@ -274,7 +298,8 @@ impl<'a, H: Heuristic, K: Packed, Q: OpenList<K>> Engine<'a, H, K, Q> {
 
     /// The blank's cells after each move on the recorded path from the start to `key`.
     pub(crate) fn path_to(&self, key: K) -> Vec<u8> {
-        self.layout.trace(key, |k| self.map.get(k).map(|n| n.prev))
+        self.layout
+            .trace(key, |k| self.map.get(k).map(|n| n.prev()))
     }
 
     /// The heuristic.
@@ -419,5 +444,28 @@ pub(crate) fn finish<H: Heuristic, K: Packed, Q: OpenList<K>>(
             stop: None,
             stats,
         },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_node_keeps_its_cost_parent_flag_and_memo() {
+        assert_eq!(std::mem::size_of::<Node>(), 8);
+        assert_eq!(std::mem::size_of::<(u64, Node)>(), 16);
+        let cells = (0..MAX_CELLS as u8).chain([NO_CELL]);
+        for prev in cells {
+            for g in [0, 1, 80, 1 << 20, Node::MAX_G] {
+                let mut n = Node::new(g, prev, g ^ 0xdead_beef);
+                assert_eq!((n.g(), n.prev(), n.closed()), (g, prev, false));
+                n.set_closed(true);
+                assert_eq!((n.g(), n.prev(), n.closed()), (g, prev, true));
+                n.set_closed(false);
+                assert_eq!((n.g(), n.prev(), n.closed()), (g, prev, false));
+                assert_eq!(n.memo, g ^ 0xdead_beef);
+            }
+        }
     }
 }

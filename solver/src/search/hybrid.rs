@@ -14,6 +14,10 @@
 //!
 //! Bu & Korf run A* until memory is full; here the budget is `Options::hybrid_nodes` (default
 //! 1,000,000 positions, fewer when `max_memory` would not hold them).
+//!
+//! A frontier node's heuristic parts are rebuilt from the memo A* kept for it
+//! ([`Heuristic::memo_len`]) in every iteration, never by [`Heuristic::init`], which walks to
+//! the goal for every `bit1` table and view.
 
 use super::astar::{finish, queue_for, with_key, Engine, Node, Priority, Step};
 use super::bounded::{Budget, Local, Probe};
@@ -83,10 +87,10 @@ fn two_phases<H: Heuristic, K: Packed, Q: OpenList<K>>(
         let Some(n) = e.map.get_mut(&key) else {
             continue;
         };
-        if n.closed || n.g != g {
+        if n.closed() || n.g() != g {
             continue;
         }
-        n.closed = true; // taken: later duplicates are skipped
+        n.set_closed(true); // taken: later duplicates are skipped
         let node = *n;
         e.unpack(key, &mut tiles);
         e.heuristic().restore(&mut parts, &tiles, e.memo(&node));
@@ -95,7 +99,7 @@ fn two_phases<H: Heuristic, K: Packed, Q: OpenList<K>>(
             key,
             g,
             h: hv,
-            prev: node.prev,
+            prev: node.prev(),
             node,
         });
     }
