@@ -560,6 +560,34 @@ fn dfs_with_a_fixed_limit_can_find_nothing() {
     assert!((31..=41).contains(&r.len()));
 }
 
+/// A*+IDA* spreads its IDA* phase over the threads asked for: the same length as IDA* with
+/// 1, 2 and 4 threads, every thread's share reported; with one thread the search is the same
+/// from run to run (the frontier nodes one after the other).
+#[test]
+fn hybrid_reports_each_thread() {
+    let goal = Goal::blank_first(board(4, 4));
+    let mut rng = Rng::new(0x5eed_0007);
+    let p = random_walk(&goal, 44, &mut rng);
+    let h = HeuristicChoice::LinearConflict;
+    let want = solve(Algorithm::Ida, &h, &p, &goal, &opts()).len();
+    for threads in [1, 2, 4] {
+        let o = Options {
+            threads,
+            hybrid_nodes: Some(300),
+            ..opts()
+        };
+        let r = solve(Algorithm::Hybrid, &h, &p, &goal, &o);
+        assert_eq!(r.len(), want, "{threads} threads");
+        assert!(r.stats.detail.contains("frontier"), "{:?}", r.stats);
+        assert_eq!(r.stats.per_thread.len(), threads, "{:?}", r.stats);
+        assert!(r.stats.per_thread.iter().sum::<u64>() < r.stats.nodes);
+        if threads == 1 {
+            let again = solve(Algorithm::Hybrid, &h, &p, &goal, &o);
+            assert_eq!((again.stats.nodes, &again.moves), (r.stats.nodes, &r.moves));
+        }
+    }
+}
+
 #[test]
 fn parallel_ida_reports_each_thread() {
     let goal = Goal::blank_first(board(4, 4));

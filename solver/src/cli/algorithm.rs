@@ -27,7 +27,7 @@ pub struct AlgorithmArgs {
     /// weighted: the weight w of f = g + w*h (at least 1), or inf for greedy best-first search.
     #[arg(long, default_value = "2", value_name = "W", value_parser = parse_weight)]
     pub weight: f64,
-    /// parallel-ida: worker threads (0: one per core).
+    /// parallel-ida and hybrid (its IDA* phase): worker threads (0: one per core).
     #[arg(long, default_value_t = 0, value_name = "N")]
     pub threads: usize,
     /// bfs, astar, hybrid, weighted: stop before the estimated memory of the search exceeds

@@ -86,7 +86,7 @@ pub struct CompareArgs {
     #[arg(long, default_value_t = solver::search::DEFAULT_LANES, value_name = "N",
           value_parser = super::algorithm::parse_lanes)]
     lanes: usize,
-    /// Threads of parallel-ida pairs without threads= (0: one per core).
+    /// Threads of parallel-ida and hybrid pairs without threads= (0: one per core).
     #[arg(long, default_value_t = 0, value_name = "N")]
     threads: usize,
     /// Print a row for every puzzle and pair, not only the totals (always for one puzzle).

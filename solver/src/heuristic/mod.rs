@@ -102,9 +102,10 @@ pub trait Heuristic {
     /// Restores `parts` as they were before the `apply` that returned `undo`.
     fn undo(&self, parts: &mut Self::Parts, tile: u8, from: u8, to: u8, undo: Self::Undo);
 
-    /// Bytes that a search storing positions (A*, the A* phase of A*+IDA*) keeps per position
-    /// so that [`Heuristic::restore`] rebuilds the position's parts without the work of
-    /// [`Heuristic::init`]. 0 (the default): `init` is cheap, nothing is kept.
+    /// Bytes that a search keeping positions (A* and its weighted form, A*+IDA*'s frontier,
+    /// parallel IDA*'s split roots) holds per position so that [`Heuristic::restore`] rebuilds
+    /// the position's parts without the work of [`Heuristic::init`]. 0 (the default): `init`
+    /// is cheap, nothing is kept.
     fn memo_len(&self) -> usize {
         0
     }

@@ -223,8 +223,8 @@ impl Cursor {
 pub(crate) const POLL: u32 = 64;
 
 /// What a probe does with its untried subtrees besides searching them in turn: nothing
-/// ([`Keep`], for `ida` and `hybrid`), or hand one to an idle thread (`parallel-ida`'s donor in
-/// `search/steal.rs`).
+/// ([`Keep`], for `ida` and a lone worker), or hand one to an idle thread (the donor of
+/// `search/steal.rs`, for `parallel-ida` and `hybrid`).
 pub(crate) trait Donor {
     /// Whether the probe keeps each node's untried moves in frames (see [`Line::frames`]) and
     /// calls [`Donor::poll`] every [`POLL`] generated nodes. False compiles both away.
@@ -234,9 +234,10 @@ pub(crate) trait Donor {
     /// out of the frames (setting them to [`FORBIDDEN`]) and give their subtrees away.
     fn poll(&mut self, line: Line<'_>);
 
-    /// Told before each search below a node met inside a larger search: the blank's cells
-    /// after each move from that search's start to the probe's start.
-    fn begin_task(&mut self, _prefix: &[u8]) {}
+    /// Told before each search below a node met inside a larger search: the iteration's first
+    /// task it descends from (its number `origin`, its cost `base`) and the blank's cells
+    /// after each move from there to the probe's start.
+    fn begin_task(&mut self, _origin: u32, _base: u32, _prefix: &[u8]) {}
 
     /// Subtrees given away so far.
     fn donated(&self) -> u64 {

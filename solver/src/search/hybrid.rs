@@ -15,14 +15,23 @@
 //! Bu & Korf run A* until memory is full; here the budget is `Options::hybrid_nodes` (default
 //! 1,000,000 positions, fewer when `max_memory` would not hold them).
 //!
+//! **Threads.** The IDA* phase is parallel IDA*'s (`search/parallel_ida.rs`,
+//! `search/steal.rs`) with the frontier nodes as each iteration's first tasks, in the order
+//! above: `Options::threads` workers (0: one per core) take them in turn, and an idle worker
+//! receives the shallowest untried subtree of a busy one, so one large frontier subtree does
+//! not leave the others idle. With one thread the frontier nodes are searched one after the
+//! other exactly as Bu & Korf describe (same nodes, same solution); with more, which optimal
+//! solution is returned and the node counts depend on timing. A* itself runs on one thread.
+//!
 //! A frontier node's heuristic parts are rebuilt from the memo A* kept for it
 //! ([`Heuristic::memo_len`]) in every iteration, never by [`Heuristic::init`], which walks to
 //! the goal for every `bit1` table and view.
 
 use super::astar::{finish, queue_for, with_key, Engine, Node, Priority, Step};
-use super::bounded::{Budget, Local, Probe};
 use super::bucket_queue::{BucketQueue, HeapQueue, OpenList, TwoBucketQueue};
 use super::key::Packed;
+use super::parallel_ida::{first_task, iterate, thread_count, Setting};
+use super::steal::Task;
 use super::{goal_array, Options, Outcome, QueueChoice};
 use crate::heuristic::Heuristic;
 use crate::position::{MoveTable, Position, MAX_CELLS};
@@ -35,7 +44,12 @@ pub const DEFAULT_NODES: u64 = 1_000_000;
 ///
 /// # Panics
 /// If the board has more than 64 cells.
-pub fn search<H: Heuristic>(h: &H, goal: &Goal, start: &Position, opts: &Options) -> Outcome {
+pub fn search<H: Heuristic + Sync>(
+    h: &H,
+    goal: &Goal,
+    start: &Position,
+    opts: &Options,
+) -> Outcome {
     let queue = queue_for(h, opts.queue).unwrap_or(QueueChoice::Heap);
     with_key!(goal.board().cells(), K => match queue {
         QueueChoice::TwoBuckets => two_phases(Engine::<H, K, _>::new(
@@ -60,7 +74,7 @@ struct Frontier<K> {
     node: Node,
 }
 
-fn two_phases<H: Heuristic, K: Packed, Q: OpenList<K>>(
+fn two_phases<H: Heuristic + Sync, K: Packed, Q: OpenList<K>>(
     mut e: Engine<H, K, Q>,
     goal: &Goal,
     opts: &Options,
@@ -104,62 +118,55 @@ fn two_phases<H: Heuristic, K: Packed, Q: OpenList<K>>(
         });
     }
     frontier.sort_by_key(|n| (n.g + n.h, n.h));
+    // Every frontier node is an origin of the iterations, numbered in this order.
     let h = e.heuristic();
+    let pruner = opts.pruner(goal.board());
+    let roots: Vec<(Task, u32)> = frontier
+        .iter()
+        .enumerate()
+        .map(|(i, n)| {
+            let blank = e.unpack(n.key, &mut tiles);
+            let position = Position { tiles, blank };
+            let task = first_task(&pruner, position, n.prev, i as u32, n.g, e.memo(&n.node));
+            (task, n.g + n.h)
+        })
+        .collect();
+    let threads = thread_count(opts.threads);
     let moves = MoveTable::new(goal.board());
     let goal_tiles = goal_array(goal);
-    let pruner = opts.pruner(goal.board());
-    let mut probe = Probe::new(
-        h,
-        &moves,
-        &pruner,
-        &goal_tiles,
-        Local::new(e.clock.clone(), e.nodes),
-    );
-    probe.order = opts.order;
-    let mut bound = frontier.first().map_or(u32::MAX, |n| n.g + n.h);
-    let mut iterations = 0;
-    let found = 'outer: loop {
-        if frontier.is_empty() || bound == u32::MAX {
-            break None;
-        }
-        iterations += 1;
-        probe.reset_bound();
-        for n in &frontier {
-            if n.g + n.h > bound {
-                probe.next_bound = probe.next_bound.min(n.g + n.h);
-                break; // sorted by f: the rest are above the bound too
-            }
-            let blank = e.unpack(n.key, &mut tiles);
-            let start = Position { tiles, blank };
-            // The parts from the memo, not `init` (a walk to the goal per `bit1` table).
-            probe.restore(tiles, e.memo(&n.node));
-            if probe.search(&start, n.g, n.h, n.prev, bound) {
-                let mut path = e.path_to(n.key);
-                path.extend_from_slice(&probe.path);
-                break 'outer Some(path);
-            }
-            if probe.interrupted {
-                break 'outer None;
-            }
-        }
-        bound = probe.next_bound;
+    let setting = Setting {
+        moves: &moves,
+        pruner: &pruner,
+        goal: &goal_tiles,
+        clock: &e.clock,
+        threads,
+        order: opts.order,
     };
+    let mut run = iterate(h, &setting, &roots, e.nodes);
+    drop(roots);
+    let found = run.found.take().map(|(origin, moves)| {
+        let mut path = e.path_to(frontier[origin as usize].key);
+        path.extend_from_slice(&moves);
+        path
+    });
     let mut stats = astar_stats;
-    stats.nodes = e.nodes + probe.nodes;
-    stats.expanded = e.expanded + probe.expanded;
-    stats.iterations = iterations;
+    stats.nodes = e.nodes + run.nodes;
+    stats.expanded = e.expanded + run.expanded;
+    stats.iterations = run.iterations;
+    stats.per_thread = run.per_thread.clone();
     stats.detail = format!(
-        "A* ({}) to {} positions, then IDA* from {} frontier nodes",
+        "A* ({}) to {} positions, then IDA* from {} frontier nodes: {}",
         stats.detail,
         stats.stored,
-        frontier.len()
+        frontier.len(),
+        run.detail()
     );
     stats.seconds = e.clock.seconds();
-    let stop = probe.budget.stop();
+    let stop = run.stop;
     stats.lower_bound = match &found {
         Some(p) => p.len() as u32,
-        None if bound == u32::MAX => 0,
-        None => bound,
+        None if run.bound == u32::MAX => 0,
+        None => run.bound,
     };
     Outcome {
         path: found,

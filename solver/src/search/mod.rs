@@ -7,7 +7,7 @@
 //! | `ida` (default) | [`ida`] | yes | a heuristic |
 //! | `bfs` | [`bfs`] | yes | memory for the state space (≤ 3×3-sized boards in practice) |
 //! | `astar` | [`astar`] | yes | memory for every generated node |
-//! | `hybrid` | [`hybrid`] | yes | a node budget for its A* phase |
+//! | `hybrid` | [`hybrid`] | yes | a node budget for its A* phase; threads for its IDA* phase |
 //! | `parallel-ida` | [`parallel_ida`] | yes | threads |
 //! | `dfs` | [`dfs`] | no | — |
 //! | `weighted` | [`weighted`] | no | memory like A* |
@@ -64,7 +64,8 @@ pub enum Algorithm {
     Bfs,
     /// A* with duplicate detection ([`astar`]).
     AStar,
-    /// A* until a node budget is spent, then IDA* from its frontier ([`hybrid`]).
+    /// A* until a node budget is spent, then IDA* over threads from its frontier
+    /// ([`hybrid`]).
     Hybrid,
     /// IDA* over threads with work stealing ([`parallel_ida`]).
     ParallelIda,
@@ -209,7 +210,7 @@ pub struct Options {
     /// `weighted`: the weight `w` of `f = g + w·h` (at least 1); infinity for greedy
     /// best-first search (`f = h`).
     pub weight: f64,
-    /// `parallel-ida`: threads (0: one per core).
+    /// `parallel-ida`, and the IDA* phase of `hybrid`: threads (0: one per core).
     pub threads: usize,
     /// `parallel-ida`: the depth of an optional breadth-first split whose positions are each
     /// iteration's first tasks (`None` or 0: none; work stealing splits the tree).

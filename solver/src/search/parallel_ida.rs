@@ -167,45 +167,172 @@ fn run<H: Heuristic + Sync, K: Packed>(
         .enumerate()
         .map(|(i, n)| {
             let blank = layout.unpack(n.key, &mut tiles);
-            // Every iteration searches the roots again: their parts come from a memo then.
             let parts = h.init(&tiles);
             let mut memo = vec![0u8; h.memo_len()];
             h.write_memo(&parts, &mut memo);
-            let task = Task {
-                position: Position { tiles, blank },
-                prev: n.prev,
-                state: pruner.start(blank),
-                path: split_path(&levels, depth as usize, i),
-                uncounted: false,
-                memo: (!memo.is_empty()).then(|| memo.into()),
-            };
+            let position = Position { tiles, blank };
+            let task = first_task(&pruner, position, n.prev, i as u32, depth, &memo);
             (task, depth + h.value(&parts))
         })
         .collect();
-    drop(levels);
-    let shared = Shared::new(clock.clone(), split_nodes);
+    let run = iterate(
+        h,
+        &Setting {
+            moves: &moves,
+            pruner: &pruner,
+            goal: &goal_tiles,
+            clock: &clock,
+            threads,
+            order: opts.order,
+        },
+        &roots,
+        split_nodes,
+    );
+    stats.nodes = split_nodes + run.nodes;
+    stats.expanded += run.expanded;
+    stats.per_thread = run.per_thread.clone();
+    stats.iterations = run.iterations;
+    stats.detail = format!(
+        "{}, {} from depth {depth}",
+        run.detail(),
+        if depth == 0 {
+            "one root".to_string()
+        } else {
+            format!("split into {} roots", roots.len())
+        }
+    );
+    stats.seconds = clock.seconds();
+    match run.found {
+        Some((origin, moves)) => {
+            let mut path = split_path(&levels, depth as usize, origin as usize);
+            path.extend_from_slice(&moves);
+            stats.lower_bound = path.len() as u32;
+            Outcome {
+                path: Some(path),
+                stop: None,
+                stats,
+            }
+        }
+        None => {
+            stats.lower_bound = if run.bound == u32::MAX {
+                depth
+            } else {
+                run.bound
+            };
+            Outcome {
+                path: None,
+                stop: run.stop,
+                stats,
+            }
+        }
+    }
+}
+
+/// An iteration's first task: `position`, reached at cost `base` from the parent whose blank
+/// was on `prev`, as origin number `origin`, with its heuristic `memo` (every iteration
+/// searches it again, and rebuilds its parts from the memo; empty: none).
+pub(crate) fn first_task(
+    pruner: &Pruner,
+    position: Position,
+    prev: u8,
+    origin: u32,
+    base: u32,
+    memo: &[u8],
+) -> Task {
+    Task {
+        state: pruner.start(position.blank),
+        position,
+        prev,
+        origin,
+        base,
+        path: Vec::new(),
+        uncounted: false,
+        memo: (!memo.is_empty()).then(|| memo.into()),
+    }
+}
+
+/// What the iterations of [`iterate`] share besides the heuristic.
+pub(crate) struct Setting<'a> {
+    pub(crate) moves: &'a MoveTable,
+    pub(crate) pruner: &'a Pruner,
+    /// The goal, tiles per cell.
+    pub(crate) goal: &'a [u8; MAX_CELLS],
+    pub(crate) clock: &'a Clock,
+    pub(crate) threads: usize,
+    pub(crate) order: ChildOrder,
+}
+
+/// How the iterations of [`iterate`] ended.
+pub(crate) struct Iterated {
+    /// The winning task's origin and the moves from the origin to the goal.
+    pub(crate) found: Option<(u32, Vec<u8>)>,
+    /// The limit that stopped the search, if one did.
+    pub(crate) stop: Option<Stop>,
+    /// The last bound (`u32::MAX`: the tree was exhausted).
+    pub(crate) bound: u32,
+    pub(crate) iterations: u32,
+    /// Nodes generated and expanded by the workers.
+    pub(crate) nodes: u64,
+    pub(crate) expanded: u64,
+    /// Each worker's generated nodes.
+    pub(crate) per_thread: Vec<u64>,
+    donated: u64,
+    workers: usize,
+    failed: usize,
+    spawn_error: Option<String>,
+}
+
+impl Iterated {
+    /// The threads in words: how many, and the subtrees they handed over (or what failed).
+    pub(crate) fn detail(&self) -> String {
+        match &self.spawn_error {
+            Some(e) if self.workers == 0 => e.clone(),
+            _ if self.failed > 0 => format!(
+                "{} of {} worker threads failed (a bug)",
+                self.failed, self.workers
+            ),
+            _ if self.workers == 1 => "1 thread".to_string(),
+            _ => format!(
+                "{} threads, work stealing ({} subtrees handed over)",
+                self.workers, self.donated
+            ),
+        }
+    }
+}
+
+/// Runs cost-bounded iterations over threads until a goal is found, a limit stops them or the
+/// tree is exhausted: each iteration's first tasks are the `roots` (task and `f`) whose `f` is
+/// within the bound, in the order given; the first bound is the smallest `f`. `base_nodes`
+/// were generated before (they count against the node limit).
+pub(crate) fn iterate<H: Heuristic + Sync>(
+    h: &H,
+    set: &Setting<'_>,
+    roots: &[(Task, u32)],
+    base_nodes: u64,
+) -> Iterated {
+    let shared = Shared::new(set.clock.clone(), base_nodes);
     let pool = Pool::default();
     let next_bound = AtomicU32::new(u32::MAX);
-    let winner: Mutex<Option<Vec<u8>>> = Mutex::new(None);
+    let winner: Mutex<Option<(u32, Vec<u8>)>> = Mutex::new(None);
     let mut bound = roots.iter().map(|r| r.1).min().unwrap_or(u32::MAX);
     let mut iterations = 0;
     let mut workers = 0;
     let mut spawn_error = None;
     let mut per: Vec<(u64, u64, u64, bool)> = Vec::new();
     std::thread::scope(|scope| {
-        let mut handles = Vec::with_capacity(threads);
-        for w in 0..threads {
+        let mut handles = Vec::with_capacity(set.threads);
+        for w in 0..set.threads {
             let ctx = Worker {
                 h,
-                moves: &moves,
-                pruner: &pruner,
-                goal: &goal_tiles,
+                moves: set.moves,
+                pruner: set.pruner,
+                goal: set.goal,
                 shared: &shared,
                 pool: &pool,
                 next_bound: &next_bound,
                 winner: &winner,
-                order: opts.order,
-                solo: threads == 1,
+                order: set.order,
+                solo: set.threads == 1,
             };
             match std::thread::Builder::new()
                 .name(format!("pida-{w}"))
@@ -244,43 +371,19 @@ fn run<H: Heuristic + Sync, K: Packed>(
             .map(|h| h.join().unwrap_or((0, 0, 0, false)))
             .collect();
     });
-    stats.nodes = split_nodes + per.iter().map(|p| p.0).sum::<u64>();
-    stats.expanded += per.iter().map(|p| p.1).sum::<u64>();
-    stats.per_thread = per.iter().map(|p| p.0).collect();
-    stats.iterations = iterations;
-    let donated: u64 = per.iter().map(|p| p.2).sum();
-    let failed = per.iter().filter(|p| !p.3).count();
-    stats.detail = match &spawn_error {
-        Some(e) if workers == 0 => e.clone(),
-        _ if failed > 0 => format!("{failed} of {workers} worker threads failed (a bug)"),
-        _ => format!(
-            "{workers} threads, work stealing ({donated} subtrees handed over), {} from depth {depth}",
-            if depth == 0 {
-                "one root".to_string()
-            } else {
-                format!("split into {} roots", roots.len())
-            }
-        ),
-    };
-    stats.seconds = clock.seconds();
-    let won = winner.into_inner().unwrap_or_else(|e| e.into_inner());
-    match won {
-        Some(path) => {
-            stats.lower_bound = path.len() as u32;
-            Outcome {
-                path: Some(path),
-                stop: None,
-                stats,
-            }
-        }
-        None => {
-            stats.lower_bound = if bound == u32::MAX { depth } else { bound };
-            Outcome {
-                path: None,
-                stop: shared.stop(),
-                stats,
-            }
-        }
+    let found = winner.into_inner().unwrap_or_else(|e| e.into_inner());
+    Iterated {
+        stop: if found.is_some() { None } else { shared.stop() },
+        found,
+        bound,
+        iterations,
+        nodes: per.iter().map(|p| p.0).sum(),
+        expanded: per.iter().map(|p| p.1).sum(),
+        per_thread: per.iter().map(|p| p.0).collect(),
+        donated: per.iter().map(|p| p.2).sum(),
+        workers,
+        failed: per.iter().filter(|p| !p.3).count(),
+        spawn_error,
     }
 }
 
@@ -293,7 +396,7 @@ struct Worker<'a, H> {
     shared: &'a Shared,
     pool: &'a Pool,
     next_bound: &'a AtomicU32,
-    winner: &'a Mutex<Option<Vec<u8>>>,
+    winner: &'a Mutex<Option<(u32, Vec<u8>)>>,
     order: ChildOrder,
     /// The only worker: it keeps every subtree.
     solo: bool,

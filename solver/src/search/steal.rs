@@ -35,6 +35,11 @@ use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 pub(crate) const MIN_REST: u32 = 4;
 
 /// A subtree of the current iteration: a position to search below, to the bound.
+///
+/// Every task descends from one of the iteration's first tasks, its *origin* (a root of a
+/// breadth-first split, a frontier node of A*): the caller of the search keeps the moves from
+/// the start to each origin and adds them to the winner's moves, so a first task carries no
+/// path and a donated one only the moves below its origin.
 #[derive(Clone, Debug)]
 pub(crate) struct Task {
     /// The subtree's root.
@@ -43,8 +48,13 @@ pub(crate) struct Task {
     pub(crate) prev: u8,
     /// The duplicate-move machine's state at the root.
     pub(crate) state: u32,
-    /// The blank's cells after each move from the search's start to the root; its length is
-    /// the root's cost `g`.
+    /// The number of the iteration's first task this one descends from (itself for a first
+    /// task).
+    pub(crate) origin: u32,
+    /// The origin's cost `g`.
+    pub(crate) base: u32,
+    /// The blank's cells after each move from the origin to the root; the root's cost `g` is
+    /// `base` plus its length.
     pub(crate) path: Vec<u8>,
     /// Whether the root still has to be counted as a generated node (a donated child: its
     /// donor did not count it).
@@ -197,7 +207,10 @@ impl Pool {
 /// is empty, it gives the shallowest untried move of the current line to the pool.
 pub(crate) struct Giver<'a> {
     pool: &'a Pool,
-    /// The path from the search's start to the current task's root.
+    /// The current task's origin and its cost.
+    origin: u32,
+    base: u32,
+    /// The path from the current task's origin to its root.
     prefix: Vec<u8>,
     /// Tasks given to the pool over the whole search.
     donated: u64,
@@ -213,7 +226,9 @@ impl Donor for Giver<'_> {
         }
     }
 
-    fn begin_task(&mut self, prefix: &[u8]) {
+    fn begin_task(&mut self, origin: u32, base: u32, prefix: &[u8]) {
+        self.origin = origin;
+        self.base = base;
         self.prefix.clear();
         self.prefix.extend_from_slice(prefix);
     }
@@ -228,6 +243,8 @@ impl<'a> Giver<'a> {
     pub(crate) fn new(pool: &'a Pool) -> Self {
         Giver {
             pool,
+            origin: 0,
+            base: 0,
             prefix: Vec::new(),
             donated: 0,
         }
@@ -267,6 +284,8 @@ impl<'a> Giver<'a> {
                 position,
                 prev,
                 state,
+                origin: self.origin,
+                base: self.base,
                 path,
                 uncounted: true,
                 memo: None,
@@ -284,7 +303,9 @@ impl<'a> Giver<'a> {
 pub(crate) struct Stealer<'a, H: Heuristic, D: Donor> {
     probe: Probe<'a, H, SharedBudget<'a>, D>,
     bound: u32,
-    /// The path from the search's start to the current task's root.
+    /// The current task's origin.
+    origin: u32,
+    /// The path from the current task's origin to its root.
     prefix: Vec<u8>,
 }
 
@@ -306,6 +327,7 @@ impl<'a, H: Heuristic, D: Donor> Stealer<'a, H, D> {
         Stealer {
             probe,
             bound: 0,
+            origin: 0,
             prefix: Vec::new(),
         }
     }
@@ -323,12 +345,13 @@ impl<'a, H: Heuristic, D: Donor> Stealer<'a, H, D> {
         self.probe.budget.flush();
     }
 
-    /// The moves from the search's start to the goal, after [`Stealer::search`] found it.
-    pub(crate) fn solution(&self) -> Vec<u8> {
+    /// After [`Stealer::search`] found the goal: the winning task's origin, and the moves
+    /// from the origin to the goal.
+    pub(crate) fn solution(&self) -> (u32, Vec<u8>) {
         let mut p = Vec::with_capacity(self.prefix.len() + self.probe.path.len());
         p.extend_from_slice(&self.prefix);
         p.extend_from_slice(&self.probe.path);
-        p
+        (self.origin, p)
     }
 
     /// Searches below `task` to the bound. True when the goal is found
@@ -344,12 +367,13 @@ impl<'a, H: Heuristic, D: Donor> Stealer<'a, H, D> {
             }
             p.nodes += 1;
         }
-        let g = task.path.len() as u32;
+        let g = task.base + task.path.len() as u32;
         if let Some(memo) = &task.memo {
             p.restore(task.position.tiles, memo);
         }
+        self.origin = task.origin;
         self.prefix = task.path;
-        p.donor.begin_task(&self.prefix);
+        p.donor.begin_task(task.origin, task.base, &self.prefix);
         p.search_below(&task.position, g, task.prev, task.state, self.bound)
     }
 
