@@ -142,6 +142,10 @@ fn two_phases<H: Heuristic + Sync, K: Packed, Q: OpenList<K>>(
         threads,
         order: opts.order,
     };
+    // The frontier's tasks, held beside A*'s table: the roots, each iteration's queue of
+    // their copies, and each root's memo (an `Arc` of its own).
+    let task_bytes = 2 * std::mem::size_of::<(Task, u32)>() + 16 + h.memo_len();
+    let frontier_bytes = (roots.len() * task_bytes) as u64;
     let mut run = iterate(h, &setting, &roots, e.nodes);
     drop(roots);
     let found = run.found.take().map(|(origin, moves)| {
@@ -150,6 +154,7 @@ fn two_phases<H: Heuristic + Sync, K: Packed, Q: OpenList<K>>(
         path
     });
     let mut stats = astar_stats;
+    stats.peak_memory += frontier_bytes;
     stats.nodes = e.nodes + run.nodes;
     stats.expanded = e.expanded + run.expanded;
     stats.iterations = run.iterations;
