@@ -118,23 +118,8 @@ fn run<K: Packed>(goal: &Goal, start: &Position, opts: &Options) -> Outcome {
         .max(map_bytes_next(&map).0 + queue_bytes(&level, &next));
     stats.seconds = clock.seconds();
     match found {
-        Some(k) => {
-            let path = layout.trace(k, |k| map.get(k).copied());
-            stats.lower_bound = path.len() as u32;
-            Outcome {
-                path: Some(path),
-                stop: None,
-                stats,
-            }
-        }
-        None => {
-            // Every position within `depth` moves has been generated.
-            stats.lower_bound = depth + 1;
-            Outcome {
-                path: None,
-                stop,
-                stats,
-            }
-        }
+        Some(k) => Outcome::solved(layout.trace(k, |k| map.get(k).copied()), stats),
+        // Every position within `depth` moves has been generated.
+        None => Outcome::unsolved(stop, depth + 1, stats),
     }
 }

@@ -146,13 +146,8 @@ fn two_phases<H: Heuristic + Sync, K: Packed, Q: OpenList<K>>(
     // their copies, and each root's memo (an `Arc` of its own).
     let task_bytes = 2 * std::mem::size_of::<(Task, u32)>() + 16 + h.memo_len();
     let frontier_bytes = (roots.len() * task_bytes) as u64;
-    let mut run = iterate(h, &setting, &roots, e.nodes);
+    let run = iterate(h, &setting, &roots, e.nodes);
     drop(roots);
-    let found = run.found.take().map(|(origin, moves)| {
-        let mut path = e.path_to(frontier[origin as usize].key);
-        path.extend_from_slice(&moves);
-        path
-    });
     let mut stats = astar_stats;
     stats.peak_memory += frontier_bytes;
     stats.nodes = e.nodes + run.nodes;
@@ -167,15 +162,13 @@ fn two_phases<H: Heuristic + Sync, K: Packed, Q: OpenList<K>>(
         run.detail()
     );
     stats.seconds = e.clock.seconds();
-    let stop = run.stop;
-    stats.lower_bound = match &found {
-        Some(p) => p.len() as u32,
-        None if run.bound == u32::MAX => 0,
-        None => run.bound,
-    };
-    Outcome {
-        path: found,
-        stop,
-        stats,
+    match run.found {
+        Some((origin, moves)) => {
+            let mut path = e.path_to(frontier[origin as usize].key);
+            path.extend_from_slice(&moves);
+            Outcome::solved(path, stats)
+        }
+        None if run.bound == u32::MAX => Outcome::unsolved(run.stop, 0, stats),
+        None => Outcome::unsolved(run.stop, run.bound, stats),
     }
 }

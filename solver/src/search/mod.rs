@@ -391,6 +391,29 @@ pub struct Outcome {
     pub stats: Stats,
 }
 
+impl Outcome {
+    /// A search that found `path` (an optimal one, so its length is the proven bound).
+    pub(crate) fn solved(path: Vec<u8>, mut stats: Stats) -> Outcome {
+        stats.lower_bound = path.len() as u32;
+        Outcome {
+            path: Some(path),
+            stop: None,
+            stats,
+        }
+    }
+
+    /// A search that ended without a solution: stopped by `stop`, or (`None`) having
+    /// exhausted its space, with `lower_bound` proven.
+    pub(crate) fn unsolved(stop: Option<Stop>, lower_bound: u32, mut stats: Stats) -> Outcome {
+        stats.lower_bound = lower_bound;
+        Outcome {
+            path: None,
+            stop,
+            stats,
+        }
+    }
+}
+
 /// Node, time and abort checks shared by the searches: cheap enough for every node.
 #[derive(Clone, Debug)]
 pub(crate) struct Clock {

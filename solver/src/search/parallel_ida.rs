@@ -206,25 +206,10 @@ fn run<H: Heuristic + Sync, K: Packed>(
         Some((origin, moves)) => {
             let mut path = split_path(&levels, depth as usize, origin as usize);
             path.extend_from_slice(&moves);
-            stats.lower_bound = path.len() as u32;
-            Outcome {
-                path: Some(path),
-                stop: None,
-                stats,
-            }
+            Outcome::solved(path, stats)
         }
-        None => {
-            stats.lower_bound = if run.bound == u32::MAX {
-                depth
-            } else {
-                run.bound
-            };
-            Outcome {
-                path: None,
-                stop: run.stop,
-                stats,
-            }
-        }
+        None if run.bound == u32::MAX => Outcome::unsolved(run.stop, depth, stats),
+        None => Outcome::unsolved(run.stop, run.bound, stats),
     }
 }
 
