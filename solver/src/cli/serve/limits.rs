@@ -19,7 +19,7 @@ pub struct Caps {
     pub max_time: Duration,
     /// Memory limit of one search in bytes (A*, BFS and the hybrid's table).
     pub max_memory: u64,
-    /// Threads of one `parallel-ida` search.
+    /// Threads of one `parallel-ida` search (and of a `hybrid` search's IDA* phase).
     pub threads: usize,
     /// Largest request body in bytes (413 beyond it).
     pub max_body: usize,

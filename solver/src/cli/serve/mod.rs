@@ -57,7 +57,7 @@ pub struct ServeArgs {
     /// Memory limit of one search (A*, BFS), e.g. 512M or 2G.
     #[arg(long, value_name = "SIZE", default_value = "1G", value_parser = super::algorithm::parse_size)]
     max_memory: u64,
-    /// Threads of one parallel-ida search.
+    /// Threads of one parallel-ida search (and of a hybrid search's IDA* phase).
     #[arg(long, value_name = "N", default_value_t = 2, value_parser = clap::value_parser!(u16).range(1..=256))]
     threads: u16,
     /// Largest request body in bytes.
