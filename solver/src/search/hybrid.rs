@@ -64,14 +64,18 @@ pub fn search<H: Heuristic + Sync>(
     })
 }
 
-/// A frontier node: its key, cost, estimate, the blank's cell in its A* parent, and its
-/// A* node (whose memo rebuilds its heuristic parts).
+/// A frontier node: its key, its estimate, and its A* node (cost, the blank's cell in the A*
+/// parent, and the memo that rebuilds its heuristic parts).
 struct Frontier<K> {
     key: K,
-    g: u32,
     h: u32,
-    prev: u8,
     node: Node,
+}
+
+impl<K> Frontier<K> {
+    fn f(&self) -> u32 {
+        self.node.g() + self.h
+    }
 }
 
 fn two_phases<H: Heuristic + Sync, K: Packed, Q: OpenList<K>>(
@@ -109,15 +113,9 @@ fn two_phases<H: Heuristic + Sync, K: Packed, Q: OpenList<K>>(
         e.unpack(key, &mut tiles);
         e.heuristic().restore(&mut parts, &tiles, e.memo(&node));
         let hv = e.heuristic().value(&parts);
-        frontier.push(Frontier {
-            key,
-            g,
-            h: hv,
-            prev: node.prev(),
-            node,
-        });
+        frontier.push(Frontier { key, h: hv, node });
     }
-    frontier.sort_by_key(|n| (n.g + n.h, n.h));
+    frontier.sort_by_key(|n| (n.f(), n.h));
     // Every frontier node is an origin of the iterations, numbered in this order.
     let h = e.heuristic();
     let pruner = opts.pruner(goal.board());
@@ -127,8 +125,15 @@ fn two_phases<H: Heuristic + Sync, K: Packed, Q: OpenList<K>>(
         .map(|(i, n)| {
             let blank = e.unpack(n.key, &mut tiles);
             let position = Position { tiles, blank };
-            let task = first_task(&pruner, position, n.prev, i as u32, n.g, e.memo(&n.node));
-            (task, n.g + n.h)
+            let task = first_task(
+                &pruner,
+                position,
+                n.node.prev(),
+                i as u32,
+                n.node.g(),
+                e.memo(&n.node),
+            );
+            (task, n.f())
         })
         .collect();
     let threads = thread_count(opts.threads);
