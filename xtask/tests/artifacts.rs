@@ -1,16 +1,17 @@
 //! The artifacts pipeline on temporary folders with the small standard tables: rebuilt tables
 //! reproduce the committed manifest; the manifest check catches flipped bytes, truncation and
-//! files built with other parameters; publish → verify round trip; the command line's exit
-//! codes.
+//! files built with other parameters; the boards' pruning machines are written, checked and
+//! shipped; publish → verify round trip; the command line's exit codes.
 
 use pdbformat::format::{write_pdb, LoadOptions, PdbFile, TableSource, WriteOptions};
 use pdbformat::standard::{self, StandardDb};
-use pdbformat::Goal;
+use pdbformat::{Board, Goal};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;
 use xtask::artifacts::build::{build_dir, BuildOptions, Outcome};
 use xtask::artifacts::compress::CompressOptions;
+use xtask::artifacts::machine;
 use xtask::artifacts::publish::{
     check_release, parse_sums, publish_dir, PublishOptions, Release, JSON_FILE, SUMS_FILE,
 };
@@ -49,12 +50,17 @@ fn built() -> &'static Path {
     .path()
 }
 
-/// A fresh artifacts folder holding copies of `names` from [`built`] and the committed manifest.
+/// A fresh artifacts folder holding copies of `names` from [`built`], their boards' pruning
+/// machines and the committed manifest.
 fn folder_with(names: &[&str]) -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
     for n in names {
         let s = standard::find(n).unwrap();
         std::fs::copy(raw_path(built(), s), raw_path(dir.path(), s)).unwrap();
+        let board = s.board().unwrap();
+        if let Some(from) = machine::path_for(built(), board) {
+            std::fs::copy(from, machine::path_for(dir.path(), board).unwrap()).unwrap();
+        }
     }
     std::fs::copy(manifest_path(&default_dir()), manifest_path(dir.path())).unwrap();
     dir
@@ -293,13 +299,16 @@ fn publish_then_verify_round_trip() {
     let release = publish_dir(dir.path(), &rel, &m, &dbs, &opts).unwrap();
     assert_eq!(release.databases.len(), 4);
 
-    // The folder: two files per database, the JSON manifest and the sums.
+    // The folder: two files per database, a pruning machine per board, the JSON manifest and
+    // the sums.
     let mut files: Vec<String> = std::fs::read_dir(&rel)
         .unwrap()
         .map(|e| e.unwrap().file_name().into_string().unwrap())
         .collect();
     files.sort();
-    assert_eq!(files.len(), 10, "{files:?}");
+    assert_eq!(files.len(), 12, "{files:?}");
+    assert!(files.contains(&"prune-3x3-d12.fsm".to_string()));
+    assert!(files.contains(&"prune-4x4-d12.fsm".to_string()));
     assert!(files.contains(&"15-555-za.zstd.pdb".to_string()));
     assert!(files.contains(&"8-full-zu.gzip.pdb".to_string()));
     #[cfg(unix)]
@@ -344,9 +353,26 @@ fn publish_then_verify_round_trip() {
         }
     }
 
+    // Each machine is listed with its board, depth, states and digest, and is the solver's.
+    assert_eq!(json.pruning.len(), 2);
+    for mach in &json.pruning {
+        let board: pdbformat::Board = mach.board.parse().unwrap();
+        let path = rel.join(&mach.file);
+        assert_eq!(Some(path.clone()), machine::path_for(&rel, board));
+        assert_eq!(std::fs::metadata(&path).unwrap().len(), mach.size);
+        assert_eq!(xtask::file_sha256(&path).unwrap().hex(), mach.sha256);
+        let read = machine::check(&path, board, mach.word_depth).unwrap();
+        let fresh = solver::search::prune::Pruner::new(board, mach.word_depth);
+        assert_eq!(
+            (read.states(), read.words()),
+            (fresh.states(), fresh.words())
+        );
+        assert_eq!(read.states(), mach.states);
+    }
+
     // SHA256SUMS lists every other file, in the format sha256sum -c reads.
     let sums = parse_sums(&std::fs::read_to_string(rel.join(SUMS_FILE)).unwrap()).unwrap();
-    assert_eq!(sums.len(), 9);
+    assert_eq!(sums.len(), 11);
     if Command::new("sha256sum").arg("--version").output().is_ok() {
         let ok = Command::new("sha256sum")
             .args(["-c", "--quiet", SUMS_FILE])
@@ -385,6 +411,25 @@ fn publish_then_verify_round_trip() {
         force: true,
         ..opts
     };
+    publish_dir(dir.path(), &rel, &m, &dbs, &again).unwrap();
+    assert!(check_release(&rel, &m).unwrap().is_empty());
+
+    // So is a damaged machine, in the release and in the artifacts folder.
+    let fsm = rel.join("prune-4x4-d12.fsm");
+    let mut bytes = std::fs::read(&fsm).unwrap();
+    bytes[100] ^= 1;
+    std::fs::write(&fsm, &bytes).unwrap();
+    let problems = check_release(&rel, &m).unwrap();
+    assert!(
+        problems.iter().any(|p| p.contains("prune-4x4-d12.fsm")),
+        "{problems:?}"
+    );
+    let source = machine::path_for(dir.path(), Board::new(4, 4).unwrap()).unwrap();
+    let kept = std::fs::read(&source).unwrap();
+    std::fs::write(&source, &bytes).unwrap();
+    let e = publish_dir(dir.path(), &rel, &m, &dbs, &again).unwrap_err();
+    assert!(format!("{e:#}").contains("rebuild it"), "{e:#}");
+    std::fs::write(&source, kept).unwrap();
     publish_dir(dir.path(), &rel, &m, &dbs, &again).unwrap();
     assert!(check_release(&rel, &m).unwrap().is_empty());
 
@@ -495,4 +540,37 @@ fn the_semantic_check_covers_bit1_tables() {
         problems.iter().all(|p| p.starts_with("table 1 [5-8]: ")),
         "{problems:?}"
     );
+}
+
+/// `artifacts build` writes each board's pruning machine beside the databases: built when
+/// missing, kept when valid, rebuilt when damaged or forced; none for boards whose machine the
+/// solver builds in milliseconds.
+#[test]
+fn build_writes_the_boards_pruning_machines() {
+    for board in [Board::new(3, 3).unwrap(), Board::new(4, 4).unwrap()] {
+        let path = machine::path_for(built(), board).unwrap();
+        let depth = machine::depth_for(board).unwrap();
+        assert!(machine::check(&path, board, depth).is_ok());
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let board = Board::new(3, 3).unwrap();
+    let built_once = machine::ensure(dir.path(), board, false, true).unwrap();
+    assert!(matches!(built_once, Some(machine::Outcome::Built { .. })));
+    let path = machine::path_for(dir.path(), board).unwrap();
+    let good = std::fs::read(&path).unwrap();
+    let kept = machine::ensure(dir.path(), board, false, true).unwrap();
+    assert_eq!(kept, Some(machine::Outcome::Kept));
+    let mut bad = good.clone();
+    bad[good.len() / 2] ^= 8;
+    std::fs::write(&path, &bad).unwrap();
+    let rebuilt = machine::ensure(dir.path(), board, false, true).unwrap();
+    assert!(matches!(rebuilt, Some(machine::Outcome::Built { .. })));
+    assert_eq!(std::fs::read(&path).unwrap(), good);
+    let forced = machine::ensure(dir.path(), board, true, true).unwrap();
+    assert!(matches!(forced, Some(machine::Outcome::Built { .. })));
+    // 6x6 machines are built in milliseconds at the default depth (10): no file.
+    let big = Board::new(6, 6).unwrap();
+    assert_eq!(machine::depth_for(big), None);
+    assert_eq!(machine::ensure(dir.path(), big, false, true).unwrap(), None);
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
 }

@@ -55,8 +55,8 @@ pub struct AlgorithmArgs {
     pub no_prune: bool,
     /// ida, hybrid, parallel-ida: word depth of the duplicate-move pruning machine (1 to 24;
     /// default 12 on boards of at most 16 cells, 18 on 17 to 25 cells, 10 on larger ones;
-    /// machines of depth 12 or more are cached in the user cache directory, or in
-    /// $PDB_PRUNE_CACHE, `off` for none).
+    /// machines of depth 12 or more are read from a file beside the databases when there is
+    /// one, else cached in the user cache directory, or in $PDB_PRUNE_CACHE, `off` for none).
     #[arg(long, value_name = "L",
           value_parser = clap::value_parser!(u32).range(1..=solver::search::prune::MAX_DEPTH as i64))]
     pub prune_depth: Option<u32>,

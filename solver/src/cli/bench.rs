@@ -49,7 +49,8 @@ pub struct BenchArgs {
     no_prune: bool,
     /// Word depth of the duplicate-move pruning machine (1 to 24; default 12 on boards of at
     /// most 16 cells, 18 on 17 to 25 cells, 10 on larger ones; machines of depth 12 or more
-    /// are cached in the user cache directory, or in $PDB_PRUNE_CACHE, `off` for none).
+    /// are read from a file beside the databases when there is one, else cached in the user
+    /// cache directory, or in $PDB_PRUNE_CACHE, `off` for none).
     #[arg(long, value_name = "L",
           value_parser = clap::value_parser!(u32).range(1..=solver::search::prune::MAX_DEPTH as i64))]
     prune_depth: Option<u32>,

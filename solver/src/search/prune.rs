@@ -252,8 +252,9 @@ impl Pruner {
 
     /// The machine of `board` for `depth` (0: [`Pruner::off`]), made on first use and kept
     /// for the rest of the process (a benchmark solves many puzzles on one board). Machines of
-    /// depth [`cache::MIN_CACHED_DEPTH`] or more are read from the cache directory
-    /// ([`cache::cache_dir`]), or built and written there ([`Pruner::load_or_build`]).
+    /// depth [`cache::MIN_CACHED_DEPTH`] or more are read from a file beside the databases
+    /// ([`cache::read_published`]), else from the cache directory ([`cache::cache_dir`]), or
+    /// built and written there ([`Pruner::load_or_build`]).
     pub fn shared(board: Board, depth: u32) -> Arc<Pruner> {
         static CACHE: OnceLock<Mutex<Machines>> = OnceLock::new();
         let key = (board.width(), board.height(), depth.min(MAX_DEPTH));
@@ -264,8 +265,12 @@ impl Pruner {
         // Built outside the lock; two threads racing build it twice and keep one.
         let built = Arc::new(match (depth, cache::cache_dir()) {
             (0, _) => Pruner::off(board),
-            (d, Some(dir)) if d >= cache::MIN_CACHED_DEPTH => Pruner::load_or_build(board, d, &dir),
-            (d, _) => Pruner::new(board, d),
+            (d, _) if d < cache::MIN_CACHED_DEPTH => Pruner::new(board, d),
+            (d, dir) => match (cache::read_published(board, d), dir) {
+                (Some(p), _) => p,
+                (None, Some(dir)) => Pruner::load_or_build(board, d, &dir),
+                (None, None) => Pruner::new(board, d),
+            },
         });
         let mut map = cache.lock().unwrap_or_else(|e| e.into_inner());
         Arc::clone(map.entry(key).or_insert(built))

@@ -4,7 +4,8 @@
 //! hold, or, for a database the manifest does not record yet, the standard definition); a
 //! missing, wrong or damaged file is (re)built, and `--force` rebuilds every selected one. After
 //! a build the new file is compared with the manifest: a difference means the generator no
-//! longer produces the recorded tables, and is an error.
+//! longer produces the recorded tables, and is an error. Each board's duplicate-move pruning
+//! machine is then written beside its databases the same way ([`super::machine::ensure`]).
 
 use super::verify::{check_file, Status};
 use super::{manifest_path, raw_path};
@@ -45,8 +46,9 @@ pub enum Outcome {
     },
 }
 
-/// Builds the databases `dbs` into `dir` as needed. Returns what happened to each; fails on the
-/// first build error, and after all builds when a built file differs from the manifest.
+/// Builds the databases `dbs` into `dir` as needed, and their boards' pruning machines. Returns
+/// what happened to each database; fails on the first build error, and after all builds when a
+/// built file differs from the manifest.
 pub fn build_dir(
     dir: &Path,
     manifest: &Manifest,
@@ -108,6 +110,10 @@ pub fn build_dir(
             }
         }
         out.push((s, Outcome::Built { seconds }));
+    }
+    // The boards' pruning machines, which the solver reads beside the databases.
+    for board in super::machine::boards(dbs)? {
+        super::machine::ensure(dir, board, opts.force, opts.quiet)?;
     }
     if !differ.is_empty() {
         bail!(

@@ -1,11 +1,13 @@
 //! `cargo xtask artifacts …`: the standard databases in `artifacts/`, one module per command.
 //!
 //! Raw files are `<name>.pdb`; `compress` adds `<name>.zstd.pdb` and `<name>.gzip.pdb` beside
-//! them (the same container, compressed payloads). Every command takes the folder as a
+//! them (the same container, compressed payloads), and `build` writes each board's duplicate-move
+//! pruning machine beside its databases ([`machine`]). Every command takes the folder as a
 //! parameter; the command line passes `artifacts/` of the workspace unless told otherwise.
 
 pub mod build;
 pub mod compress;
+pub mod machine;
 pub mod publish;
 pub mod record;
 pub mod verify;

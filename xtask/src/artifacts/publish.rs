@@ -1,8 +1,9 @@
 //! `cargo xtask artifacts publish --out DIR [NAMES…]`: a release folder.
 //!
-//! The folder holds the compressed files (`<name>.zstd.pdb`, `<name>.gzip.pdb`), a
-//! `manifest.json` describing each database and file, and a `SHA256SUMS` that `sha256sum -c`
-//! accepts. Only databases whose raw file matches the committed manifest are published, and the
+//! The folder holds the compressed files (`<name>.zstd.pdb`, `<name>.gzip.pdb`), each board's
+//! duplicate-move pruning machine (`prune-<W>x<H>-d<depth>.fsm`, see [`super::machine`]; the
+//! solver reads it from the folder it finds the databases in), a `manifest.json` describing
+//! each database, machine and file, and a `SHA256SUMS` that `sha256sum -c` accepts. Only databases whose raw file matches the committed manifest are published, and the
 //! written folder is checked before the command reports success: every file against the
 //! manifest and its checksums, every line of `SHA256SUMS` against the file it names.
 
@@ -34,6 +35,27 @@ pub struct Release {
     pub compression: ReleaseCompression,
     /// The databases, in the standard order.
     pub databases: Vec<ReleaseDb>,
+    /// The pruning machines of the databases' boards (absent from releases made before
+    /// machines were shipped).
+    #[serde(default)]
+    pub pruning: Vec<ReleaseMachine>,
+}
+
+/// One board's duplicate-move pruning machine in a release.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ReleaseMachine {
+    /// File name in the release folder (`prune-5x5-d18.fsm`).
+    pub file: String,
+    /// Board as `WxH`.
+    pub board: String,
+    /// Word depth: the longest move strings the machine forbids.
+    pub word_depth: u32,
+    /// The machine's states.
+    pub states: usize,
+    /// Size in bytes.
+    pub size: u64,
+    /// SHA-256 of the whole file.
+    pub sha256: String,
 }
 
 /// The compression settings of a release.
@@ -142,6 +164,26 @@ pub fn publish_dir(
             other => bail!("{}: {other}; not published", s.file_name()),
         }
     }
+    let boards = super::machine::boards(dbs)?;
+    let mut machines = Vec::new();
+    for &board in &boards {
+        let (Some(depth), Some(path)) = (
+            super::machine::depth_for(board),
+            super::machine::path_for(dir, board),
+        ) else {
+            continue;
+        };
+        let first = dbs.iter().find(|s| s.board().ok() == Some(board));
+        let name = first.map_or("", |s| s.name);
+        match super::machine::check(&path, board, depth) {
+            Ok(m) => machines.push((board, depth, path, m.states())),
+            Err(_) if !path.exists() => bail!(
+                "{} is not there: build it first (cargo xtask artifacts build {name})",
+                path.display()
+            ),
+            Err(why) => bail!("{why}; rebuild it (cargo xtask artifacts build {name})"),
+        }
+    }
     prepare_out(out, opts.force)?;
     let compressed = compress_dir(dir, manifest, dbs, &opts.compress, true)?;
     super::compress::print_ratios(&compressed);
@@ -168,6 +210,23 @@ pub fn publish_dir(
         }
         databases.push(release_db(s, rec, files)?);
     }
+    let mut pruning = Vec::new();
+    for (board, depth, path, states) in machines {
+        let name = solver::search::prune::cache::file_name(board, depth);
+        let dest = out.join(&name);
+        std::fs::copy(&path, &dest).with_context(|| format!("cannot write {}", dest.display()))?;
+        crate::make_readable(&dest)?;
+        let digest = file_sha256(&dest)?;
+        sums.push((name.clone(), digest.hex()));
+        pruning.push(ReleaseMachine {
+            file: name,
+            board: board.to_string(),
+            word_depth: depth,
+            states,
+            size: crate::file_size(&dest)?,
+            sha256: digest.hex(),
+        });
+    }
     let release = Release {
         manifest_version: 1,
         pdb_format_version: FORMAT_VERSION,
@@ -177,6 +236,7 @@ pub fn publish_dir(
             gzip_level: opts.compress.gzip_level,
         },
         databases,
+        pruning,
     };
     let json = serde_json::to_string_pretty(&release).context("cannot write manifest.json")? + "\n";
     let json_path = out.join(JSON_FILE);
@@ -236,7 +296,7 @@ fn same_dir(a: &Path, b: &Path) -> bool {
 }
 
 /// Creates `out`; one that holds files is refused unless `force`, which removes the files a
-/// release writes (`*.pdb`, `manifest.json`, `SHA256SUMS`) and keeps the others.
+/// release writes (`*.pdb`, `*.fsm`, `manifest.json`, `SHA256SUMS`) and keeps the others.
 fn prepare_out(out: &Path, force: bool) -> Result<()> {
     std::fs::create_dir_all(out).with_context(|| format!("cannot create {}", out.display()))?;
     let entries: Vec<PathBuf> = std::fs::read_dir(out)
@@ -255,7 +315,8 @@ fn prepare_out(out: &Path, force: bool) -> Result<()> {
     }
     for p in entries {
         let name = p.file_name().and_then(|n| n.to_str()).unwrap_or("");
-        if p.is_file() && (name.ends_with(".pdb") || name == JSON_FILE || name == SUMS_FILE) {
+        let ours = name.ends_with(".pdb") || name.ends_with(".fsm");
+        if p.is_file() && (ours || name == JSON_FILE || name == SUMS_FILE) {
             std::fs::remove_file(&p).with_context(|| format!("cannot remove {}", p.display()))?;
         } else {
             println!("note: {} is not part of a release; left alone", p.display());
@@ -286,8 +347,9 @@ pub fn parse_sums(text: &str) -> Result<Vec<(String, String)>> {
 }
 
 /// Checks a release folder: every line of `SHA256SUMS` against its file, `manifest.json`
-/// against the files, and every database file against `manifest` (parameters, entry digests,
-/// checksums). Returns the problems found (empty when the release is good).
+/// against the files, every database file against `manifest` (parameters, entry digests,
+/// checksums), and every pruning machine against its board and depth. Returns the problems
+/// found (empty when the release is good).
 pub fn check_release(out: &Path, manifest: &Manifest) -> Result<Vec<String>> {
     let mut problems = Vec::new();
     let sums_text = std::fs::read_to_string(out.join(SUMS_FILE))
@@ -344,7 +406,51 @@ pub fn check_release(out: &Path, manifest: &Manifest) -> Result<Vec<String>> {
             }
         }
     }
+    for m in &release.pruning {
+        problems.extend(check_machine(out, m, &sums));
+    }
     Ok(problems)
+}
+
+/// The problems of one pruning machine listed in a release's `manifest.json`.
+fn check_machine(out: &Path, m: &ReleaseMachine, sums: &[(String, String)]) -> Vec<String> {
+    let mut problems = Vec::new();
+    let board = match m.board.parse::<pdbformat::Board>() {
+        Ok(b) => b,
+        Err(e) => return vec![format!("{}: board {}: {e}", m.file, m.board)],
+    };
+    if m.file != solver::search::prune::cache::file_name(board, m.word_depth) {
+        problems.push(format!(
+            "{}: not the file name of the {} machine of depth {}",
+            m.file, m.board, m.word_depth
+        ));
+    }
+    if !sums.iter().any(|(n, d)| *n == m.file && *d == m.sha256) {
+        problems.push(format!(
+            "{}: not in SHA256SUMS with the same digest",
+            m.file
+        ));
+    }
+    let path = out.join(&m.file);
+    match crate::file_size(&path) {
+        Ok(n) if n == m.size => {}
+        Ok(n) => problems.push(format!(
+            "{}: {n} bytes, manifest.json says {}",
+            m.file, m.size
+        )),
+        Err(e) => problems.push(pdbformat::error::describe(&*e)),
+    }
+    match super::machine::check(&path, board, m.word_depth) {
+        Ok(p) if p.states() == m.states => {}
+        Ok(p) => problems.push(format!(
+            "{}: {} states, manifest.json says {}",
+            m.file,
+            p.states(),
+            m.states
+        )),
+        Err(why) => problems.push(format!("{}: {why}", m.file)),
+    }
+    problems
 }
 
 /// Runs `cargo xtask artifacts publish`.
@@ -360,9 +466,10 @@ pub fn run(dir: &Path, out: &Path, names: &[String], opts: &PublishOptions) -> R
         .map(|f| f.size)
         .sum();
     println!(
-        "published {} databases ({files} files, {}) in {}, with {JSON_FILE} and {SUMS_FILE}; checked (cd {} && sha256sum -c {SUMS_FILE})",
+        "published {} databases ({files} files, {}) and {} pruning machines in {}, with {JSON_FILE} and {SUMS_FILE}; checked (cd {} && sha256sum -c {SUMS_FILE})",
         release.databases.len(),
         units::bytes(bytes),
+        release.pruning.len(),
         out.display(),
         out.display()
     );

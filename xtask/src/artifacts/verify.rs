@@ -192,7 +192,8 @@ pub fn foreign_files(dir: &Path) -> Vec<String> {
 
 /// Runs `cargo xtask artifacts verify`: prints one line per file and a summary. Returns
 /// `Ok(false)` when the manifest is unsound, or a present file is wrong, corrupt or not
-/// recorded, or (with `require_all`) a raw file is missing.
+/// recorded, or a board's pruning machine is damaged, or (with `require_all`) a raw file is
+/// missing.
 pub fn run(dir: &Path, names: &[String], require_all: bool, semantic: bool) -> Result<bool> {
     let dbs = standard::select(names)?;
     let manifest = Manifest::load(&manifest_path(dir))?;
@@ -222,6 +223,28 @@ pub fn run(dir: &Path, names: &[String], require_all: bool, semantic: bool) -> R
     }
     for f in foreign_files(dir) {
         println!("{f:<width$}  not a standard file, not checked");
+    }
+    // The boards' pruning machines: a damaged one fails, a missing one is only reported (the
+    // solver builds and caches it on first use).
+    for board in super::machine::boards(&dbs)? {
+        let (Some(depth), Some(path)) = (
+            super::machine::depth_for(board),
+            super::machine::path_for(dir, board),
+        ) else {
+            continue;
+        };
+        let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
+        let name = name.unwrap_or_default();
+        match super::machine::check(&path, board, depth) {
+            Ok(m) => println!("{name:<width$}  OK ({} states)", m.states()),
+            Err(_) if !path.exists() => println!(
+                "{name:<width$}  missing: the solver builds it on first use (cargo xtask artifacts build writes it)"
+            ),
+            Err(why) => {
+                println!("{name:<width$}  CORRUPT: {why}");
+                ok = false;
+            }
+        }
     }
     println!(
         "{} files checked: {} ok, {} wrong, {} corrupt, {} unrecorded; {} missing",

@@ -97,7 +97,7 @@ pub enum Origin {
     /// Built in this process and not cached (pruning off, a shallow depth, or no cache
     /// directory).
     Built,
-    /// Read from this cache file.
+    /// Read from this file (beside the databases, or in the cache directory).
     Loaded(PathBuf),
     /// Built in this process and written to this cache file (`replaced`: a damaged or
     /// unreadable file was there, with the reason).
@@ -126,15 +126,35 @@ pub fn file_name(board: Board, depth: u32) -> String {
     format!("prune-{}x{}-d{depth}.fsm", board.width(), board.height())
 }
 
-/// Whether `board`'s machine at `depth` would be read from the cache rather than built: its
-/// file is in the cache directory, or the depth is below [`MIN_CACHED_DEPTH`] (built in
-/// milliseconds). The file is not checked here.
+/// Whether `board`'s machine at `depth` would be read from a file rather than built: its file
+/// is beside the databases ([`published_files`]) or in the cache directory, or the depth is
+/// below [`MIN_CACHED_DEPTH`] (built in milliseconds). The files are not checked here.
 pub fn is_ready(board: Board, depth: u32) -> bool {
+    let depth = depth.min(super::MAX_DEPTH);
     depth < MIN_CACHED_DEPTH
-        || cache_dir().is_some_and(|d| {
-            d.join(file_name(board, depth.min(super::MAX_DEPTH)))
-                .is_file()
-        })
+        || !published_files(board, depth).is_empty()
+        || cache_dir().is_some_and(|d| d.join(file_name(board, depth)).is_file())
+}
+
+/// The files of `board`'s machine at `depth` in the folders databases are searched in
+/// ([`crate::locate::search_dirs`]: `$PDB_DIR`, `artifacts/`, the user cache), in that
+/// order: machines written beside the databases (`cargo xtask artifacts build`) or published
+/// with them. They are only read, never replaced.
+pub fn published_files(board: Board, depth: u32) -> Vec<PathBuf> {
+    let name = file_name(board, depth.min(super::MAX_DEPTH));
+    crate::locate::search_dirs()
+        .into_iter()
+        .map(|d| d.path.join(&name))
+        .filter(|p| p.is_file())
+        .collect()
+}
+
+/// The first of [`published_files`] that holds `board`'s machine at `depth` and passes every
+/// check of [`read`]; a damaged one is passed over (and left as it is).
+pub fn read_published(board: Board, depth: u32) -> Option<Pruner> {
+    published_files(board, depth)
+        .iter()
+        .find_map(|path| read(path, board, depth.min(super::MAX_DEPTH)).ok())
 }
 
 /// The bytes of `p`'s cache file.
