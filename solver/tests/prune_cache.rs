@@ -256,4 +256,12 @@ fn machines_beside_the_databases_are_read_first_and_never_replaced() {
     // Without a cache the machine is built each time, and the damaged file still stays.
     bench("off".as_ref()).stdout(predicate::str::contains("states, built in"));
     assert_eq!(std::fs::read(&published).unwrap(), bytes);
+    // The user cache holds databases too, but it is the machines' own cache: `off` means it
+    // is not read either.
+    std::fs::remove_file(&published).unwrap();
+    let user_cache = home.path().join("cache").join("pdb-tiles");
+    std::fs::create_dir_all(&user_cache).unwrap();
+    write(&user_cache.join(&name), board, &Pruner::new(board, 12)).unwrap();
+    bench("off".as_ref()).stdout(predicate::str::contains("states, built in"));
+    bench(&cachedir).stdout(says("read from", &cached));
 }

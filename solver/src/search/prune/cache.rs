@@ -136,14 +136,17 @@ pub fn is_ready(board: Board, depth: u32) -> bool {
         || cache_dir().is_some_and(|d| d.join(file_name(board, depth)).is_file())
 }
 
-/// The files of `board`'s machine at `depth` in the folders databases are searched in
-/// ([`crate::locate::search_dirs`]: `$PDB_DIR`, `artifacts/`, the user cache), in that
-/// order: machines written beside the databases (`cargo xtask artifacts build`) or published
-/// with them. They are only read, never replaced.
+/// The files of `board`'s machine at `depth` in the folders databases are searched in, less
+/// the user cache ([`crate::locate::search_dirs`]: `$PDB_DIR`, then `artifacts/`): machines
+/// written beside the databases (`cargo xtask artifacts build`) or published with them. They
+/// are only read, never replaced. The user cache is the machines' own cache ([`cache_dir`]),
+/// which `$PDB_PRUNE_CACHE` moves or turns off.
 pub fn published_files(board: Board, depth: u32) -> Vec<PathBuf> {
     let name = file_name(board, depth.min(super::MAX_DEPTH));
+    let user_cache = crate::locate::cache_dir();
     crate::locate::search_dirs()
         .into_iter()
+        .filter(|d| Some(&d.path) != user_cache.as_ref())
         .map(|d| d.path.join(&name))
         .filter(|p| p.is_file())
         .collect()
