@@ -6,9 +6,11 @@
 //! one small table per byte of the cell mask (indexed by the byte and the number of occupied
 //! cells below it) instead of one binomial per tile; a set's region start and the region of
 //! every free cell share one `u64` where they fit (every 4×4 table: one load from a table of
-//! 8 bytes per set instead of two loads from two tables), else one aligned `u128` (the 5×5
-//! tables of 5 to 7 tiles: one cache line per lookup from 16 bytes per set, instead of two
-//! lines from 4 + 25 bytes per set), and the tile order's Lehmer rank is a sum of independent
+//! 8 bytes per set instead of two loads from two tables), else one `u64` holding the region of
+//! each *free* cell only, found by the blank's rank among the free cells (the 5×5 tables of 5
+//! to 7 tiles: 8 bytes per set, half the `u128` per set that holds every cell, so that more of
+//! the table a search reads at random stays in the cache), else one aligned `u128`, and the
+//! tile order's Lehmer rank is a sum of independent
 //! products, each digit counted with one mask of the later tiles' cells, without a scratch
 //! array.
 //!
@@ -31,8 +33,22 @@ enum Regions {
         start_bits: u32,
         cell_bits: u32,
     },
-    /// Where the word would exceed 64 bits but not 128 (5×5 with 5 to 7 tiles): the same
-    /// layout in one `u128` per set, 16-byte aligned and so always within one cache line.
+    /// Where that word would exceed 64 bits but the free cells' regions fit at fewer bits
+    /// (5×5 with 5 to 7 tiles): one word per set, the first region in the low `start_bits`
+    /// bits, then `cell_bits` bits per free cell in increasing cell order (the blank's slot is
+    /// its rank among the free cells). The few sets with more regions than `cell_bits` can
+    /// name (5 or 6 regions: 6 or 7 tiles on 5×5 walling off cells) have bit 63 set, their
+    /// first region in bits 0-31 and in bits 32-62 a row of `spill`: each cell's region less
+    /// the first, a byte per cell.
+    PackedFree {
+        words: Arc<[u64]>,
+        start_bits: u32,
+        cell_bits: u32,
+        spill: Arc<[u8]>,
+    },
+    /// Where even the free cells' word would exceed 64 bits but every cell's fits in 128: the
+    /// layout of `Packed` in one `u128` per set, 16-byte aligned and so always within one cache
+    /// line.
     Packed128 {
         words: Arc<[u128]>,
         start_bits: u32,
@@ -110,11 +126,39 @@ impl FastZeroAware {
                 w | r << (start_bits as usize + cell * cell_bits as usize)
             })
         };
+        // The free cells only, in increasing order, at the most bits per cell that fit below
+        // bit 63 (the spill flag); a set whose regions need more is flagged.
+        let free_bits =
+            (63usize.saturating_sub(start_bits as usize) / (n - k).max(1)).min(8) as u32;
+        let free_bits = free_bits.min(cell_bits.max(1));
+        let mut spill: Vec<u8> = Vec::new();
+        let mut free_word = |set: usize| {
+            let free = !z.set_mask(set);
+            let mut w = region_start[set] as u64;
+            for (i, cell) in (0..n).filter(|&c| free >> c & 1 == 1).enumerate() {
+                let r = region_of[set * n + cell] as u64;
+                if r >> free_bits != 0 {
+                    let row = (spill.len() / n) as u64;
+                    spill.extend_from_slice(&region_of[set * n..(set + 1) * n]);
+                    return region_start[set] as u64 | row << 32 | 1 << 63;
+                }
+                w |= r << (start_bits as usize + i * free_bits as usize);
+            }
+            w
+        };
         let regions = if word_bits <= 64 {
             Regions::Packed {
                 words: (0..sets).map(|set| word(set) as u64).collect(),
                 start_bits,
                 cell_bits,
+            }
+        } else if n <= 64 && free_bits >= 1 && start_bits < 32 {
+            let words = (0..sets).map(&mut free_word).collect();
+            Regions::PackedFree {
+                words,
+                start_bits,
+                cell_bits: free_bits,
+                spill: spill.into(),
             }
         } else if word_bits <= 128 {
             Regions::Packed128 {
@@ -146,6 +190,12 @@ impl FastZeroAware {
         matches!(self.regions, Regions::Packed { .. })
     }
 
+    /// Whether each set's regions sit in one `u64` word of its free cells only (see the module
+    /// documentation).
+    pub fn packs_free_cells(&self) -> bool {
+        matches!(self.regions, Regions::PackedFree { .. })
+    }
+
     /// Whether each set's regions are one load: one `u64` or one `u128` word.
     pub fn regions_in_one_word(&self) -> bool {
         !matches!(self.regions, Regions::Wide { .. })
@@ -156,9 +206,10 @@ impl FastZeroAware {
         Arc::ptr_eq(&self.colex, &other.colex)
     }
 
-    /// The region of the free cell `blank` of the set of rank `set`, in the whole numbering.
+    /// The region of the free cell `blank` of the set of rank `set` (the cells of `occ`), in
+    /// the whole numbering.
     #[inline(always)]
-    fn region(&self, set: usize, blank: u8) -> u64 {
+    fn region(&self, set: usize, occ: u64, blank: u8) -> u64 {
         match &self.regions {
             Regions::Packed {
                 words,
@@ -168,6 +219,21 @@ impl FastZeroAware {
                 let w = words[set];
                 let start = w & ((1u64 << start_bits) - 1);
                 let shift = start_bits + blank as u32 * cell_bits;
+                start + ((w >> shift) & ((1u64 << cell_bits) - 1))
+            }
+            Regions::PackedFree {
+                words,
+                start_bits,
+                cell_bits,
+                spill,
+            } => {
+                let w = words[set];
+                if w >> 63 != 0 {
+                    return self.spilled_region(spill, w, blank);
+                }
+                let start = w & ((1u64 << start_bits) - 1);
+                let rank = (!occ & ((1u64 << blank) - 1)).count_ones();
+                let shift = start_bits + rank * cell_bits;
                 start + ((w >> shift) & ((1u64 << cell_bits) - 1))
             }
             Regions::Packed128 {
@@ -185,6 +251,15 @@ impl FastZeroAware {
                 region_of,
             } => region_start[set] as u64 + region_of[set * self.n + blank as usize] as u64,
         }
+    }
+
+    /// The region of `blank` in a set of [`Regions::PackedFree`] whose `word` is flagged: read
+    /// from its row of `spill` (rare; kept out of line).
+    #[cold]
+    #[inline(never)]
+    fn spilled_region(&self, spill: &[u8], word: u64, blank: u8) -> u64 {
+        let row = (word >> 32 & 0x7fff_ffff) as usize;
+        (word & 0xffff_ffff) + spill[row * self.n + blank as usize] as u64
     }
 
     /// The colex rank of the occupied set `occ` (k cells).
@@ -210,7 +285,7 @@ impl FastZeroAware {
     /// the blank on the free cell `blank`.
     #[inline(always)]
     pub fn index(&self, cells: &[u8], occ: u64, blank: u8) -> u64 {
-        let region = self.region(self.set_rank(occ), blank);
+        let region = self.region(self.set_rank(occ), occ, blank);
         // Lehmer rank of the tiles' slots (slot: rank of the tile's cell within `occ`). Tile
         // i's digit is the number of later tiles on lower slots, i.e. on lower cells, and
         // weighs (k − 1 − i)!: a sum of independent products.
@@ -291,8 +366,11 @@ mod tests {
                 unreachable!()
             };
             let fast = FastZeroAware::new(b, &z);
-            // Every 4×4 table packs its regions; 5×5 and larger boards need the wide tables.
+            // Every 4×4 table packs its regions; the 5×4 and 5×5 ones pack their free cells'
+            // regions; 8×8 needs a `u128` or the wide tables.
             assert_eq!(fast.packs_regions(), b.cells() <= 16, "{w}x{h} k={k}");
+            let free = (17..=25).contains(&b.cells());
+            assert_eq!(fast.packs_free_cells(), free, "{w}x{h} k={k}");
             // Every table here but one is one load per lookup (a `u128` beyond 4×4: all of
             // 5×5); 8×8 with 4 tiles (3 regions: 2 bits per cell) needs the two wide tables.
             assert_eq!(
@@ -300,6 +378,30 @@ mod tests {
                 (w, k) != (8, 4),
                 "{w}x{h} k={k}"
             );
+            // Every set with more regions than two bits per free cell can name is read from
+            // its spilled row: all of them, every free blank cell, two tile orders.
+            let mut spilled = 0;
+            for set in 0..z.set_count() {
+                if z.regions_of_set(set).len() <= 4 {
+                    continue;
+                }
+                spilled += 1;
+                let occ = z.set_mask(set);
+                let mut cells: Vec<u8> = (0..b.cells() as u8)
+                    .filter(|&c| occ >> c & 1 == 1)
+                    .collect();
+                for _ in 0..2 {
+                    for blank in (0..b.cells() as u8).filter(|&c| occ >> c & 1 == 0) {
+                        let want = z.index(&cells, blank as usize);
+                        assert_eq!(fast.index(&cells, occ, blank), want, "{w}x{h} k={k}");
+                    }
+                    cells.reverse();
+                }
+            }
+            // Six and seven tiles on 5×5 can cut the free cells into five regions.
+            if (w, h) == (5, 5) {
+                assert_eq!(spilled > 0, k >= 6, "{w}x{h} k={k}");
+            }
             // A clone shares the tables and numbers the same.
             let shared = fast.clone();
             assert!(shared.shares_tables_with(&fast));
