@@ -242,6 +242,16 @@ fn machines_beside_the_databases_are_read_first_and_never_replaced() {
     let says = |what: &str, path: &std::path::Path| {
         predicate::str::contains(format!("{what} {}", path.display()))
     };
+    // `solver locate` says where the machine would come from.
+    let locate = |cache_setting: &std::path::Path| {
+        solver(home.path())
+            .env("PDB_DIR", &dbdir)
+            .env(cache::ENV_VAR, cache_setting)
+            .args(["locate", "--board", "3x3"])
+            .assert()
+            .success()
+    };
+    locate("off".as_ref()).stdout(says("would read", &published));
     // Read from $PDB_DIR, with the cache off and with a cache: nothing is written to the cache.
     bench("off".as_ref()).stdout(says("read from", &published));
     bench(&cachedir).stdout(says("read from", &published));
@@ -250,7 +260,11 @@ fn machines_beside_the_databases_are_read_first_and_never_replaced() {
     let mut bytes = std::fs::read(&published).unwrap();
     bytes[60] ^= 0x10;
     std::fs::write(&published, &bytes).unwrap();
+    locate(&cachedir)
+        .stdout(says("skipped", &published))
+        .stdout(says("keep it in", &cached));
     bench(&cachedir).stdout(says("built and cached in", &cached));
+    locate(&cachedir).stdout(says("would read", &cached));
     bench(&cachedir).stdout(says("read from", &cached));
     assert_eq!(std::fs::read(&published).unwrap(), bytes);
     // Without a cache the machine is built each time, and the damaged file still stays.

@@ -371,7 +371,55 @@ pub fn locate(args: &HeuristicArgs) -> Result<i32> {
         ),
         None => println!("none found: would fall back to manhattan + linear conflict"),
     }
+    for line in pruner_source(board) {
+        println!("{line}");
+    }
     Ok(0)
+}
+
+/// Where the default duplicate-move machine of `board` would come from, for `solver locate`:
+/// a file beside the databases (each one read and checked, as the search would), the cache,
+/// or a build; a line per damaged file passed over, then the answer.
+fn pruner_source(board: Board) -> Vec<String> {
+    use solver::search::prune::{cache, default_depth, MAX_DEPTH};
+    let depth = default_depth(board).min(MAX_DEPTH);
+    let what = format!("pruning machine (word depth {depth})");
+    if depth < cache::MIN_CACHED_DEPTH {
+        return vec![format!("{what}: built at start-up (milliseconds)")];
+    }
+    let mut lines = Vec::new();
+    for p in cache::published_files(board, depth) {
+        match cache::read(&p, board, depth) {
+            Ok(_) => {
+                lines.push(format!(
+                    "{what}: would read {} (beside the databases)",
+                    p.display()
+                ));
+                return lines;
+            }
+            Err(e) => lines.push(format!(
+                "skipped {}: {}",
+                p.display(),
+                pdbformat::error::describe(&e)
+            )),
+        }
+    }
+    let name = cache::file_name(board, depth);
+    lines.push(match cache::cache_dir() {
+        Some(dir) if dir.join(&name).is_file() => format!(
+            "{what}: would read {} (cache; rebuilt there if damaged)",
+            dir.join(&name).display()
+        ),
+        Some(dir) => format!(
+            "{what}: would build it once and keep it in {}",
+            dir.join(&name).display()
+        ),
+        None => format!(
+            "{what}: would build it ({} is off: not kept)",
+            cache::ENV_VAR
+        ),
+    });
+    lines
 }
 
 /// Makes the duplicate-move machine the search will use on `board` (`setting`: from
