@@ -86,7 +86,8 @@ enum Command {
     /// Solve every puzzle of a benchmark file single-threaded and print a table of nodes and
     /// seconds (total and median), with the database load time separately.
     Bench(bench::BenchArgs),
-    /// Show where the default database is searched for and which file would be used, and where the pruning machine would come from.
+    /// Show where the default database is searched for and which file would be used, and
+    /// where the pruning machine would come from.
     #[command(after_help = AFTER_HELP)]
     Locate(LocateArgs),
     /// Run several algorithm x heuristic pairs on the same puzzles, each under its own limits,
