@@ -385,21 +385,7 @@ pub fn check_release(out: &Path, manifest: &Manifest) -> Result<Vec<String>> {
                 ));
                 continue;
             }
-            if !sums.iter().any(|(n, d)| *n == f.file && *d == f.sha256) {
-                problems.push(format!(
-                    "{}: not in SHA256SUMS with the same digest",
-                    f.file
-                ));
-            }
-            let path = out.join(&f.file);
-            match crate::file_size(&path) {
-                Ok(n) if n == f.size => {}
-                Ok(n) => problems.push(format!(
-                    "{}: {n} bytes, manifest.json says {}",
-                    f.file, f.size
-                )),
-                Err(e) => problems.push(pdbformat::error::describe(&*e)),
-            }
+            let path = check_listed(out, &f.file, &f.sha256, f.size, &sums, &mut problems);
             match check_file(&path, s, c, manifest.get(s.name)) {
                 Status::Ok => {}
                 other => problems.push(format!("{}: {other}", f.file)),
@@ -410,6 +396,28 @@ pub fn check_release(out: &Path, manifest: &Manifest) -> Result<Vec<String>> {
         problems.extend(check_machine(out, m, &sums));
     }
     Ok(problems)
+}
+
+/// The checks of every file `manifest.json` lists, into `problems`: `SHA256SUMS` lists it with
+/// the same digest, and it has the size given. Returns its path in the release folder.
+fn check_listed(
+    out: &Path,
+    file: &str,
+    sha256: &str,
+    size: u64,
+    sums: &[(String, String)],
+    problems: &mut Vec<String>,
+) -> PathBuf {
+    if !sums.iter().any(|(n, d)| n == file && d == sha256) {
+        problems.push(format!("{file}: not in SHA256SUMS with the same digest"));
+    }
+    let path = out.join(file);
+    match crate::file_size(&path) {
+        Ok(n) if n == size => {}
+        Ok(n) => problems.push(format!("{file}: {n} bytes, manifest.json says {size}")),
+        Err(e) => problems.push(pdbformat::error::describe(&*e)),
+    }
+    path
 }
 
 /// The problems of one pruning machine listed in a release's `manifest.json`.
@@ -425,21 +433,7 @@ fn check_machine(out: &Path, m: &ReleaseMachine, sums: &[(String, String)]) -> V
             m.file, m.board, m.word_depth
         ));
     }
-    if !sums.iter().any(|(n, d)| *n == m.file && *d == m.sha256) {
-        problems.push(format!(
-            "{}: not in SHA256SUMS with the same digest",
-            m.file
-        ));
-    }
-    let path = out.join(&m.file);
-    match crate::file_size(&path) {
-        Ok(n) if n == m.size => {}
-        Ok(n) => problems.push(format!(
-            "{}: {n} bytes, manifest.json says {}",
-            m.file, m.size
-        )),
-        Err(e) => problems.push(pdbformat::error::describe(&*e)),
-    }
+    let path = check_listed(out, &m.file, &m.sha256, m.size, sums, &mut problems);
     match super::machine::check(&path, board, m.word_depth) {
         Ok(p) if p.states() == m.states => {}
         Ok(p) => problems.push(format!(
