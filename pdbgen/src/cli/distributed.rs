@@ -28,12 +28,15 @@ pub fn run(
         .ok_or_else(|| anyhow!("MPI was already initialised in this process"))?;
     let world = universe.world();
     let (rank, ranks) = (world.rank(), world.size() as usize);
+    // An error every rank meets alike: rank 0 says it, and no rank ends before it has (mpirun
+    // ends the whole job as soon as one rank exits with a failure, which could cut rank 0 off
+    // before its message).
     let fail = |e: BuildError| -> Result<ExitCode> {
         if rank == 0 {
-            Err(e.into())
-        } else {
-            Ok(ExitCode::FAILURE)
+            eprintln!("error: {}", pdbformat::error::describe(&e));
         }
+        world.barrier();
+        Ok(ExitCode::FAILURE)
     };
     let p = match plan(&req, ranks, opts) {
         Ok(p) => p,
@@ -118,16 +121,34 @@ pub fn run(
             }
             Ok(ExitCode::SUCCESS)
         }
-        Err(e @ BuildError::Write { .. }) => {
-            // Only rank 0 writes: the others are waiting for it.
+        Err(e) if every_rank_alike(&e) => fail(e),
+        Err(e) => {
+            // Met on this rank only (a write: only rank 0 writes, and the others are waiting
+            // for it; a thread pool that could not start): no other rank will meet it.
             eprintln!(
                 "error (rank {rank} of {ranks}): {}; ending the job",
                 pdbformat::error::describe(&e)
             );
             world.abort(1)
         }
-        Err(e) => fail(e),
     }
+}
+
+/// Whether every rank meets `e` alike, at the same point of the build: the request's checks and
+/// the checks of a finished table against the encoding (each rank has the whole table's
+/// summary), which depend only on the request.
+fn every_rank_alike(e: &BuildError) -> bool {
+    matches!(
+        e,
+        BuildError::Standard(_)
+            | BuildError::Index { .. }
+            | BuildError::Bit1NeedsZeroAware
+            | BuildError::UnreachedNeedsU8 { .. }
+            | BuildError::TooLargeForU4 { .. }
+            | BuildError::TooDeep { .. }
+            | BuildError::DistributedNeedsZeroAware
+            | BuildError::RankMemory { .. }
+    )
 }
 
 /// Seconds per rank, in rank order (the least and the most, with their ranks, beyond 8 ranks).
