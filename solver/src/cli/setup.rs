@@ -378,47 +378,42 @@ pub fn locate(args: &HeuristicArgs) -> Result<i32> {
 }
 
 /// Where the default duplicate-move machine of `board` would come from, for `solver locate`:
-/// a file beside the databases (each one read and checked, as the search would), the cache,
-/// or a build; a line per damaged file passed over, then the answer.
+/// a file beside the databases (read and checked, as the search would), the cache, or a
+/// build; a line per file beside the databases passed over, then the answer.
 fn pruner_source(board: Board) -> Vec<String> {
-    use solver::search::prune::{cache, default_depth, MAX_DEPTH};
+    use solver::search::prune::{cache, default_depth, Origin, MAX_DEPTH};
     let depth = default_depth(board).min(MAX_DEPTH);
     let what = format!("pruning machine (word depth {depth})");
     if depth < cache::MIN_CACHED_DEPTH {
         return vec![format!("{what}: built at start-up (milliseconds)")];
     }
-    let mut lines = Vec::new();
-    for p in cache::published_files(board, depth) {
-        match cache::read(&p, board, depth) {
-            Ok(_) => {
-                lines.push(format!(
-                    "{what}: would read {} (beside the databases)",
-                    p.display()
-                ));
-                return lines;
-            }
-            Err(e) => lines.push(format!(
-                "skipped {}: {}",
-                p.display(),
-                pdbformat::error::describe(&e)
-            )),
-        }
-    }
+    let found = cache::read_published(board, depth);
+    let mut lines: Vec<String> = (found.skipped.iter())
+        .map(|(p, why)| format!("skipped {}: {why}", p.display()))
+        .collect();
     let name = cache::file_name(board, depth);
-    lines.push(match cache::cache_dir() {
-        Some(dir) if dir.join(&name).is_file() => format!(
-            "{what}: would read {} (cache; rebuilt there if damaged)",
-            dir.join(&name).display()
-        ),
-        Some(dir) => format!(
-            "{what}: would build it once and keep it in {}",
-            dir.join(&name).display()
-        ),
-        None => format!(
-            "{what}: would build it ({} is off: not kept)",
-            cache::ENV_VAR
-        ),
-    });
+    lines.push(
+        match (
+            found.machine.as_ref().map(|m| m.origin()),
+            cache::cache_dir(),
+        ) {
+            (Some(Origin::Loaded(p)), _) => {
+                format!("{what}: would read {} (beside the databases)", p.display())
+            }
+            (_, Some(dir)) if dir.join(&name).is_file() => format!(
+                "{what}: would read {} (cache; rebuilt there if damaged)",
+                dir.join(&name).display()
+            ),
+            (_, Some(dir)) => format!(
+                "{what}: would build it once and keep it in {}",
+                dir.join(&name).display()
+            ),
+            (_, None) => format!(
+                "{what}: would build it ({} is off: not kept)",
+                cache::ENV_VAR
+            ),
+        },
+    );
     lines
 }
 

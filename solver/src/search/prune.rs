@@ -266,7 +266,7 @@ impl Pruner {
         let built = Arc::new(match (depth, cache::cache_dir()) {
             (0, _) => Pruner::off(board),
             (d, _) if d < cache::MIN_CACHED_DEPTH => Pruner::new(board, d),
-            (d, dir) => match (cache::read_published(board, d), dir) {
+            (d, dir) => match (cache::read_published(board, d).machine, dir) {
                 (Some(p), _) => p,
                 (None, Some(dir)) => Pruner::load_or_build(board, d, &dir),
                 (None, None) => Pruner::new(board, d),

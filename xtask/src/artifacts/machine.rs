@@ -21,9 +21,14 @@ pub fn depth_for(board: Board) -> Option<u32> {
     (depth >= cache::MIN_CACHED_DEPTH).then_some(depth)
 }
 
+/// The word depth and file of `board`'s default machine in `dir`, for boards that keep one.
+pub fn file_for(dir: &Path, board: Board) -> Option<(u32, PathBuf)> {
+    depth_for(board).map(|d| (d, dir.join(cache::file_name(board, d))))
+}
+
 /// The file of `board`'s default machine in `dir`, for boards that keep one.
 pub fn path_for(dir: &Path, board: Board) -> Option<PathBuf> {
-    depth_for(board).map(|d| dir.join(cache::file_name(board, d)))
+    file_for(dir, board).map(|(_, path)| path)
 }
 
 /// The boards of `dbs`, each once, in the order of `dbs`.
@@ -60,7 +65,7 @@ pub enum Outcome {
 /// unless `force`; otherwise the machine is built and written to a temporary file that is
 /// renamed into place. Prints a line unless `quiet`.
 pub fn ensure(dir: &Path, board: Board, force: bool, quiet: bool) -> Result<Option<Outcome>> {
-    let (Some(depth), Some(path)) = (depth_for(board), path_for(dir, board)) else {
+    let Some((depth, path)) = file_for(dir, board) else {
         return Ok(None);
     };
     let name = cache::file_name(board, depth);

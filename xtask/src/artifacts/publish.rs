@@ -167,10 +167,7 @@ pub fn publish_dir(
     let boards = super::machine::boards(dbs)?;
     let mut machines = Vec::new();
     for &board in &boards {
-        let (Some(depth), Some(path)) = (
-            super::machine::depth_for(board),
-            super::machine::path_for(dir, board),
-        ) else {
+        let Some((depth, path)) = super::machine::file_for(dir, board) else {
             continue;
         };
         let first = dbs.iter().find(|s| s.board().ok() == Some(board));

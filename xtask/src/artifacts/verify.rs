@@ -227,14 +227,10 @@ pub fn run(dir: &Path, names: &[String], require_all: bool, semantic: bool) -> R
     // The boards' pruning machines: a damaged one fails, a missing one is only reported (the
     // solver builds and caches it on first use).
     for board in super::machine::boards(&dbs)? {
-        let (Some(depth), Some(path)) = (
-            super::machine::depth_for(board),
-            super::machine::path_for(dir, board),
-        ) else {
+        let Some((depth, path)) = super::machine::file_for(dir, board) else {
             continue;
         };
-        let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
-        let name = name.unwrap_or_default();
+        let name = solver::search::prune::cache::file_name(board, depth);
         match super::machine::check(&path, board, depth) {
             Ok(m) => println!("{name:<width$}  OK ({} states)", m.states()),
             Err(_) if !path.exists() => println!(

@@ -152,12 +152,32 @@ pub fn published_files(board: Board, depth: u32) -> Vec<PathBuf> {
         .collect()
 }
 
+/// What [`read_published`] found beside the databases.
+#[derive(Debug, Default)]
+pub struct Published {
+    /// The machine of the first file that passed every check of [`read`] (its
+    /// [`Pruner::origin`] names the file), if any.
+    pub machine: Option<Pruner>,
+    /// The files passed over before it (damaged, or not this machine), with why; they are
+    /// left as they are.
+    pub skipped: Vec<(PathBuf, String)>,
+}
+
 /// The first of [`published_files`] that holds `board`'s machine at `depth` and passes every
-/// check of [`read`]; a damaged one is passed over (and left as it is).
-pub fn read_published(board: Board, depth: u32) -> Option<Pruner> {
-    published_files(board, depth)
-        .iter()
-        .find_map(|path| read(path, board, depth.min(super::MAX_DEPTH)).ok())
+/// check of [`read`], and the files passed over before it.
+pub fn read_published(board: Board, depth: u32) -> Published {
+    let depth = depth.min(super::MAX_DEPTH);
+    let mut found = Published::default();
+    for path in published_files(board, depth) {
+        match read(&path, board, depth) {
+            Ok(p) => {
+                found.machine = Some(p);
+                break;
+            }
+            Err(e) => found.skipped.push((path, pdbformat::error::describe(&e))),
+        }
+    }
+    found
 }
 
 /// The bytes of `p`'s cache file.
