@@ -5,7 +5,8 @@
 //! `/usr/bin/time` when it exists, else by polling the child's `VmHWM` in `/proc`). The
 //! generator section builds every standard database into a temporary folder and reports, for
 //! each build, entries per second and peak resident bytes per entry; the solver section
-//! runs `solver bench` on Korf's 100 instances with each 4×4 database. Each section's table is
+//! runs `solver bench` on Korf's 100 instances with each 4×4 database; the memory section
+//! ([`crate::memory`]) times random lookups in table-sized buffers. Each section's table is
 //! rewritten between its marker comments (`<!-- bench:generator:start -->` … `:end -->`), with
 //! the machine it ran on; the prose around the markers is left alone.
 
@@ -29,6 +30,8 @@ pub struct BenchOptions {
     pub generator: bool,
     /// Run the solver section.
     pub solver: bool,
+    /// Run the memory section ([`crate::memory`]).
+    pub memory: bool,
     /// Only the first N benchmark instances.
     pub first: Option<usize>,
     /// Generator threads (all cores when `None`).
@@ -507,8 +510,25 @@ pub fn run(root: &Path, names: &[String], opts: &BenchOptions) -> Result<bool> {
     if opts.quick {
         dbs.retain(|s| !s.large);
     }
+    if !opts.generator && !opts.solver && !opts.memory {
+        bail!("nothing to do: every section is switched off");
+    }
+    let mut doc = match std::fs::read_to_string(&opts.output) {
+        Ok(t) => t,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => NEW_DOC.to_string(),
+        Err(e) => return Err(e).with_context(|| format!("cannot read {}", opts.output.display())),
+    };
+    if opts.memory {
+        let machine = machine_line(root, load_average().as_deref());
+        let table = crate::memory::section(&machine, pdbformat::system::available_memory())?;
+        println!("\n{table}");
+        doc = replace_section(&doc, "memory", "Memory: one random table lookup", &table)?;
+        std::fs::write(&opts.output, &doc)
+            .with_context(|| format!("cannot write {}", opts.output.display()))?;
+    }
     if !opts.generator && !opts.solver {
-        bail!("nothing to do: both sections are switched off");
+        println!("wrote {}", opts.output.display());
+        return Ok(true);
     }
     let cmd = ["build", "--release", "-p", "pdbgen", "-p", "solver"];
     println!("$ cargo {}", cmd.join(" "));
@@ -530,11 +550,6 @@ pub fn run(root: &Path, names: &[String], opts: &BenchOptions) -> Result<bool> {
         .prefix("xtask-bench-")
         .tempdir_in(&target)
         .context("cannot create a temporary folder")?;
-    let mut doc = match std::fs::read_to_string(&opts.output) {
-        Ok(t) => t,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => NEW_DOC.to_string(),
-        Err(e) => return Err(e).with_context(|| format!("cannot read {}", opts.output.display())),
-    };
     let mut ok = true;
     if opts.generator {
         let (table, good) =

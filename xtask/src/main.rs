@@ -18,7 +18,7 @@ struct Cli {
 enum Task {
     /// The standard databases in artifacts/: build, verify, record, compress, publish.
     Artifacts(ArtifactsArgs),
-    /// Run the generator and solver benchmarks and rewrite the tables in BENCHMARKS.md.
+    /// Run the generator, solver and memory benchmarks and rewrite the tables in BENCHMARKS.md.
     Bench(BenchArgs),
     /// What CI runs: cargo fmt --check, clippy -D warnings, the tests.
     Ci,
@@ -141,8 +141,11 @@ struct BenchArgs {
     #[arg(long, conflicts_with = "solver_only")]
     generator_only: bool,
     /// Only the solver section (with the databases in artifacts/).
-    #[arg(long)]
+    #[arg(long, conflicts_with = "memory_only")]
     solver_only: bool,
+    /// Only the memory section: what a random table lookup costs on this machine.
+    #[arg(long, conflicts_with = "generator_only")]
+    memory_only: bool,
     /// Only the first N benchmark instances.
     #[arg(long, value_name = "N")]
     first: Option<usize>,
@@ -167,8 +170,9 @@ fn main() -> ExitCode {
             &a.names,
             &bench::BenchOptions {
                 quick: a.quick,
-                generator: !a.solver_only,
-                solver: !a.generator_only,
+                generator: !a.solver_only && !a.memory_only,
+                solver: !a.generator_only && !a.memory_only,
+                memory: !a.generator_only && !a.solver_only,
                 first: a.first,
                 threads: a.threads,
                 output: a.output.unwrap_or_else(|| root.join("BENCHMARKS.md")),
