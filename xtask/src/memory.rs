@@ -11,7 +11,9 @@
 //! (`AnonHugePages` in `/proc/self/smaps`).
 
 use anyhow::{Context, Result};
+use pdbformat::system::parse_meminfo;
 use pdbformat::units;
+use solver::report::median_f64;
 use std::hint::black_box;
 use std::time::Instant;
 
@@ -61,12 +63,6 @@ fn xorshift(mut x: u64) -> u64 {
 /// How many times each figure is measured; the median is kept (the machines are shared).
 const ROUNDS: u64 = 3;
 
-/// The median of `xs` (not empty).
-fn median(xs: &mut [f64]) -> f64 {
-    xs.sort_by(f64::total_cmp);
-    xs[xs.len() / 2]
-}
-
 /// Measures a buffer of `bytes` (a power of two) with `pages`: `dependent` lookups one after
 /// the other, then `independent` lookups at addresses drawn in advance, [`ROUNDS`] times each
 /// (the medians are kept).
@@ -114,7 +110,7 @@ pub fn probe(bytes: usize, pages: Pages, dependent: u64, independent: u64) -> Re
         black_box(sum);
         ind.push(start.elapsed().as_secs_f64() * 1e9 / independent.max(1) as f64);
     }
-    let (dependent_ns, independent_ns) = (median(&mut dep), median(&mut ind));
+    let (dependent_ns, independent_ns) = (median_f64(&dep), median_f64(&ind));
     Ok(Probe {
         bytes,
         pages,
@@ -125,25 +121,21 @@ pub fn probe(bytes: usize, pages: Pages, dependent: u64, independent: u64) -> Re
 }
 
 /// The `AnonHugePages` bytes of the mapping that starts at `addr` in the text of
-/// `/proc/self/smaps`; `None` when no such mapping or field is there.
+/// `/proc/self/smaps`; `None` when no such mapping or field is there. A mapping's block is its
+/// header line (`start-end perms …`) and the `Field: N kB` lines up to the next header, which
+/// read like `/proc/meminfo`'s.
 pub fn huge_bytes_at(smaps: &str, addr: u64) -> Option<u64> {
-    let mut inside = false;
-    for line in smaps.lines() {
+    let is_header = |line: &str| {
         let first = line.split_whitespace().next().unwrap_or("");
-        if let Some((lo, hi)) = first.split_once('-') {
-            if let (Ok(lo), Ok(_)) = (u64::from_str_radix(lo, 16), u64::from_str_radix(hi, 16)) {
-                inside = lo == addr;
-                continue;
-            }
-        }
-        if inside {
-            if let Some(rest) = line.strip_prefix("AnonHugePages:") {
-                let kib: u64 = rest.trim().trim_end_matches("kB").trim().parse().ok()?;
-                return Some(kib * 1024);
-            }
-        }
-    }
-    None
+        first.split_once('-').and_then(|(lo, hi)| {
+            let lo = u64::from_str_radix(lo, 16).ok()?;
+            u64::from_str_radix(hi, 16).ok().map(|_| lo)
+        })
+    };
+    let mut lines = smaps.lines();
+    lines.by_ref().find(|line| is_header(line) == Some(addr))?;
+    let block: Vec<&str> = lines.take_while(|line| is_header(line).is_none()).collect();
+    parse_meminfo(&block.join("\n"), "AnonHugePages")
 }
 
 /// The buffer sizes the section measures: 1 MiB (within the caches), 32 MiB, 256 MiB (a 7-8
