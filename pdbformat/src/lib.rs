@@ -1,7 +1,7 @@
 //! The shared vocabulary of the PDB toolchain: boards, goals, puzzles, patterns, index ranking,
 //! the versioned, checksummed PDB file format and the [`standard`] set of databases, with the
 //! small helpers every crate needs ([`units`] for numbers in messages, [`system`] for what
-//! `/proc` says about memory and load) and, behind the `testkit` feature, the tests' shared
+//! `/proc` says about memory and load, [`memory`] for huge-page tables and prefetches) and, behind the `testkit` feature, the tests' shared
 //! helpers.
 //!
 //! This crate does no printing and no threading: it computes and returns values and errors
@@ -12,6 +12,7 @@ pub mod board;
 pub mod error;
 pub mod format;
 pub mod goal;
+pub mod memory;
 pub mod parse;
 pub mod pattern;
 pub mod puzzle;

@@ -15,7 +15,6 @@ pub mod build;
 #[cfg(feature = "mpi")]
 pub mod distributed;
 pub mod error;
-pub mod hugepages;
 pub mod moves;
 pub mod observer;
 pub mod progress;

@@ -39,7 +39,7 @@ pub struct TwoBitTable {
 impl TwoBitTable {
     /// `len` entries, none reached.
     pub fn new(len: u64) -> TwoBitTable {
-        let words = crate::hugepages::filled_vec(len.div_ceil(32) as usize, 0u64)
+        let words = pdbformat::memory::huge_vec(len.div_ceil(32) as usize, 0u64)
             .into_iter()
             .map(AtomicU64::new)
             .collect();

@@ -38,7 +38,7 @@ impl WordTable {
     pub fn new(len: usize) -> WordTable {
         // AtomicU64 has the size and layout of u64: fill plain words (on huge pages), then view
         // them as atomics.
-        let words = crate::hugepages::filled_vec(len.div_ceil(8), u64::MAX)
+        let words = pdbformat::memory::huge_vec(len.div_ceil(8), u64::MAX)
             .into_iter()
             .map(AtomicU64::new)
             .collect();
@@ -160,22 +160,10 @@ impl std::fmt::Debug for Entries {
     }
 }
 
-/// Asks the processor to start loading `word` into the cache (a hint only: it reads and
-/// changes no value). Shared by the byte table and the two-bit table.
-#[inline]
+/// A read prefetch of the cache line holding `word`.
+#[inline(always)]
 pub(crate) fn prefetch_word(word: &AtomicU64) {
-    #[cfg(target_arch = "x86_64")]
-    {
-        let p = word.as_ptr().cast::<i8>().cast_const();
-        // SAFETY: a prefetch of an address inside a live allocation reads nothing and writes
-        // nothing.
-        #[allow(unused_unsafe)]
-        unsafe {
-            std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(p)
-        };
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = word;
+    pdbformat::memory::prefetch_read(word.as_ptr().cast_const().cast());
 }
 
 #[cfg(test)]

@@ -180,7 +180,7 @@ impl LoadedTable {
     #[inline(always)]
     pub fn prefetch(&self, i: u64) {
         if let Some(p) = self.view().address_of(i) {
-            prefetch_read(p);
+            pdbformat::memory::prefetch_read(p);
         }
     }
 
@@ -322,21 +322,16 @@ struct Neighbour {
     cell: u8,
 }
 
-/// Anonymous memory of `len` bytes, advised to use huge pages where the system offers them.
+/// Anonymous memory of `len` bytes for table `table`, in huge pages where the system offers
+/// them.
 fn anonymous(len: u64, table: usize) -> Result<memmap2::MmapMut, FormatError> {
-    let map = usize::try_from(len)
+    usize::try_from(len)
         .map_err(|_| std::io::Error::other("too large for this machine"))
-        .and_then(|n| memmap2::MmapOptions::new().len(n.max(1)).map_anon())
+        .and_then(|n| pdbformat::memory::anonymous(n, pdbformat::memory::Pages::Huge))
         .map_err(|e| FormatError::Io {
             context: format!("cannot allocate {len} bytes for table {table}"),
             source: e,
-        })?;
-    #[cfg(target_os = "linux")]
-    {
-        // Only a hint: without transparent huge pages everything works the same.
-        let _ = map.advise(memmap2::Advice::HugePage);
-    }
-    Ok(map)
+        })
 }
 
 /// Reads table `table`'s encoded entries into huge-page anonymous memory, checking their
@@ -394,20 +389,6 @@ fn map_entries(
         th.check_entries(table, &map)?;
     }
     Ok(map)
-}
-
-/// A read prefetch of the cache line holding `p` (a hint: it never faults, whatever the
-/// address).
-#[inline(always)]
-pub(crate) fn prefetch_read(p: *const u8) {
-    #[cfg(target_arch = "x86_64")]
-    // SAFETY: a prefetch is only a hint: it never faults and never reads or writes memory
-    // observably, whatever the address.
-    unsafe {
-        core::arch::x86_64::_mm_prefetch::<{ core::arch::x86_64::_MM_HINT_T0 }>(p as *const i8)
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = p;
 }
 
 impl std::fmt::Debug for LoadedTable {

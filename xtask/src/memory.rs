@@ -11,28 +11,18 @@
 //! (`AnonHugePages` in `/proc/self/smaps`).
 
 use anyhow::{Context, Result};
+use pdbformat::memory::{anonymous, Pages};
 use pdbformat::system::parse_meminfo;
 use pdbformat::units;
 use solver::report::median_f64;
 use std::hint::black_box;
 use std::time::Instant;
 
-/// The page size asked of the kernel for a buffer.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Pages {
-    /// Ordinary 4 KiB pages (`MADV_NOHUGEPAGE`).
-    Small,
-    /// Transparent 2 MiB pages (`MADV_HUGEPAGE`), as the solver asks for its tables.
-    Huge,
-}
-
-impl Pages {
-    /// The name the table uses.
-    pub fn name(self) -> &'static str {
-        match self {
-            Pages::Small => "4 KiB",
-            Pages::Huge => "2 MiB",
-        }
+/// The name of a page size in the table.
+fn page_name(pages: Pages) -> &'static str {
+    match pages {
+        Pages::Small => "4 KiB",
+        Pages::Huge => "2 MiB",
     }
 }
 
@@ -71,15 +61,9 @@ pub fn probe(bytes: usize, pages: Pages, dependent: u64, independent: u64) -> Re
         bytes.is_power_of_two(),
         "the buffer size must be a power of two"
     );
-    let mut map = memmap2::MmapOptions::new()
-        .len(bytes)
-        .map_anon()
-        .with_context(|| format!("cannot allocate {}", units::bytes(bytes as u64)))?;
     // Only a hint: without transparent huge pages both rows measure 4 KiB pages.
-    let _ = map.advise(match pages {
-        Pages::Small => memmap2::Advice::NoHugePage,
-        Pages::Huge => memmap2::Advice::HugePage,
-    });
+    let mut map = anonymous(bytes, pages)
+        .with_context(|| format!("cannot allocate {}", units::bytes(bytes as u64)))?;
     let mut x = 0x9e37_79b9_7f4a_7c15u64;
     for word in map.chunks_exact_mut(8) {
         x = xorshift(x);
@@ -157,7 +141,7 @@ pub fn section(machine: &str, available: Option<u64>) -> Result<String> {
             println!(
                 "bench: memory {} with {} pages: {:.1} ns dependent, {:.1} ns independent",
                 units::bytes(bytes as u64),
-                pages.name(),
+                page_name(pages),
                 p.dependent_ns,
                 p.independent_ns
             );
@@ -178,7 +162,7 @@ pub fn table(machine: &str, rows: &[Probe]) -> String {
         t += &format!(
             "| {} | {} | {huge} | {:.1} | {:.1} |\n",
             units::bytes(p.bytes as u64),
-            p.pages.name(),
+            page_name(p.pages),
             p.dependent_ns,
             p.independent_ns
         );

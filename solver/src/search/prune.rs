@@ -33,7 +33,6 @@
 //! milliseconds.
 
 pub mod cache;
-mod huge;
 mod words;
 
 pub use cache::Origin;
@@ -89,7 +88,7 @@ fn dir_index(d: Direction) -> usize {
 enum Table {
     Narrow(Vec<u16>),
     /// In huge-page memory: tens of megabytes stepped through at random.
-    Wide(huge::HugeWords),
+    Wide(pdbformat::memory::HugeTable<u32>),
 }
 
 /// The machine of one board: from a state (which fixes the blank's cell), the `slot`-th move
@@ -316,7 +315,7 @@ impl Pruner {
     #[inline(always)]
     pub fn prefetch(&self, state: u32) {
         if let Table::Wide(t) = &self.table {
-            crate::db::prefetch_read(t.as_ptr().wrapping_add(state as usize * 4).cast());
+            pdbformat::memory::prefetch_read(t.as_ptr().wrapping_add(state as usize * 4).cast());
         }
     }
 

@@ -190,7 +190,7 @@ impl Seen {
     #[inline(always)]
     fn prefetch(&self, hash: u64) {
         let (i, _) = self.home(hash);
-        crate::db::prefetch_read(self.slots.as_ptr().wrapping_add(i).cast());
+        pdbformat::memory::prefetch_read(self.slots.as_ptr().wrapping_add(i).cast());
     }
 
     /// Inserts the effect `key` (hash `hash`), made by the string `dirs` of `len` moves,
