@@ -46,6 +46,9 @@ pub struct BuildPlan {
     /// Processor time the BFS levels will take, in core-seconds: a rough estimate from
     /// [`NS_PER_ENTRY`] (tables much larger than the caches run slower per entry).
     pub core_seconds: f64,
+    /// Worker threads the build will use: the request's, or one per core (rayon's global
+    /// pool, which `RAYON_NUM_THREADS` sets).
+    pub threads: usize,
 }
 
 /// Processor time per entry of the BFS, in nanoseconds: measured on the 2-core development
@@ -97,6 +100,10 @@ pub fn plan(req: &BuildRequest) -> Result<BuildPlan, BuildError> {
         working_bits: if two_bit(req) { 2 } else { 8 },
         derived,
         core_seconds: bfs_entries as f64 * NS_PER_ENTRY * 1e-9,
+        threads: req
+            .threads
+            .unwrap_or_else(rayon::current_num_threads)
+            .max(1),
     })
 }
 

@@ -17,7 +17,6 @@ pub mod distributed;
 pub mod error;
 pub mod moves;
 pub mod observer;
-pub mod progress;
 pub mod reduce;
 pub mod restore;
 pub mod semantic;

@@ -1,10 +1,10 @@
 //! Builds one duplicate-move machine and reports its size and build time, for measuring the
-//! builder: `cargo run --release -p solver --example prune_build -- 5x5 18 [OUT]` (OUT: the
+//! builder: `cargo run --release -p pdbsolver --example prune_build -- 5x5 18 [OUT]` (OUT: the
 //! machine's cache-file bytes are written there, to compare two builders byte for byte).
 //! The cache is not used: the machine is always built.
 
 use pdbformat::Board;
-use solver::search::prune::{cache, Pruner};
+use pdbsolver::search::prune::{cache, Pruner};
 use std::process::ExitCode;
 
 fn main() -> ExitCode {

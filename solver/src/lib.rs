@@ -4,7 +4,7 @@
 //! # Library use
 //! ```
 //! use pdbformat::{Board, Goal, Puzzle};
-//! use solver::{solve, Algorithm, HeuristicChoice, Options};
+//! use pdbsolver::{solve, Algorithm, HeuristicChoice, Options};
 //!
 //! let goal = Goal::blank_first(Board::new(3, 3).unwrap());
 //! let puzzle = Puzzle::parse_for_goal("3 1 2 0 4 5 6 7 8", &goal).unwrap();
@@ -66,7 +66,6 @@ pub mod heuristic;
 pub mod input;
 pub mod locate;
 pub mod position;
-pub mod report;
 pub mod search;
 
 pub use db::{Database, DbError, OpenOptions, Residence};

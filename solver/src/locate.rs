@@ -217,42 +217,54 @@ pub enum Built {
     Elsewhere,
 }
 
-/// Builds the default database of `board` ([`default_db`]) at `path` with progress bars on
-/// standard error. Its goal is blank-first, so it serves every goal with the blank in a
-/// corner. Creates the directory; the file appears only when complete (written to a temporary
-/// file, then renamed). Needs the `build` feature (on by default), which brings in `pdbgen`.
+/// Why [`build_default`] built nothing.
+#[cfg(feature = "build")]
+#[derive(Debug, thiserror::Error)]
+pub enum BuildDefaultError {
+    /// The board has no default database.
+    #[error("there is no default database for {0} boards")]
+    NoDefault(Board),
+    /// The folder or the lock file could not be made or locked.
+    #[error("{context}")]
+    Io {
+        /// What was being done, with the path.
+        context: String,
+        /// The system's error.
+        #[source]
+        source: std::io::Error,
+    },
+    /// The standard set's entry is inconsistent (a bug in `pdbformat::standard`).
+    #[error(transparent)]
+    Standard(#[from] standard::StandardError),
+    /// The build itself failed.
+    #[error("cannot build the default database")]
+    Build(#[from] pdbgen::BuildError),
+}
+
+/// Builds the default database of `board` ([`default_db`]) at `path`, reporting progress to
+/// `observer`, and calling `waiting` with the lock file's path if another process holds the
+/// lock (before waiting for it). Its goal is blank-first, so it serves every goal with the
+/// blank in a corner. Creates the directory; the file appears only when complete (written to
+/// a temporary file, then renamed). Needs the `build` feature, which brings in `pdbgen`.
 ///
 /// Concurrent builds of one file wait for each other: the build holds an exclusive lock on
 /// `.<file name>.lock` beside it (an advisory lock of the operating system, released when its
 /// holder exits, so a killed build leaves nothing stale behind), and a process that obtains
 /// the lock after another one built the file uses that file instead of building it again.
 #[cfg(feature = "build")]
-pub fn build_default(board: Board, path: &Path) -> anyhow::Result<Built> {
-    build_default_with(
-        board,
-        path,
-        &pdbgen::progress::BarObserver::new(),
-        &mut |_| {},
-    )
-}
-
-/// Like [`build_default`], reporting progress to `observer`, and calling `waiting` with the
-/// lock file's path if another process holds the lock (before waiting for it).
-#[cfg(feature = "build")]
-pub fn build_default_with(
+pub fn build_default(
     board: Board,
     path: &Path,
     observer: &dyn pdbgen::BuildObserver,
     waiting: &mut dyn FnMut(&Path),
-) -> anyhow::Result<Built> {
-    let db = default_db(board)
-        .ok_or_else(|| anyhow::anyhow!("there is no default database for {board} boards"))?;
+) -> Result<Built, BuildDefaultError> {
+    let db = default_db(board).ok_or(BuildDefaultError::NoDefault(board))?;
+    let io = |context: String| move |source| BuildDefaultError::Io { context, source };
     let dir = path
         .parent()
         .filter(|d| !d.as_os_str().is_empty())
         .unwrap_or(Path::new("."));
-    std::fs::create_dir_all(dir)
-        .map_err(|e| anyhow::anyhow!("cannot create {}: {e}", dir.display()))?;
+    std::fs::create_dir_all(dir).map_err(io(format!("cannot create {}", dir.display())))?;
     let lock_path = dir.join(format!(
         ".{}.lock",
         path.file_name().unwrap_or_default().to_string_lossy()
@@ -262,16 +274,19 @@ pub fn build_default_with(
         .truncate(false)
         .write(true)
         .open(&lock_path)
-        .map_err(|e| anyhow::anyhow!("cannot create the lock {}: {e}", lock_path.display()))?;
+        .map_err(io(format!(
+            "cannot create the lock {}",
+            lock_path.display()
+        )))?;
     match lock.try_lock() {
         Ok(()) => {}
         Err(std::fs::TryLockError::WouldBlock) => {
             waiting(&lock_path);
             lock.lock()
-                .map_err(|e| anyhow::anyhow!("cannot lock {}: {e}", lock_path.display()))?;
+                .map_err(io(format!("cannot lock {}", lock_path.display())))?;
         }
         Err(std::fs::TryLockError::Error(e)) => {
-            anyhow::bail!("cannot lock {}: {e}", lock_path.display())
+            return Err(io(format!("cannot lock {}", lock_path.display()))(e))
         }
     }
     // Whoever held the lock before may have built the file meanwhile.

@@ -7,9 +7,9 @@ mod common;
 use common::{assert_replays, random_walk, write_db, Ida, Rng};
 use pdbformat::rank::TableKind;
 use pdbformat::{Board, Goal, Puzzle, Symmetry};
-use solver::heuristic::{Heuristic, PdbHeuristic};
-use solver::position::Position;
-use solver::{Database, HeuristicChoice, Limits, OpenOptions};
+use pdbsolver::heuristic::{Heuristic, PdbHeuristic};
+use pdbsolver::position::Position;
+use pdbsolver::{Database, HeuristicChoice, Limits, OpenOptions};
 use std::path::Path;
 use std::sync::Arc;
 

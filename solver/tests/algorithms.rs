@@ -1,4 +1,4 @@
-//! The algorithms of `solver::search`: optimal ones agree with each other and with exhaustive
+//! The algorithms of `pdbsolver::search`: optimal ones agree with each other and with exhaustive
 //! distances on rectangular boards and both goal conventions; non-optimal ones return move
 //! sequences that replay to the goal; limits (nodes, time, memory) stop every search cleanly;
 //! the strategy solves large boards; the heuristics keep the promises bucket queues rely on.
@@ -8,10 +8,12 @@ mod common;
 use common::{all_distances, distance_key, random_solvable, random_walk, write_db, Rng};
 use pdbformat::rank::TableKind;
 use pdbformat::{Board, Goal, Puzzle};
-use solver::heuristic::{Hamming, Heuristic, LinearConflict, Manhattan, PdbHeuristic, StepChange};
-use solver::position::{MoveTable, Position};
-use solver::search::{Algorithm, Options, QueueChoice, Solution, SolveError, Stop};
-use solver::{Database, HeuristicChoice, OpenOptions};
+use pdbsolver::heuristic::{
+    Hamming, Heuristic, LinearConflict, Manhattan, PdbHeuristic, StepChange,
+};
+use pdbsolver::position::{MoveTable, Position};
+use pdbsolver::search::{Algorithm, Options, QueueChoice, Solution, SolveError, Stop};
+use pdbsolver::{Database, HeuristicChoice, OpenOptions};
 use std::path::Path;
 use std::sync::Arc;
 
@@ -56,7 +58,7 @@ fn check_replay(p: &Puzzle, goal: &Goal, r: &Solution) {
 }
 
 fn solve(alg: Algorithm, h: &HeuristicChoice, p: &Puzzle, g: &Goal, o: &Options) -> Solution {
-    let r = solver::solve(alg, h, p, g, o).unwrap_or_else(|e| panic!("{alg} on {p:#}: {e}"));
+    let r = pdbsolver::solve(alg, h, p, g, o).unwrap_or_else(|e| panic!("{alg} on {p:#}: {e}"));
     check_replay(p, g, &r);
     r
 }
@@ -269,7 +271,7 @@ fn every_open_list_gives_the_same_length() {
         (HeuristicChoice::Hamming, QueueChoice::TwoBuckets),
     ] {
         let o = Options { queue: q, ..opts() };
-        let e = solver::solve(Algorithm::AStar, &h, &p, &Goal::blank_first(b), &o).unwrap_err();
+        let e = pdbsolver::solve(Algorithm::AStar, &h, &p, &Goal::blank_first(b), &o).unwrap_err();
         assert!(matches!(e, SolveError::Refused(_)), "{e}");
     }
 }
@@ -423,7 +425,7 @@ fn bfs_refuses_the_15_puzzle() {
     let b = board(4, 4);
     let goal = Goal::blank_first(b);
     let p = Puzzle::parse(KORF1, None).unwrap();
-    match solver::solve(
+    match pdbsolver::solve(
         Algorithm::Bfs,
         &HeuristicChoice::Manhattan,
         &p,
@@ -441,7 +443,7 @@ fn bfs_refuses_the_15_puzzle() {
         ..opts()
     };
     assert!(matches!(
-        solver::solve(Algorithm::Bfs, &HeuristicChoice::Manhattan, &p3, &g3, &o),
+        pdbsolver::solve(Algorithm::Bfs, &HeuristicChoice::Manhattan, &p3, &g3, &o),
         Err(SolveError::Refused(_))
     ));
 }
@@ -458,7 +460,7 @@ fn memory_limit_stops_astar_cleanly() {
             weight: 1.0,
             ..opts()
         };
-        match solver::solve(alg, &HeuristicChoice::Manhattan, &p, &goal, &o) {
+        match pdbsolver::solve(alg, &HeuristicChoice::Manhattan, &p, &goal, &o) {
             Err(SolveError::Stopped {
                 stop: Stop::Memory,
                 stats,
@@ -495,7 +497,7 @@ fn node_and_time_limits_stop_every_search() {
         Algorithm::Weighted,
     ] {
         let o = Options {
-            limits: solver::Limits {
+            limits: pdbsolver::Limits {
                 max_nodes: Some(20_000),
                 timeout: None,
             },
@@ -503,7 +505,7 @@ fn node_and_time_limits_stop_every_search() {
             weight: 1.0,
             ..opts()
         };
-        match solver::solve(alg, &HeuristicChoice::Manhattan, &p, &goal, &o) {
+        match pdbsolver::solve(alg, &HeuristicChoice::Manhattan, &p, &goal, &o) {
             Err(SolveError::Stopped {
                 stop: Stop::Nodes,
                 stats,
@@ -517,7 +519,7 @@ fn node_and_time_limits_stop_every_search() {
             other => panic!("{alg}: {other:?}"),
         }
         let o = Options {
-            limits: solver::Limits {
+            limits: pdbsolver::Limits {
                 max_nodes: None,
                 timeout: Some(std::time::Duration::from_millis(50)),
             },
@@ -526,7 +528,7 @@ fn node_and_time_limits_stop_every_search() {
             ..opts()
         };
         let t0 = std::time::Instant::now();
-        match solver::solve(alg, &HeuristicChoice::Hamming, &p, &goal, &o) {
+        match pdbsolver::solve(alg, &HeuristicChoice::Hamming, &p, &goal, &o) {
             Err(SolveError::Stopped { stop, .. }) => {
                 assert!(matches!(stop, Stop::Time | Stop::Memory))
             }
@@ -548,7 +550,7 @@ fn dfs_with_a_fixed_limit_can_find_nothing() {
         depth_limit: Some(29),
         ..opts()
     };
-    match solver::solve(Algorithm::Dfs, &HeuristicChoice::Manhattan, &p, &goal, &o) {
+    match pdbsolver::solve(Algorithm::Dfs, &HeuristicChoice::Manhattan, &p, &goal, &o) {
         Err(SolveError::NotFound { limit: 29, stats }) => assert!(stats.nodes > 0),
         other => panic!("{other:?}"),
     }
@@ -663,7 +665,7 @@ fn strategy_solves_large_and_odd_boards() {
     let goal = Goal::blank_last(b);
     let p = random_solvable(&goal, &mut rng);
     assert!(matches!(
-        solver::solve(
+        pdbsolver::solve(
             Algorithm::AStar,
             &HeuristicChoice::Manhattan,
             &p,
@@ -681,7 +683,7 @@ fn bad_input_is_an_error() {
     let unsolvable = Puzzle::parse("2 1 3 4 5 6 7 8 0", None).unwrap();
     for alg in Algorithm::ALL {
         assert!(matches!(
-            solver::solve(
+            pdbsolver::solve(
                 alg,
                 &HeuristicChoice::Manhattan,
                 &unsolvable,
@@ -697,7 +699,7 @@ fn bad_input_is_an_error() {
         ..opts()
     };
     assert!(matches!(
-        solver::solve(
+        pdbsolver::solve(
             Algorithm::Weighted,
             &HeuristicChoice::Manhattan,
             &p,

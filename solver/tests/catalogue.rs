@@ -7,16 +7,14 @@
 
 mod common;
 
-use assert_cmd::Command;
 use common::{random_walk, Ida, Rng};
 use pdbformat::format::Encoding;
 use pdbformat::rank::TableKind;
 use pdbformat::standard::StandardDb;
 use pdbformat::{Board, Goal};
-use predicates::prelude::*;
-use solver::heuristic::{Heuristic, PdbHeuristic};
-use solver::position::{MoveTable, Position};
-use solver::{Database, HeuristicChoice, Limits, OpenOptions};
+use pdbsolver::heuristic::{Heuristic, PdbHeuristic};
+use pdbsolver::position::{MoveTable, Position};
+use pdbsolver::{Database, HeuristicChoice, Limits, OpenOptions};
 use std::path::Path;
 use std::sync::Arc;
 
@@ -172,52 +170,4 @@ fn children_evaluated_ahead_match_the_children_made_afresh() {
         pruned > 0 && pruned < checked,
         "{pruned} of {checked} pruned"
     );
-}
-
-/// The command, isolated from the machine's databases, with `PDB_DIR` set to `dbdir`.
-fn solver(home: &Path, dbdir: &Path) -> Command {
-    let mut c = Command::cargo_bin("solver").unwrap();
-    c.current_dir(home)
-        .env("PDB_DIR", dbdir)
-        .env("HOME", home)
-        .env("XDG_CACHE_HOME", home.join("cache"));
-    c
-}
-
-#[test]
-fn db_names_resolve_in_the_search_directories() {
-    let home = tempfile::tempdir().unwrap();
-    let dbdir = home.path().join("dbs");
-    std::fs::create_dir(&dbdir).unwrap();
-    let s = pdbformat::standard::lookup("15-555-za").unwrap();
-    pdbgen::build_standard(s, &dbdir.join(s.file_name()), None, &pdbgen::NoProgress).unwrap();
-    // Two moves from the goal (the blank down twice).
-    let p = "4 1 2 3 8 5 6 7 0 9 10 11 12 13 14 15";
-    solver(home.path(), &dbdir)
-        .args(["solve", p, "--db", "15-555-za"])
-        .assert()
-        .success()
-        .stdout(predicate::str::contains("length:     2"))
-        .stderr(predicate::str::contains("15-555-za.pdb"));
-    // A catalogue whose members are missing: which one, where it was looked for, how to build.
-    solver(home.path(), &dbdir)
-        .args(["solve", p, "--db", "15-78+78b-za-bit1"])
-        .assert()
-        .code(predicate::ne(0))
-        .stderr(predicate::str::contains(
-            "database 15-78-za-bit1 (in catalogue 15-78+78b-za-bit1) is not in",
-        ))
-        .stderr(predicate::str::contains(
-            "cargo xtask artifacts build 15-78-za-bit1",
-        ))
-        .stderr(predicate::str::contains(
-            "--partition 78 --kind zero-aware --encoding bit1",
-        ))
-        .stderr(predicate::str::contains("panicked").not());
-    // Not a name and not a file: the file error, once.
-    solver(home.path(), &dbdir)
-        .args(["solve", p, "--db", "15-78+78c-za-bit1"])
-        .assert()
-        .code(predicate::ne(0))
-        .stderr(predicate::str::contains("15-78+78c-za-bit1"));
 }

@@ -4,9 +4,9 @@
 //! progress reports add up; the interrupt flag stops a search with its lower bound.
 
 use pdbformat::{Board, Goal, Puzzle};
-use solver::search::checkpoint::SearchState;
-use solver::search::progress::{Event, Observer};
-use solver::{solve, Algorithm, HeuristicChoice, Limits, Options, SolveError, Stop};
+use pdbsolver::search::checkpoint::SearchState;
+use pdbsolver::search::progress::{Event, Observer};
+use pdbsolver::{solve, Algorithm, HeuristicChoice, Limits, Options, SolveError, Stop};
 use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;

@@ -7,7 +7,7 @@ use common::{all_distances, distance_key, random_solvable, write_db_with, Ida, R
 use pdbformat::format::{Compression, Encoding, WriteOptions};
 use pdbformat::rank::TableKind;
 use pdbformat::{Board, Goal};
-use solver::{Database, HeuristicChoice, Limits, OpenOptions};
+use pdbsolver::{Database, HeuristicChoice, Limits, OpenOptions};
 use std::path::Path;
 use std::sync::Arc;
 
@@ -115,7 +115,7 @@ fn verification_can_be_skipped_but_is_on_by_default() {
 #[test]
 fn malformed_table_shape_is_refused_with_the_field_named() {
     use pdbformat::format::{Digest, FormatError};
-    use solver::DbError;
+    use pdbsolver::DbError;
     const HEADER_LEN_AT: usize = 12;
     const GOAL_AT: usize = 24;
     const ENTRY_COUNT: usize = 8;
@@ -153,7 +153,7 @@ fn malformed_table_shape_is_refused_with_the_field_named() {
 /// background is reported by `wait_verified` and by `solve`, never an answer.
 #[test]
 fn header_first_refusal_and_background_verification() {
-    use solver::{DbError, SolveError};
+    use pdbsolver::{DbError, SolveError};
     let dir = tempfile::tempdir().unwrap();
     let goal = Goal::blank_first(Board::new(3, 3).unwrap());
     let path = dir.path().join("x.pdb");
@@ -215,7 +215,7 @@ fn header_first_refusal_and_background_verification() {
 /// decoded into memory whatever the residence asked for.
 #[test]
 fn mapped_tables_give_exact_lengths_and_are_verified() {
-    use solver::Residence;
+    use pdbsolver::Residence;
     let dir = tempfile::tempdir().unwrap();
     let goal = Goal::blank_first(Board::new(3, 3).unwrap());
     let mut rng = Rng::new(10);

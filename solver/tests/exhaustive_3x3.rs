@@ -7,7 +7,7 @@ mod common;
 use common::{all_distances, assert_replays, distance_key, random_solvable, write_db, Ida, Rng};
 use pdbformat::rank::TableKind;
 use pdbformat::{Board, Goal, Puzzle};
-use solver::{Database, HeuristicChoice, Limits, OpenOptions};
+use pdbsolver::{Database, HeuristicChoice, Limits, OpenOptions};
 use std::sync::Arc;
 
 fn b33() -> Board {

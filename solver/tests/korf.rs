@@ -7,7 +7,7 @@ mod common;
 
 use common::{assert_replays, Ida};
 use pdbformat::{Board, Goal, Puzzle, Symmetry};
-use solver::{Database, HeuristicChoice, Limits, OpenOptions};
+use pdbsolver::{Database, HeuristicChoice, Limits, OpenOptions};
 use std::path::PathBuf;
 use std::sync::{Arc, OnceLock};
 
@@ -18,7 +18,7 @@ fn db663() -> Arc<Database> {
         let path = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("solver-15-663-za.pdb");
         let board = Board::new(4, 4).unwrap();
         let db = Database::open(&path, OpenOptions::default()).or_else(|_| {
-            let default = solver::locate::default_db(board).unwrap();
+            let default = pdbsolver::locate::default_db(board).unwrap();
             pdbgen::build_standard(default, &path, None, &pdbgen::NoProgress).unwrap();
             Database::open(&path, OpenOptions::default())
         });
@@ -31,7 +31,7 @@ fn db663() -> Arc<Database> {
 fn korf() -> Vec<(Puzzle, usize)> {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../bench/korf100.txt");
     let text = std::fs::read_to_string(path).unwrap();
-    solver::input::read_puzzles(&text, None)
+    pdbsolver::input::read_puzzles(&text, None)
         .into_iter()
         .map(|l| (l.puzzle.unwrap(), l.expected.unwrap() as usize))
         .collect()

@@ -9,9 +9,9 @@ mod common;
 
 use common::{all_distances, assert_replays, distance_key, heuristics, random_solvable, Rng};
 use pdbformat::{Board, Goal, Puzzle};
-use solver::search::progress::{Event, Observer};
-use solver::search::ChildOrder;
-use solver::{Algorithm, HeuristicChoice, Options, Solution};
+use pdbsolver::search::progress::{Event, Observer};
+use pdbsolver::search::ChildOrder;
+use pdbsolver::{Algorithm, HeuristicChoice, Options, Solution};
 use std::sync::{Arc, Mutex};
 
 /// Per finished (unsuccessful) iteration: its bound, nodes and next bound.
@@ -37,8 +37,8 @@ fn run(
         })),
         ..Options::default()
     };
-    let s =
-        solver::solve(Algorithm::Ida, h, p, goal, &opts).unwrap_or_else(|e| panic!("{p:#}: {e}"));
+    let s = pdbsolver::solve(Algorithm::Ida, h, p, goal, &opts)
+        .unwrap_or_else(|e| panic!("{p:#}: {e}"));
     assert_replays(p, goal, &s);
     let its = events.lock().unwrap().clone();
     (s, its)
@@ -70,37 +70,5 @@ fn lanes_generate_the_same_iterations_and_find_bfs_lengths() {
                 }
             }
         }
-    }
-}
-
-#[test]
-fn lanes_are_set_and_checked_on_the_command_line() {
-    let home = tempfile::tempdir().unwrap();
-    let puzzle = "8 6 7 2 5 4 3 0 1";
-    let solve = |lanes: &str| {
-        common::solver(home.path())
-            .args([
-                "solve",
-                "--heuristic",
-                "manhattan",
-                "--lanes",
-                lanes,
-                puzzle,
-            ])
-            .output()
-            .unwrap()
-    };
-    for lanes in ["1", "3", "16"] {
-        let out = solve(lanes);
-        assert!(out.status.success(), "--lanes {lanes}: {out:?}");
-        let text = String::from_utf8_lossy(&out.stdout);
-        let length = text.lines().find_map(|l| l.strip_prefix("length:"));
-        assert_eq!(length.map(str::trim), Some("27"), "--lanes {lanes}: {text}");
-    }
-    for bad in ["0", "17", "four"] {
-        let out = solve(bad);
-        assert_eq!(out.status.code(), Some(2), "--lanes {bad}: {out:?}");
-        let err = String::from_utf8_lossy(&out.stderr);
-        assert!(err.contains("lanes"), "--lanes {bad}: {err}");
     }
 }

@@ -9,9 +9,9 @@ mod common;
 
 use common::{all_distances, assert_replays, distance_key, heuristics, random_solvable, Rng};
 use pdbformat::{Board, Goal, Puzzle};
-use solver::search::progress::{Event, Observer};
-use solver::search::ChildOrder;
-use solver::{Algorithm, HeuristicChoice, Options, Solution};
+use pdbsolver::search::progress::{Event, Observer};
+use pdbsolver::search::ChildOrder;
+use pdbsolver::{Algorithm, HeuristicChoice, Options, Solution};
 use std::sync::{Arc, Mutex};
 
 /// Solves `p` with `alg` in `order`; returns the solution and the nodes of every finished
@@ -36,7 +36,7 @@ fn run(
         })),
         ..Options::default()
     };
-    let s = solver::solve(alg, h, p, goal, &opts).unwrap_or_else(|e| panic!("{p:#}: {e}"));
+    let s = pdbsolver::solve(alg, h, p, goal, &opts).unwrap_or_else(|e| panic!("{p:#}: {e}"));
     assert_replays(p, goal, &s);
     let its = events.lock().unwrap().clone();
     (s, its)

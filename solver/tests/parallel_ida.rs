@@ -7,12 +7,12 @@ mod common;
 
 use common::{assert_replays, random_solvable, random_walk, Rng};
 use pdbformat::{Board, Goal, Puzzle};
-use solver::search::{Algorithm, Options, SolveError, Stop};
-use solver::{HeuristicChoice, Limits, Solution};
+use pdbsolver::search::{Algorithm, Options, SolveError, Stop};
+use pdbsolver::{HeuristicChoice, Limits, Solution};
 use std::time::{Duration, Instant};
 
 fn run(alg: Algorithm, p: &Puzzle, goal: &Goal, o: &Options) -> Solution {
-    let r = solver::solve(alg, &HeuristicChoice::LinearConflict, p, goal, o)
+    let r = pdbsolver::solve(alg, &HeuristicChoice::LinearConflict, p, goal, o)
         .unwrap_or_else(|e| panic!("{alg} on {p:#}: {e}"));
     assert_replays(p, goal, &r);
     r
@@ -131,7 +131,7 @@ fn node_and_time_limits_stop_every_thread_count() {
                 },
                 ..with(threads, split)
             };
-            match solver::solve(
+            match pdbsolver::solve(
                 Algorithm::ParallelIda,
                 &HeuristicChoice::Manhattan,
                 &p,
@@ -160,7 +160,7 @@ fn node_and_time_limits_stop_every_thread_count() {
                 ..with(threads, split)
             };
             let t0 = Instant::now();
-            match solver::solve(
+            match pdbsolver::solve(
                 Algorithm::ParallelIda,
                 &HeuristicChoice::Hamming,
                 &p,
@@ -187,7 +187,7 @@ fn solved_start_and_bad_thread_counts() {
         assert!(r.is_empty());
     }
     // Thousands of threads are refused before any starts.
-    let e = solver::solve(
+    let e = pdbsolver::solve(
         Algorithm::ParallelIda,
         &HeuristicChoice::Manhattan,
         &p,

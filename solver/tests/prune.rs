@@ -8,8 +8,8 @@ mod common;
 
 use common::{all_distances, distance_key, Rng};
 use pdbformat::{Board, Direction, Goal, Puzzle};
-use solver::search::prune::{default_depth, Pruner, FORBIDDEN};
-use solver::{Algorithm, HeuristicChoice, Limits, Options, Solution};
+use pdbsolver::search::prune::{default_depth, Pruner, FORBIDDEN};
+use pdbsolver::{Algorithm, HeuristicChoice, Limits, Options, Solution};
 use std::collections::HashMap;
 
 /// The (length, lexicographic) key of a move string: directions in [`Direction::ALL`] order.
@@ -151,7 +151,7 @@ fn solve(h: &HeuristicChoice, p: &Puzzle, goal: &Goal, prune: Option<u32>) -> So
         prune_depth: prune,
         ..Options::default()
     };
-    solver::solve(Algorithm::Ida, h, p, goal, &opts).unwrap()
+    pdbsolver::solve(Algorithm::Ida, h, p, goal, &opts).unwrap()
 }
 
 /// Every `step`-th position of the board solved with pruning at `depth`: its BFS distance.
@@ -213,13 +213,13 @@ fn lengths_and_nodes_on_3x4_against_no_pruning() {
 
 /// The 6-6-3 zero-aware database, built on first use and kept between test runs (the same
 /// file as `korf.rs`).
-fn db663() -> std::sync::Arc<solver::Database> {
+fn db663() -> std::sync::Arc<pdbsolver::Database> {
     let path = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("solver-15-663-za.pdb");
     let board = Board::new(4, 4).unwrap();
-    let db = solver::Database::open(&path, solver::OpenOptions::default()).or_else(|_| {
-        let default = solver::locate::default_db(board).unwrap();
+    let db = pdbsolver::Database::open(&path, pdbsolver::OpenOptions::default()).or_else(|_| {
+        let default = pdbsolver::locate::default_db(board).unwrap();
         pdbgen::build_standard(default, &path, None, &pdbgen::NoProgress).unwrap();
-        solver::Database::open(&path, solver::OpenOptions::default())
+        pdbsolver::Database::open(&path, pdbsolver::OpenOptions::default())
     });
     std::sync::Arc::new(db.unwrap())
 }
@@ -234,7 +234,10 @@ fn korf_instances_same_lengths_fewer_nodes() {
         reflect: true,
     };
     let (mut on_total, mut off_total) = (0, 0);
-    for line in solver::input::read_puzzles(&text, None).into_iter().take(6) {
+    for line in pdbsolver::input::read_puzzles(&text, None)
+        .into_iter()
+        .take(6)
+    {
         let p = line.puzzle.unwrap();
         let off = solve(&h, &p, &goal, Some(0));
         assert_eq!(off.moves.len(), line.expected.unwrap() as usize);
@@ -254,7 +257,7 @@ fn korf_instances_same_lengths_fewer_nodes() {
 }
 
 /// Machine sizes and build times for `BENCHMARKS.md` (timing, so not run by default):
-/// `cargo test --release -p solver --test prune -- --ignored --nocapture`.
+/// `cargo test --release -p pdbsolver --test prune -- --ignored --nocapture`.
 #[test]
 #[ignore]
 fn machine_sizes_and_build_times() {
@@ -381,7 +384,7 @@ fn same_as_main(max_bytes: usize, min_bytes: usize) {
     {
         let board = Board::new(w, h).unwrap();
         let p = Pruner::new(board, depth);
-        let file = solver::search::prune::cache::encode(board, &p);
+        let file = pdbsolver::search::prune::cache::encode(board, &p);
         assert_eq!(file.len(), bytes, "{w}x{h} depth {depth}");
         let hex: String = file[file.len() - 32..]
             .iter()
@@ -399,7 +402,7 @@ fn machines_are_byte_for_byte_those_of_the_old_builder() {
 }
 
 /// The deep 5×5 machines (seconds to a minute to build, so not run by default):
-/// `cargo test --release -p solver --test prune -- --ignored deep_machines`.
+/// `cargo test --release -p pdbsolver --test prune -- --ignored deep_machines`.
 #[test]
 #[ignore]
 fn deep_machines_are_byte_for_byte_those_of_the_old_builder() {

@@ -3,13 +3,9 @@
 //! damaged, truncated or mislabelled file is refused and then rebuilt and replaced; a machine
 //! beside the databases is read before the cache, and never replaced.
 
-mod common;
-
-use common::solver;
 use pdbformat::Board;
-use predicates::prelude::*;
-use solver::search::prune::cache::{self, decode, encode, file_name, read, write};
-use solver::search::prune::{Origin, Pruner};
+use pdbsolver::search::prune::cache::{self, decode, encode, file_name, read, write};
+use pdbsolver::search::prune::{Origin, Pruner};
 
 /// The two machines answer every (state, slot) and every start cell alike.
 fn assert_same(board: Board, a: &Pruner, b: &Pruner) {
@@ -216,66 +212,4 @@ fn cache_directory_follows_the_environment() {
         Some(std::path::PathBuf::from("/some/where"))
     );
     std::env::remove_var(cache::ENV_VAR);
-}
-
-#[test]
-fn machines_beside_the_databases_are_read_first_and_never_replaced() {
-    let home = tempfile::tempdir().unwrap();
-    let list = home.path().join("b.txt");
-    std::fs::write(&list, "8 6 7 2 5 4 3 0 1 27\n").unwrap();
-    let (dbdir, cachedir) = (home.path().join("dbs"), home.path().join("prune-cache"));
-    std::fs::create_dir_all(&dbdir).unwrap();
-    // 3x3's default word depth is 12, the smallest that is kept in files.
-    let board = Board::new(3, 3).unwrap();
-    let name = file_name(board, 12);
-    let (published, cached) = (dbdir.join(&name), cachedir.join(&name));
-    write(&published, board, &Pruner::new(board, 12)).unwrap();
-    let bench = |cache_setting: &std::path::Path| {
-        solver(home.path())
-            .env("PDB_DIR", &dbdir)
-            .env(cache::ENV_VAR, cache_setting)
-            .args(["bench", "--heuristic", "lc"])
-            .arg(&list)
-            .assert()
-            .success()
-    };
-    let says = |what: &str, path: &std::path::Path| {
-        predicate::str::contains(format!("{what} {}", path.display()))
-    };
-    // `solver locate` says where the machine would come from.
-    let locate = |cache_setting: &std::path::Path| {
-        solver(home.path())
-            .env("PDB_DIR", &dbdir)
-            .env(cache::ENV_VAR, cache_setting)
-            .args(["locate", "--board", "3x3"])
-            .assert()
-            .success()
-    };
-    locate("off".as_ref()).stdout(says("would read", &published));
-    // Read from $PDB_DIR, with the cache off and with a cache: nothing is written to the cache.
-    bench("off".as_ref()).stdout(says("read from", &published));
-    bench(&cachedir).stdout(says("read from", &published));
-    assert!(!cached.exists());
-    // A damaged machine there is passed over and left as it is; the cache serves instead.
-    let mut bytes = std::fs::read(&published).unwrap();
-    bytes[60] ^= 0x10;
-    std::fs::write(&published, &bytes).unwrap();
-    locate(&cachedir)
-        .stdout(says("skipped", &published))
-        .stdout(says("keep it in", &cached));
-    bench(&cachedir).stdout(says("built and cached in", &cached));
-    locate(&cachedir).stdout(says("would read", &cached));
-    bench(&cachedir).stdout(says("read from", &cached));
-    assert_eq!(std::fs::read(&published).unwrap(), bytes);
-    // Without a cache the machine is built each time, and the damaged file still stays.
-    bench("off".as_ref()).stdout(predicate::str::contains("states, built in"));
-    assert_eq!(std::fs::read(&published).unwrap(), bytes);
-    // The user cache holds databases too, but it is the machines' own cache: `off` means it
-    // is not read either.
-    std::fs::remove_file(&published).unwrap();
-    let user_cache = home.path().join("cache").join("pdb-tiles");
-    std::fs::create_dir_all(&user_cache).unwrap();
-    write(&user_cache.join(&name), board, &Pruner::new(board, 12)).unwrap();
-    bench("off".as_ref()).stdout(predicate::str::contains("states, built in"));
-    bench(&cachedir).stdout(says("read from", &cached));
 }

@@ -8,7 +8,7 @@ use common::{
 };
 use pdbformat::rank::TableKind;
 use pdbformat::{Board, Goal};
-use solver::{Database, HeuristicChoice, Limits, OpenOptions};
+use pdbsolver::{Database, HeuristicChoice, Limits, OpenOptions};
 use std::sync::Arc;
 
 fn pdb_solver(

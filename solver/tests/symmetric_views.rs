@@ -9,10 +9,10 @@ mod common;
 use common::{all_distances, random_walk, write_db, Ida, Rng};
 use pdbformat::rank::TableKind;
 use pdbformat::{Board, Goal, Puzzle, Symmetry};
-use solver::heuristic::pdb::reflections_for;
-use solver::heuristic::{Heuristic, PdbHeuristic};
-use solver::position::Position;
-use solver::{Database, HeuristicChoice, Limits, OpenOptions};
+use pdbsolver::heuristic::pdb::reflections_for;
+use pdbsolver::heuristic::{Heuristic, PdbHeuristic};
+use pdbsolver::position::Position;
+use pdbsolver::{Database, HeuristicChoice, Limits, OpenOptions};
 use std::path::Path;
 use std::sync::Arc;
 

@@ -128,8 +128,8 @@ fn bound_note(s: &Stats) -> String {
 ///
 /// ```
 /// use pdbformat::{Board, Goal, Puzzle};
-/// use solver::search::{solve, Algorithm, Options};
-/// use solver::HeuristicChoice;
+/// use pdbsolver::search::{solve, Algorithm, Options};
+/// use pdbsolver::HeuristicChoice;
 ///
 /// let goal = Goal::blank_last(Board::new(3, 3).unwrap());
 /// let puzzle = Puzzle::parse("8 6 7 2 5 4 3 0 1", None).unwrap();

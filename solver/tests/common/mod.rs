@@ -4,12 +4,14 @@
 
 #![allow(dead_code)]
 
-use pdbformat::format::{encode_entries, write_pdb, Encoding, TableSource, WriteOptions};
+use pdbformat::format::{
+    encode_entries, write_pdb, Compression, Encoding, PdbFile, TableSource, WriteOptions,
+};
 use pdbformat::rank::{rank_permutation, TableKind};
 use pdbformat::testkit::AbstractDistances;
 use pdbformat::{Board, Direction, Goal, Pattern, Puzzle};
 use std::collections::VecDeque;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// The tests' deterministic random source, shared by the workspace.
 pub use pdbformat::testkit::XorShift as Rng;
@@ -137,8 +139,8 @@ pub fn random_solvable(goal: &Goal, rng: &mut Rng) -> Puzzle {
 }
 
 /// Plays `moves` and checks that they reach `goal`, and that the reported tiles are the moved ones.
-pub fn assert_replays(puzzle: &Puzzle, goal: &Goal, s: &solver::Solution) {
-    let (end, tiles) = solver::replay(puzzle, &s.moves).expect("every move stays on the board");
+pub fn assert_replays(puzzle: &Puzzle, goal: &Goal, s: &pdbsolver::Solution) {
+    let (end, tiles) = pdbsolver::replay(puzzle, &s.moves).expect("every move stays on the board");
     assert!(
         end.is_goal(goal),
         "moves of {puzzle:#} do not reach the goal"
@@ -147,66 +149,55 @@ pub fn assert_replays(puzzle: &Puzzle, goal: &Goal, s: &solver::Solution) {
     assert_eq!(s.moves.len(), s.tiles_moved.len());
 }
 
-/// IDA* through the library's one entry point ([`solver::solve`]), as most tests run it.
+/// IDA* through the library's one entry point ([`pdbsolver::solve`]), as most tests run it.
 pub trait Ida {
     /// Solves `puzzle` for `goal` with IDA* within `limits`.
     fn ida(
         &self,
         puzzle: &Puzzle,
         goal: &Goal,
-        limits: &solver::Limits,
-    ) -> Result<solver::Solution, solver::SolveError>;
+        limits: &pdbsolver::Limits,
+    ) -> Result<pdbsolver::Solution, pdbsolver::SolveError>;
 
     /// Like [`Ida::ida`] with the children visited in the move table's order
-    /// ([`solver::search::ChildOrder::Moves`]), where a dominating heuristic provably
+    /// ([`pdbsolver::search::ChildOrder::Moves`]), where a dominating heuristic provably
     /// generates no more nodes (with the default order the last iteration's order depends on
     /// the heuristic).
     fn ida_in_move_order(
         &self,
         puzzle: &Puzzle,
         goal: &Goal,
-        limits: &solver::Limits,
-    ) -> Result<solver::Solution, solver::SolveError>;
+        limits: &pdbsolver::Limits,
+    ) -> Result<pdbsolver::Solution, pdbsolver::SolveError>;
 }
 
-impl Ida for solver::HeuristicChoice {
+impl Ida for pdbsolver::HeuristicChoice {
     fn ida_in_move_order(
         &self,
         puzzle: &Puzzle,
         goal: &Goal,
-        limits: &solver::Limits,
-    ) -> Result<solver::Solution, solver::SolveError> {
-        let opts = solver::Options {
+        limits: &pdbsolver::Limits,
+    ) -> Result<pdbsolver::Solution, pdbsolver::SolveError> {
+        let opts = pdbsolver::Options {
             limits: *limits,
-            order: solver::search::ChildOrder::Moves,
-            ..solver::Options::default()
+            order: pdbsolver::search::ChildOrder::Moves,
+            ..pdbsolver::Options::default()
         };
-        solver::solve(solver::Algorithm::Ida, self, puzzle, goal, &opts)
+        pdbsolver::solve(pdbsolver::Algorithm::Ida, self, puzzle, goal, &opts)
     }
 
     fn ida(
         &self,
         puzzle: &Puzzle,
         goal: &Goal,
-        limits: &solver::Limits,
-    ) -> Result<solver::Solution, solver::SolveError> {
-        let opts = solver::Options {
+        limits: &pdbsolver::Limits,
+    ) -> Result<pdbsolver::Solution, pdbsolver::SolveError> {
+        let opts = pdbsolver::Options {
             limits: *limits,
-            ..solver::Options::default()
+            ..pdbsolver::Options::default()
         };
-        solver::solve(solver::Algorithm::Ida, self, puzzle, goal, &opts)
+        pdbsolver::solve(pdbsolver::Algorithm::Ida, self, puzzle, goal, &opts)
     }
-}
-
-/// The `solver` command, isolated from the machine's databases: run in `home`, with `home` as
-/// its home and cache and no `PDB_DIR`.
-pub fn solver(home: &Path) -> assert_cmd::Command {
-    let mut c = assert_cmd::Command::cargo_bin("solver").unwrap();
-    c.current_dir(home)
-        .env_remove("PDB_DIR")
-        .env("HOME", home)
-        .env("XDG_CACHE_HOME", home.join("cache"));
-    c
 }
 
 /// The two rows-style patterns of the 3×3 fixtures.
@@ -222,7 +213,7 @@ pub fn open_db(
     goal: &Goal,
     patterns: &[&[usize]],
     enc: Encoding,
-) -> std::sync::Arc<solver::Database> {
+) -> std::sync::Arc<pdbsolver::Database> {
     let path = dir.join(name);
     write_db_with(
         &path,
@@ -232,24 +223,60 @@ pub fn open_db(
         enc,
         &WriteOptions::default(),
     );
-    std::sync::Arc::new(solver::Database::open(&path, solver::OpenOptions::default()).unwrap())
+    std::sync::Arc::new(
+        pdbsolver::Database::open(&path, pdbsolver::OpenOptions::default()).unwrap(),
+    )
 }
 
 /// The heuristics the search-order tests check, by name, on the 3×3 board with `goal`: byte
 /// and `bit1` databases, a catalogue of two partitions, Manhattan and linear conflicts.
-pub fn heuristics(dir: &Path, goal: &Goal) -> Vec<(&'static str, solver::HeuristicChoice)> {
+pub fn heuristics(dir: &Path, goal: &Goal) -> Vec<(&'static str, pdbsolver::HeuristicChoice)> {
     let rows = open_db(dir, "rows.pdb", goal, &ROWS, Encoding::U8);
     let rows1 = open_db(dir, "rows1.pdb", goal, &ROWS, Encoding::Bit1);
     let cols1 = open_db(dir, "cols1.pdb", goal, &COLS, Encoding::Bit1);
-    let pdb = |databases: Vec<std::sync::Arc<solver::Database>>| solver::HeuristicChoice::Pdb {
-        databases,
-        reflect: true,
-    };
+    let pdb =
+        |databases: Vec<std::sync::Arc<pdbsolver::Database>>| pdbsolver::HeuristicChoice::Pdb {
+            databases,
+            reflect: true,
+        };
     vec![
         ("u8 rows", pdb(vec![rows])),
         ("bit1 rows", pdb(vec![rows1.clone()])),
         ("bit1 rows + cols", pdb(vec![rows1, cols1])),
-        ("manhattan", solver::HeuristicChoice::Manhattan),
-        ("linear-conflict", solver::HeuristicChoice::LinearConflict),
+        ("manhattan", pdbsolver::HeuristicChoice::Manhattan),
+        (
+            "linear-conflict",
+            pdbsolver::HeuristicChoice::LinearConflict,
+        ),
     ]
+}
+
+/// A bit1 3x3 file and its u8 twin.
+pub fn small_bit1(dir: &Path, compression: Compression) -> (PathBuf, Goal) {
+    let goal = Goal::blank_first(Board::new(3, 3).unwrap());
+    let path = dir.join(format!("small-{compression}.pdb"));
+    let opts = WriteOptions {
+        compression,
+        ..WriteOptions::default()
+    };
+    let pats: [&[usize]; 2] = [&[1, 2, 3, 4], &[5, 6, 7, 8]];
+    write_db_with(
+        &path,
+        &goal,
+        &pats,
+        TableKind::ZeroAware,
+        Encoding::Bit1,
+        &opts,
+    );
+    (path, goal)
+}
+
+/// Table 0's payload of `path`, modified by `f`; written back in place.
+pub fn damage(path: &Path, f: impl Fn(&mut [u8])) {
+    let file = PdbFile::open(path).unwrap();
+    let th = file.header().tables[0].clone();
+    let mut bytes = std::fs::read(path).unwrap();
+    let start = th.payload_offset as usize;
+    f(&mut bytes[start..start + th.stored_len as usize]);
+    std::fs::write(path, &bytes).unwrap();
 }

@@ -16,8 +16,8 @@ use pdbformat::format::{Compression, PdbFile};
 use pdbformat::standard::{self, StandardDb};
 use pdbformat::system::available_memory;
 use pdbformat::units;
-use pdbgen::progress::BarObserver;
 use pdbgen::{build_file, plan, BuildObserver, BuildRequest, NoProgress};
+use pdbtiles::bars::BarObserver;
 use std::path::Path;
 use std::time::Instant;
 

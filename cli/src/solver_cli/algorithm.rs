@@ -4,16 +4,16 @@
 use super::setup::{make_goal, make_heuristic, parse_board};
 use super::solve::{list_board, puzzle_error, read_input};
 use super::{HeuristicArgs, EXIT_ERROR, EXIT_STOPPED};
+use crate::report::{solution_json, solution_text};
 use anyhow::{anyhow, bail, Result};
 use clap::Args;
 use pdbformat::units::approx_bytes;
 use pdbformat::units::thousands;
 use pdbformat::{Goal, Puzzle};
+use pdbsolver::search::weighted::describe_weight;
+use pdbsolver::search::{Algorithm, ChildOrder, Options, QueueChoice};
+use pdbsolver::{solve as solve_one, HeuristicChoice, Limits, Solution, SolveError};
 use serde_json::{json, Value};
-use solver::report::{solution_json, solution_text};
-use solver::search::weighted::describe_weight;
-use solver::search::{Algorithm, ChildOrder, Options, QueueChoice};
-use solver::{solve as solve_one, HeuristicChoice, Limits, Solution, SolveError};
 use std::path::PathBuf;
 
 /// The algorithm options shared by `solve` and `compare`.
@@ -58,7 +58,7 @@ pub struct AlgorithmArgs {
     /// machines of depth 12 or more are read from a file beside the databases when there is
     /// one, else cached in the user cache directory, or in $PDB_PRUNE_CACHE, `off` for none).
     #[arg(long, value_name = "L",
-          value_parser = clap::value_parser!(u32).range(1..=solver::search::prune::MAX_DEPTH as i64))]
+          value_parser = clap::value_parser!(u32).range(1..=pdbsolver::search::prune::MAX_DEPTH as i64))]
     pub prune_depth: Option<u32>,
     /// ida, hybrid, parallel-ida: the order of a node's children: h (smallest estimate first,
     /// which meets a solution sooner in the last iteration) or moves (the move table's order).
@@ -67,13 +67,13 @@ pub struct AlgorithmArgs {
     /// ida: depth-first walks interleaved in one thread, so that one walk's table lookups
     /// travel from memory while the others compute (1 to 16; 1: one recursive walk, the order
     /// of parallel-ida and of checkpoints, which always use it).
-    #[arg(long, default_value_t = solver::search::DEFAULT_LANES, value_name = "N", value_parser = parse_lanes)]
+    #[arg(long, default_value_t = pdbsolver::search::DEFAULT_LANES, value_name = "N", value_parser = parse_lanes)]
     pub lanes: usize,
 }
 
-/// Parses a lane count (1 to [`solver::search::MAX_LANES`]).
+/// Parses a lane count (1 to [`pdbsolver::search::MAX_LANES`]).
 pub fn parse_lanes(s: &str) -> Result<usize, String> {
-    let max = solver::search::MAX_LANES;
+    let max = pdbsolver::search::MAX_LANES;
     s.trim()
         .parse::<usize>()
         .ok()

@@ -3,8 +3,8 @@
 //! goal.
 
 use pdbformat::Goal;
+use pdbsolver::Database;
 use serde_json::{json, Value};
-use solver::Database;
 use std::sync::{Arc, OnceLock};
 
 /// One database as served: a name unique on this server and the loaded file.

@@ -2,6 +2,7 @@
 
 use super::outln;
 use super::{parse_board, parse_compression, parse_encoding, parse_goal, parse_kind};
+use crate::bars::BarObserver;
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use indicatif::HumanCount;
@@ -9,7 +10,6 @@ use pdbformat::format::WriteOptions;
 use pdbformat::system::available_memory;
 use pdbformat::units::bytes;
 use pdbformat::Partition;
-use pdbgen::progress::BarObserver;
 use pdbgen::{build_file, plan, BuildRequest, TableSummary};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -92,7 +92,7 @@ pub fn run(a: BuildArgs) -> Result<ExitCode> {
         req.kind,
         req.goal,
         req.partition,
-        req.threads.unwrap_or_else(rayon::current_num_threads)
+        p.threads
     );
     eprintln!(
         "{} entries ({} as {}), BFS working table {} bits per entry, peak memory about {}",
@@ -109,10 +109,7 @@ pub fn run(a: BuildArgs) -> Result<ExitCode> {
             p.entries.len()
         );
     }
-    let threads = req
-        .threads
-        .unwrap_or_else(rayon::current_num_threads)
-        .max(1);
+    let threads = p.threads;
     eprintln!(
         "rough time: {} of processor time, {} on {threads} threads",
         duration(p.core_seconds),
@@ -177,7 +174,7 @@ pub(super) fn print_summaries(summaries: &[TableSummary], output: &Path, start: 
 #[cfg(not(feature = "mpi"))]
 fn distributed(_req: BuildRequest, _a: &BuildArgs) -> Result<ExitCode> {
     bail!(
-        "this pdbgen was built without MPI support, which --distributed needs: install Open MPI and libclang (Debian: apt-get install libopenmpi-dev openmpi-bin libclang-dev), rebuild with `cargo build --release -p pdbgen --features mpi`, and launch it as `mpirun -np N pdbgen build --distributed ...`"
+        "this pdbgen was built without MPI support, which --distributed needs: install Open MPI and libclang (Debian: apt-get install libopenmpi-dev openmpi-bin libclang-dev), rebuild with `cargo build --release -p pdbtiles --features mpi`, and launch it as `mpirun -np N pdbgen build --distributed ...`"
     )
 }
 

@@ -1,10 +1,10 @@
 //! Terminal progress: for builds one indicatif bar per BFS level and a summary line per table
 //! ([`BarObserver`]); for verification one bar per table and step ([`VerifyBars`]).
 
-use crate::observer::{BuildObserver, TableSummary};
-use crate::verify::VerifyObserver;
 use indicatif::{HumanCount, ProgressBar, ProgressDrawTarget, ProgressStyle};
 use pdbformat::{Pattern, Symmetry, TableKind};
+use pdbgen::verify::VerifyObserver;
+use pdbgen::{BuildObserver, TableSummary};
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering::Relaxed};
 use std::sync::Mutex;
 

@@ -1,9 +1,9 @@
 //! Output: a solution as text or as one JSON object, and the summary of a batch.
 
-use crate::search::progress::Iteration;
-use crate::search::Solution;
 use pdbformat::units::thousands;
 use pdbformat::Puzzle;
+use pdbsolver::search::progress::Iteration;
+use pdbsolver::Solution;
 use serde_json::{json, Value};
 
 /// A rate such as nodes per second, with a unit prefix (`12.3 M`).

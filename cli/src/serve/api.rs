@@ -11,8 +11,8 @@ use axum::http::{header, StatusCode};
 use axum::response::Response;
 use axum::routing::{get, post};
 use axum::Router;
+use pdbsolver::Algorithm;
 use serde_json::json;
-use solver::Algorithm;
 use std::sync::Arc;
 
 /// What every request handler shares.

@@ -1,7 +1,5 @@
 //! The `solver` command: optimal solutions of sliding-tile puzzles (see `solver --help`).
 
-mod cli;
-
 fn main() {
-    std::process::exit(cli::run());
+    std::process::exit(pdbtiles::solver_main());
 }

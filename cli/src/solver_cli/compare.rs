@@ -12,11 +12,11 @@ use pdbformat::system::LoadAverage;
 use pdbformat::units::approx_bytes;
 use pdbformat::units::thousands;
 use pdbformat::{Board, Goal, Puzzle};
+use pdbsolver::input::PuzzleLine;
+use pdbsolver::search::{self, Algorithm, ChildOrder, QueueChoice};
+use pdbsolver::{locate, HeuristicChoice, HeuristicName};
+use pdbsolver::{Solution, SolveError};
 use serde_json::json;
-use solver::input::PuzzleLine;
-use solver::search::{self, Algorithm, ChildOrder, QueueChoice};
-use solver::{locate, HeuristicChoice, HeuristicName};
-use solver::{Solution, SolveError};
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -83,7 +83,7 @@ pub struct CompareArgs {
     weight: f64,
     /// Interleaved depth-first walks of ida pairs without lanes= (1 to 16; 1: one recursive
     /// walk).
-    #[arg(long, default_value_t = solver::search::DEFAULT_LANES, value_name = "N",
+    #[arg(long, default_value_t = pdbsolver::search::DEFAULT_LANES, value_name = "N",
           value_parser = super::algorithm::parse_lanes)]
     lanes: usize,
     /// Threads of parallel-ida and hybrid pairs without threads= (0: one per core).
@@ -201,7 +201,7 @@ pub fn parse_pair(s: &str) -> Result<Pair, String> {
                     d => Some(
                         d.parse::<u32>()
                             .ok()
-                            .filter(|d| (1..=solver::search::prune::MAX_DEPTH).contains(d))
+                            .filter(|d| (1..=pdbsolver::search::prune::MAX_DEPTH).contains(d))
                             .ok_or_else(|| bad("on, off or a word depth 1 to 24"))?,
                     ),
                 })
@@ -422,7 +422,7 @@ fn prepare_pairs(a: &CompareArgs, goal: &Goal) -> Result<(Vec<Pair>, Heuristics)
         no_reflect: a.no_reflect,
         no_verify: a.no_verify,
         no_build: a.no_build,
-        load: solver::Residence::Mapped, // the CLI's default (see --load)
+        load: pdbsolver::Residence::Mapped, // the CLI's default (see --load)
     };
     let explicit = !a.pairs.is_empty();
     let mut pairs = if explicit {
@@ -503,7 +503,7 @@ struct Comparison<'a> {
     goal: &'a Goal,
     pairs: &'a [Pair],
     heuristics: &'a Heuristics,
-    base_limits: solver::Limits,
+    base_limits: pdbsolver::Limits,
     /// Whether a row per puzzle and pair is printed (else only the totals).
     per_puzzle: bool,
     /// Whether the per-puzzle rows carry the puzzle's number.
@@ -544,7 +544,7 @@ impl Comparison<'_> {
         self.pb.set_message(format!("#{} {}", pi + 1, p.label));
         let opts = options(p, self.args, self.base_limits);
         let (choice, _) = &self.heuristics[&p.heuristic];
-        let result = solver::solve(p.algorithm, choice, puzzle, self.goal, &opts);
+        let result = pdbsolver::solve(p.algorithm, choice, puzzle, self.goal, &opts);
         self.pb.inc(1);
         Row {
             puzzle: pi,
@@ -744,7 +744,7 @@ fn print_tables(
 }
 
 /// The search options of pair `p`.
-fn options(p: &Pair, a: &CompareArgs, base: solver::Limits) -> search::Options {
+fn options(p: &Pair, a: &CompareArgs, base: pdbsolver::Limits) -> search::Options {
     let mut limits = base;
     if let Some(t) = p.timeout {
         limits.timeout = (t > 0.0).then(|| Duration::from_secs_f64(t));

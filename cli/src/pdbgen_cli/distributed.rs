@@ -2,13 +2,13 @@
 //! the plan, the progress and the summary for the whole job.
 
 use super::build::{create_parent, duration, print_summaries};
+use crate::bars::BarObserver;
 use anyhow::{anyhow, Result};
 use indicatif::HumanCount;
 use mpi::traits::*;
 use mpi::Threading;
 use pdbformat::units::bytes;
 use pdbgen::distributed::{build_file_distributed, check_memory, plan, DistributedOptions};
-use pdbgen::progress::BarObserver;
 use pdbgen::{BuildError, BuildObserver, BuildRequest, NoProgress};
 use std::path::Path;
 use std::process::ExitCode;

@@ -9,14 +9,14 @@
 use super::setup::{make_goal, make_heuristic, parse_board};
 use super::solve::{ida_options, limits, list_board, puzzle_error, read_input};
 use super::{HeuristicArgs, EXIT_ERROR, EXIT_STOPPED};
+use crate::report::{rate, Summary};
 use anyhow::Result;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use pdbformat::units::thousands;
+use pdbsolver::search::ChildOrder;
+use pdbsolver::{solve, Algorithm, Options, SolveError, Stop};
 use serde_json::json;
-use solver::report::{rate, Summary};
-use solver::search::ChildOrder;
-use solver::{solve, Algorithm, Options, SolveError, Stop};
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -52,7 +52,7 @@ pub struct BenchArgs {
     /// are read from a file beside the databases when there is one, else cached in the user
     /// cache directory, or in $PDB_PRUNE_CACHE, `off` for none).
     #[arg(long, value_name = "L",
-          value_parser = clap::value_parser!(u32).range(1..=solver::search::prune::MAX_DEPTH as i64))]
+          value_parser = clap::value_parser!(u32).range(1..=pdbsolver::search::prune::MAX_DEPTH as i64))]
     prune_depth: Option<u32>,
     /// The order of a node's children: h (smallest estimate first) or moves (the move
     /// table's order).
@@ -60,7 +60,7 @@ pub struct BenchArgs {
     order: ChildOrder,
     /// Depth-first walks interleaved in one thread, so that one walk's table lookups travel
     /// from memory while the others compute (1 to 16; 1: one recursive walk).
-    #[arg(long, default_value_t = solver::search::DEFAULT_LANES, value_name = "N",
+    #[arg(long, default_value_t = pdbsolver::search::DEFAULT_LANES, value_name = "N",
           value_parser = super::algorithm::parse_lanes)]
     lanes: usize,
     #[command(flatten)]
@@ -104,7 +104,7 @@ pub fn run(a: BenchArgs) -> Result<i32> {
         if machine.depth() == 0 {
             println!("pruning machine: off");
         } else {
-            use solver::search::prune::Origin;
+            use pdbsolver::search::prune::Origin;
             let how = match machine.origin() {
                 Origin::Built => "built".to_string(),
                 Origin::Loaded(p) => format!("read from {}", p.display()),

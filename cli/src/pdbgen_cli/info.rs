@@ -1,11 +1,11 @@
 //! `pdbgen info`: the header in words, sizes, the value histogram and the mean.
 
 use super::outln;
+use crate::bars::BarObserver;
 use anyhow::Result;
 use clap::Args;
 use pdbformat::format::{Encoding, LoadOptions, PdbFile};
 use pdbformat::units::bytes;
-use pdbgen::progress::BarObserver;
 use pdbgen::restore::values_of;
 use pdbgen::stats::ValueStats;
 use std::path::PathBuf;

@@ -1,6 +1,7 @@
 //! `pdbgen compress`: rewrite a file with another compression or entry encoding.
 
 use super::{outln, parse_compression, parse_encoding};
+use crate::bars::BarObserver;
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use pdbformat::format::{
@@ -8,7 +9,6 @@ use pdbformat::format::{
 };
 use pdbformat::units::bytes;
 use pdbformat::TableKind;
-use pdbgen::progress::BarObserver;
 use pdbgen::restore::values_of;
 use std::path::PathBuf;
 use std::process::ExitCode;

@@ -3,20 +3,20 @@
 
 use super::setup::{make_goal, make_heuristic, parse_board};
 use super::{HeuristicArgs, EXIT_ERROR, EXIT_STOPPED};
+use crate::report::rate;
+use crate::report::{
+    error_json, iteration_json, solution_json, solution_line, solution_text, Summary,
+};
 use anyhow::{anyhow, bail, Context, Result};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use pdbformat::units::thousands;
 use pdbformat::{Board, Goal, Puzzle, PuzzleError};
-use solver::input::{read_puzzles, PuzzleLine};
-use solver::report::rate;
-use solver::report::{
-    error_json, iteration_json, solution_json, solution_line, solution_text, Summary,
-};
-use solver::search::checkpoint::{Checkpoint, SearchState};
-use solver::search::progress::{Event, Observer};
-use solver::search::ChildOrder;
-use solver::{solve, Algorithm, HeuristicChoice, Limits, Options, SolveError};
+use pdbsolver::input::{read_puzzles, PuzzleLine};
+use pdbsolver::search::checkpoint::{Checkpoint, SearchState};
+use pdbsolver::search::progress::{Event, Observer};
+use pdbsolver::search::ChildOrder;
+use pdbsolver::{solve, Algorithm, HeuristicChoice, Limits, Options, SolveError};
 use std::io::{IsTerminal, Read};
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
@@ -177,7 +177,7 @@ fn run_one(a: &SolveArgs, board: Option<Board>, limits: &Limits) -> Result<i32> 
     if let Some(path) = &a.checkpoint {
         // The depth in effect: a checkpoint names it, not "the default".
         let depth =
-            prune_depth.unwrap_or_else(|| solver::search::prune::default_depth(goal.board()));
+            prune_depth.unwrap_or_else(|| pdbsolver::search::prune::default_depth(goal.board()));
         let fresh = Checkpoint::new(
             &puzzle,
             &goal,

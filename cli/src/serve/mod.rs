@@ -12,12 +12,12 @@ mod request;
 mod search;
 mod stream;
 
-use super::setup::{db_paths, make_heuristic, open_db};
-use super::HeuristicArgs;
+use crate::solver_cli::setup::{db_paths, make_heuristic, open_db};
+use crate::solver_cli::HeuristicArgs;
 use anyhow::{Context, Result};
 use clap::Args;
 use pdbformat::{Board, Goal};
-use solver::{Database, HeuristicChoice};
+use pdbsolver::{Database, HeuristicChoice};
 use std::io::Write;
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -55,7 +55,7 @@ pub struct ServeArgs {
     #[arg(long, value_name = "SECONDS", default_value_t = 60.0)]
     max_seconds: f64,
     /// Memory limit of one search (A*, BFS), e.g. 512M or 2G.
-    #[arg(long, value_name = "SIZE", default_value = "1G", value_parser = super::algorithm::parse_size)]
+    #[arg(long, value_name = "SIZE", default_value = "1G", value_parser = crate::solver_cli::algorithm::parse_size)]
     max_memory: u64,
     /// Threads of one parallel-ida search (and of a hybrid search's IDA* phase).
     #[arg(long, value_name = "N", default_value_t = 2, value_parser = clap::value_parser!(u16).range(1..=256))]
@@ -118,8 +118,8 @@ fn warm_pruners(mut boards: Vec<pdbformat::Board>) {
         .name("serve-pruners".into())
         .spawn(move || {
             for board in boards {
-                let depth = solver::search::prune::default_depth(board);
-                solver::search::prune::Pruner::shared(board, depth);
+                let depth = pdbsolver::search::prune::default_depth(board);
+                pdbsolver::search::prune::Pruner::shared(board, depth);
             }
         });
 }
@@ -168,7 +168,7 @@ fn load_databases(a: &ServeArgs) -> Result<Vec<Arc<Database>>> {
         heuristic: "auto".into(),
         no_reflect: false,
         no_verify: a.no_verify,
-        load: solver::Residence::Mapped,
+        load: pdbsolver::Residence::Mapped,
         no_build: a.no_build,
     };
     if !a.dbs.is_empty() {

@@ -2,12 +2,10 @@
 //! databases, or finding (and for 4×4 building) the default one, or falling back.
 
 use super::HeuristicArgs;
-#[cfg(feature = "build")]
-use anyhow::Context;
-use anyhow::{anyhow, bail, Result};
+use anyhow::{anyhow, bail, Context, Result};
 use pdbformat::{Board, Goal};
-use solver::heuristic::pdb::reflections_for;
-use solver::{locate, Algorithm, Database, HeuristicChoice, HeuristicName, OpenOptions};
+use pdbsolver::heuristic::pdb::reflections_for;
+use pdbsolver::{locate, Algorithm, Database, HeuristicChoice, HeuristicName, OpenOptions};
 use std::path::Path;
 use std::sync::Arc;
 
@@ -45,7 +43,7 @@ fn heuristic_name(spec: &str) -> Result<Option<HeuristicName>> {
 /// Opens a database for `goal` and says so on standard error, with a progress bar (bytes of
 /// entries read or decoded) while it loads, when standard error is a terminal. The header is
 /// checked against the goal (when one is given) before any entry is read, and the digests are
-/// checked on a thread of their own while the search runs (`solver::solve` waits for the
+/// checked on a thread of their own while the search runs (`pdbsolver::solve` waits for the
 /// verdict). `solver serve` opens its databases without a goal: each request's goal is checked
 /// against them.
 pub fn open_db(path: &Path, args: &HeuristicArgs, goal: Option<&Goal>) -> Result<Arc<Database>> {
@@ -160,8 +158,8 @@ fn buildable(goal: &Goal) -> bool {
 pub fn make_heuristic(args: &HeuristicArgs, goal: &Goal) -> Result<Setup> {
     let name = heuristic_name(&args.heuristic)?;
     let board = goal.board();
-    if board.cells() > solver::position::MAX_CELLS {
-        return Err(solver::SolveError::BoardTooLarge {
+    if board.cells() > pdbsolver::position::MAX_CELLS {
+        return Err(pdbsolver::SolveError::BoardTooLarge {
             algorithm: Algorithm::Ida,
             board,
             cells: board.cells(),
@@ -242,7 +240,7 @@ pub fn make_heuristic(args: &HeuristicArgs, goal: &Goal) -> Result<Setup> {
         reflect,
     };
     heuristic.check(goal)?;
-    let prepared = solver::heuristic::PdbHeuristic::new(&dbs, goal, reflect)?;
+    let prepared = pdbsolver::heuristic::PdbHeuristic::new(&dbs, goal, reflect)?;
     let files: Vec<String> = dbs
         .iter()
         .map(|d| {
@@ -288,7 +286,6 @@ fn names(syms: &[pdbformat::Symmetry]) -> String {
 }
 
 /// Builds the default database for `goal`'s board into [`locate::build_dir`], saying so.
-#[cfg(feature = "build")]
 fn build_default(goal: &Goal) -> Result<std::path::PathBuf> {
     let dir = locate::build_dir().ok_or_else(|| {
         anyhow!("no place to build the default database: set PDB_DIR or HOME, or give --db")
@@ -303,10 +300,10 @@ fn build_default(goal: &Goal) -> Result<std::path::PathBuf> {
         path.display()
     );
     let t0 = std::time::Instant::now();
-    let built = locate::build_default_with(
+    let built = locate::build_default(
         board,
         &path,
-        &pdbgen::progress::BarObserver::new(),
+        &crate::bars::BarObserver::new(),
         &mut |lock| {
             eprintln!(
                 "another solver is building it (it holds {}); waiting for it ...",
@@ -328,18 +325,6 @@ fn build_default(goal: &Goal) -> Result<std::path::PathBuf> {
         ),
     }
     Ok(path)
-}
-
-/// Without the `build` feature: says how to build the default database instead.
-#[cfg(not(feature = "build"))]
-fn build_default(goal: &Goal) -> Result<std::path::PathBuf> {
-    let board = goal.board();
-    let name = locate::default_file_name(board).unwrap_or_default();
-    bail!(
-        "no pattern database found for {board} (searched {}), and this solver was compiled without its `build` feature; build {name} with `pdbgen build --partition {} -o {name}` into one of those directories, or give --db",
-        searched(),
-        locate::default_db(board).map_or("?", |d| d.partition),
-    )
 }
 
 /// `solver locate`: the search order, each directory's state, and the file that would be used.
@@ -381,7 +366,7 @@ pub fn locate(args: &HeuristicArgs) -> Result<i32> {
 /// a file beside the databases (read and checked, as the search would), the cache, or a
 /// build; a line per file beside the databases passed over, then the answer.
 fn pruner_source(board: Board) -> Vec<String> {
-    use solver::search::prune::{cache, default_depth, Origin, MAX_DEPTH};
+    use pdbsolver::search::prune::{cache, default_depth, Origin, MAX_DEPTH};
     let depth = default_depth(board).min(MAX_DEPTH);
     let what = format!("pruning machine (word depth {depth})");
     if depth < cache::MIN_CACHED_DEPTH {
@@ -422,7 +407,7 @@ fn pruner_source(board: Board) -> Vec<String> {
 /// standard error when a deep machine is about to be built rather than read from the cache:
 /// a 5×5 machine of depth 18 takes about 25 s, once.
 pub fn prepare_pruner(board: Board, setting: Option<u32>, quiet: bool) {
-    use solver::search::prune::{cache, default_depth, Pruner};
+    use pdbsolver::search::prune::{cache, default_depth, Pruner};
     let depth = setting.unwrap_or_else(|| default_depth(board));
     if !quiet && !cache::is_ready(board, depth) {
         match cache::cache_dir() {

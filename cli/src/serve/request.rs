@@ -3,8 +3,8 @@
 
 use super::error::ApiError;
 use pdbformat::{Board, Goal, Puzzle};
+use pdbsolver::{Algorithm, HeuristicName};
 use serde_json::{Map, Value};
-use solver::{Algorithm, HeuristicName};
 use std::time::Duration;
 
 /// The fields a request may have.
@@ -81,7 +81,7 @@ pub fn parse(body: &[u8]) -> Result<SolveRequest, ApiError> {
         )));
     }
     let algorithm = match text(&o, "algorithm")? {
-        Some(s) => crate::cli::algorithm::parse_algorithm(s).map_err(ApiError::bad)?,
+        Some(s) => crate::solver_cli::algorithm::parse_algorithm(s).map_err(ApiError::bad)?,
         None => Algorithm::Ida,
     };
     let heuristic = match text(&o, "heuristic")? {
@@ -147,8 +147,9 @@ pub fn parse(body: &[u8]) -> Result<SolveRequest, ApiError> {
 
 /// The message of a search error for `puzzle`: `solver solve`'s, with its hint naming the
 /// other goal as the API's `goal` field rather than the command line's `--goal`.
-pub fn unsolvable(e: &solver::SolveError, puzzle: &Puzzle, goal: &Goal) -> String {
-    crate::cli::solve::puzzle_error(e, Some(puzzle), goal).replace("for --goal ", "for goal ")
+pub fn unsolvable(e: &pdbsolver::SolveError, puzzle: &Puzzle, goal: &Goal) -> String {
+    crate::solver_cli::solve::puzzle_error(e, Some(puzzle), goal)
+        .replace("for --goal ", "for goal ")
 }
 
 /// A string field.

@@ -2,9 +2,9 @@
 //! [`pdbgen::verify::verify_file`]; this module only prints its reports.
 
 use super::outln;
+use crate::bars::VerifyBars;
 use anyhow::Result;
 use clap::Args;
-use pdbgen::progress::VerifyBars;
 use pdbgen::verify::{verify_file, Depth, FileReport, Problem, VerifyOptions};
 use std::path::PathBuf;
 use std::process::ExitCode;

@@ -118,7 +118,7 @@ impl StopOnDrop {
         StopOnDrop(Arc::new(AtomicBool::new(false)))
     }
 
-    /// The flag, for [`solver::Options::interrupt`].
+    /// The flag, for [`pdbsolver::Options::interrupt`].
     pub fn flag(&self) -> Arc<AtomicBool> {
         self.0.clone()
     }

@@ -1,12 +1,10 @@
 //! Command-line arguments and dispatch; every failure becomes a message and an exit code.
 
-mod algorithm;
+pub(crate) mod algorithm;
 mod bench;
 mod compare;
-#[cfg(feature = "serve")]
-mod serve;
-mod setup;
-mod solve;
+pub(crate) mod setup;
+pub(crate) mod solve;
 
 use clap::{Args, Parser, Subcommand};
 use std::path::PathBuf;
@@ -97,7 +95,7 @@ enum Command {
     /// Serve a web page and a JSON API for solving (loopback only unless --bind says
     /// otherwise), with the databases loaded once.
     #[cfg(feature = "serve")]
-    Serve(serve::ServeArgs),
+    Serve(crate::serve::ServeArgs),
 }
 
 /// Options shared by `solve`, `bench` and `locate`: board, goal and heuristic.
@@ -132,7 +130,7 @@ pub struct HeuristicArgs {
     /// pages: a copy at load, then lookups about 14 % faster; for searches that last minutes
     /// or more). Compressed tables are always decoded into huge-page memory.
     #[arg(long, value_name = "HOW", default_value = "map", value_parser = parse_residence)]
-    pub load: solver::Residence,
+    pub load: pdbsolver::Residence,
     /// Never build the default database; fall back to linear-conflict when none is found.
     #[arg(long)]
     pub no_build: bool,
@@ -145,10 +143,10 @@ struct LocateArgs {
 }
 
 /// Parses `--load`.
-fn parse_residence(s: &str) -> Result<solver::Residence, String> {
+fn parse_residence(s: &str) -> Result<pdbsolver::Residence, String> {
     match s {
-        "huge-pages" => Ok(solver::Residence::HugePages),
-        "map" => Ok(solver::Residence::Mapped),
+        "huge-pages" => Ok(pdbsolver::Residence::HugePages),
+        "map" => Ok(pdbsolver::Residence::Mapped),
         _ => Err(format!("unknown way to load {s:?}: use huge-pages or map")),
     }
 }
@@ -162,7 +160,7 @@ pub fn run() -> i32 {
         Command::Compare(a) => compare::run(a),
         Command::Locate(a) => setup::locate(&a.heuristic),
         #[cfg(feature = "serve")]
-        Command::Serve(a) => serve::run(a),
+        Command::Serve(a) => crate::serve::run(a),
     };
     match result {
         Ok(code) => code,

@@ -1,0 +1,19 @@
+//! The command-line front-ends of the pdb-tiles toolchain, on top of its libraries
+//! ([`pdbformat`], [`pdbgen`], [`pdbsolver`]): the `pdbgen` command (build, verify, inspect and
+//! recompress pattern databases), the `solver` command (solve, bench, compare, locate) and
+//! `solver serve` (a web page and a JSON API). Everything that parses arguments, draws
+//! progress bars, prints and chooses exit codes lives here, never in the libraries.
+//!
+//! Install both commands with `cargo install pdbtiles` (or `cargo install --path cli` from a
+//! clone). The library part is what the binaries and the workspace's `xtask` share; it is not
+//! meant as an API.
+
+pub mod bars;
+mod pdbgen_cli;
+pub mod report;
+#[cfg(feature = "serve")]
+mod serve;
+mod solver_cli;
+
+pub use pdbgen_cli::run as pdbgen_main;
+pub use solver_cli::run as solver_main;
