@@ -170,6 +170,8 @@ pub struct DistributedPlan {
     /// Processor time of the whole job's BFS levels, in core-seconds (see
     /// [`crate::build::NS_PER_ENTRY`]).
     pub core_seconds: f64,
+    /// Worker threads of each rank: the request's, or one per core the rank sees.
+    pub threads: usize,
 }
 
 /// Plans `req` over `ranks` ranks with the exchange options `opts`.
@@ -239,6 +241,7 @@ pub fn plan(
         peak_bytes_per_rank: peak.max(kept + STREAM_BYTES as u64),
         exchange_bytes: exchange_peak,
         core_seconds: total as f64 * crate::build::NS_PER_ENTRY * 1e-9,
+        threads: threads as usize,
     })
 }
 

@@ -530,7 +530,7 @@ pub fn run(root: &Path, names: &[String], opts: &BenchOptions) -> Result<bool> {
         println!("wrote {}", opts.output.display());
         return Ok(true);
     }
-    let cmd = ["build", "--release", "-p", "pdbgen", "-p", "solver"];
+    let cmd = ["build", "--release", "-p", "pdbtiles"];
     println!("$ cargo {}", cmd.join(" "));
     let status = Command::new(crate::ci::cargo())
         .args(cmd)

@@ -42,10 +42,7 @@ pub fn run(
         Ok(p) => p,
         Err(e) => return fail(e),
     };
-    let threads = req
-        .threads
-        .unwrap_or_else(rayon::current_num_threads)
-        .max(1);
+    let threads = p.threads;
     if rank == 0 {
         let total: u64 = p.entries.iter().sum();
         eprintln!(
