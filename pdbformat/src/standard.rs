@@ -188,7 +188,7 @@ pub const STANDARD: &[StandardDb] = &[
     StandardDb::square("24-6666-za-bit1", 5, "6666", ZA)
         .encoded(Encoding::Bit1)
         .large(),
-    // The 24-puzzle's stronger heuristics (issue 13): more 6-6-6-6 partitions for catalogues
+    // The 24-puzzle's stronger heuristics: more 6-6-6-6 partitions for catalogues
     // (90.5 MB each as bit1, a few CPU-minutes to build) and a 7-7-5-5 whose 7-tile patterns
     // mirror each other (1.02 GB as bit1; one 7-tile table searched, about 15 CPU-minutes).
     StandardDb::square("24-6666b-za-bit1", 5, "6666b", ZA)

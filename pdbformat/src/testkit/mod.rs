@@ -32,10 +32,10 @@ mod tests {
     #[test]
     fn a_repeated_cause_is_caught() {
         assert!(says_each_cause_once(
-            "error: cannot use database /tmp: cannot read /tmp: Is a directory (os error 21)"
+            "error: cannot use database dbs: cannot read dbs: Is a directory (os error 21)"
         ));
         assert!(!says_each_cause_once(
-            "error: cannot read /tmp: Is a directory (os error 21): Is a directory (os error 21)"
+            "error: cannot read dbs: Is a directory (os error 21): Is a directory (os error 21)"
         ));
         assert!(says_each_cause_once(
             "first line: fine\nsecond line: fine too"
