@@ -1,0 +1,168 @@
+//! `cargo xtask bench`: generator and solver benchmarks, written into `BENCHMARKS.md`.
+//!
+//! The release binaries of `pdbgen` and `solver` are built first and run as child processes,
+//! so each figure has its own process: wall-clock seconds and peak resident memory (through
+//! `/usr/bin/time` when it exists, else by polling the child's `VmHWM` in `/proc`). The
+//! generator section builds every standard database into a temporary folder and reports, for
+//! each build, entries per second and peak resident bytes per entry; the solver section
+//! runs `solver bench` on Korf's 100 instances with each 4×4 database; the memory section
+//! ([`memory_section`]) times random lookups in table-sized buffers. Each section's table is
+//! rewritten between its marker comments (`<!-- bench:generator:start -->` … `:end -->`), with
+//! the machine it ran on; the prose around the markers is left alone.
+
+mod generator_section;
+mod machine;
+mod markers;
+mod measure;
+pub mod memory_section;
+mod solver_section;
+
+pub use machine::{load_average, machine_line, utc_date};
+pub use markers::replace_section;
+pub use measure::{measure, Measured};
+pub use solver_section::{parse_solver_output, SolverFigures};
+
+use crate::manifest::Manifest;
+use anyhow::{bail, Context, Result};
+use generator_section::generator_section;
+use pdbformat::standard;
+use solver_section::solver_section;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// Options of `cargo xtask bench`.
+#[derive(Clone, Debug)]
+pub struct BenchOptions {
+    /// Leave out the 7-8 databases (minutes and gigabytes each).
+    pub quick: bool,
+    /// Run the generator section.
+    pub generator: bool,
+    /// Run the solver section.
+    pub solver: bool,
+    /// Run the memory section ([`memory_section`]).
+    pub memory: bool,
+    /// Only the first N benchmark instances.
+    pub first: Option<usize>,
+    /// Generator threads (all cores when `None`).
+    pub threads: Option<usize>,
+    /// The file whose tables are rewritten.
+    pub output: PathBuf,
+    /// Where the solver section finds databases when the generator section did not run.
+    pub artifacts: PathBuf,
+    /// The benchmark instances.
+    pub instances: PathBuf,
+}
+
+const NEW_DOC: &str = "\
+# Benchmarks
+
+The tables below are written by `cargo xtask bench` (`--quick` leaves out the 7-8 databases);
+do not edit them by hand: change the prose around them, rerun the command, and commit the
+result. Each section says the machine and commit it was measured on.
+";
+
+/// Paths of the release binaries of `pdbgen` and `solver`.
+fn binaries(root: &Path) -> (PathBuf, PathBuf) {
+    let target = std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| root.join("target"));
+    let target = if target.is_absolute() {
+        target
+    } else {
+        root.join(target)
+    };
+    let exe = std::env::consts::EXE_SUFFIX;
+    (
+        target.join("release").join(format!("pdbgen{exe}")),
+        target.join("release").join(format!("solver{exe}")),
+    )
+}
+
+/// Runs `cargo xtask bench` in the workspace `root`.
+pub fn run(root: &Path, names: &[String], opts: &BenchOptions) -> Result<bool> {
+    let mut dbs = standard::select(names)?;
+    if opts.quick {
+        dbs.retain(|s| !s.large);
+    }
+    if !opts.generator && !opts.solver && !opts.memory {
+        bail!("nothing to do: every section is switched off");
+    }
+    let mut doc = match std::fs::read_to_string(&opts.output) {
+        Ok(t) => t,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => NEW_DOC.to_string(),
+        Err(e) => return Err(e).with_context(|| format!("cannot read {}", opts.output.display())),
+    };
+    if opts.memory {
+        let machine = machine_line(root, load_average().as_deref());
+        let table = memory_section::section(&machine, pdbformat::system::available_memory())?;
+        println!("\n{table}");
+        doc = replace_section(&doc, "memory", "Memory: one random table lookup", &table)?;
+        std::fs::write(&opts.output, &doc)
+            .with_context(|| format!("cannot write {}", opts.output.display()))?;
+    }
+    if !opts.generator && !opts.solver {
+        println!("wrote {}", opts.output.display());
+        return Ok(true);
+    }
+    let cmd = ["build", "--release", "-p", "pdbtiles"];
+    println!("$ cargo {}", cmd.join(" "));
+    let status = Command::new(crate::ci::cargo())
+        .args(cmd)
+        .current_dir(root)
+        .status()
+        .context("cannot run cargo")?;
+    if !status.success() {
+        bail!("building the release binaries failed ({status})");
+    }
+    let (pdbgen, solver) = binaries(root);
+    let manifest = Manifest::load_or_empty(&crate::artifacts::manifest_path(&opts.artifacts))?;
+    let target = pdbgen
+        .parent()
+        .map(Path::to_path_buf)
+        .unwrap_or_else(|| root.to_path_buf());
+    let work = tempfile::Builder::new()
+        .prefix("xtask-bench-")
+        .tempdir_in(&target)
+        .context("cannot create a temporary folder")?;
+    let mut ok = true;
+    if opts.generator {
+        let (table, good) =
+            generator_section(root, &pdbgen, &dbs, &manifest, work.path(), opts.threads)?;
+        ok &= good;
+        println!("\n{table}");
+        doc = replace_section(&doc, "generator", "Generator", &table)?;
+        std::fs::write(&opts.output, &doc)
+            .with_context(|| format!("cannot write {}", opts.output.display()))?;
+    }
+    if opts.solver {
+        let mut with_db = Vec::new();
+        for &s in dbs.iter().filter(|s| s.width == 4 && s.height == 4) {
+            let built = work.path().join(s.file_name());
+            let path = if opts.generator {
+                built
+            } else {
+                crate::artifacts::raw_path(&opts.artifacts, s)
+            };
+            if path.exists() {
+                with_db.push((s, path));
+            } else {
+                println!(
+                    "bench: {} is not there, left out of the solver section (cargo xtask artifacts build {})",
+                    path.display(),
+                    s.name
+                );
+            }
+        }
+        if with_db.is_empty() {
+            bail!("no 4x4 database to run the solver with");
+        }
+        let (table, good) = solver_section(root, &solver, &with_db, &opts.instances, opts.first)?;
+        ok &= good;
+        println!("\n{table}");
+        doc = replace_section(&doc, "solver", "Solver", &table)?;
+        std::fs::write(&opts.output, &doc)
+            .with_context(|| format!("cannot write {}", opts.output.display()))?;
+    }
+    println!("wrote {}", opts.output.display());
+    Ok(ok)
+}
