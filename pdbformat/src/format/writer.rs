@@ -86,6 +86,43 @@ pub struct TableShape<'a> {
 
 /// Writes `tables` for `goal` to `path`; on any error nothing is left under `path` (an existing
 /// file there is untouched). Returns the header written.
+///
+/// A zero-unaware table of the one-tile pattern {1} on the 3×3 board (the blank moves for
+/// free, so each entry is tile 1's Manhattan distance to its goal cell), written, opened,
+/// verified and read back:
+///
+/// ```
+/// use pdbformat::format::{write_pdb, Encoding, LoadOptions, PdbFile, TableSource, WriteOptions};
+/// use pdbformat::{Board, Goal, Pattern, TableIndex, TableKind};
+///
+/// let board = Board::new(3, 3)?;
+/// let goal = Goal::blank_first(board);
+/// let pattern = Pattern::new(board, &[1])?;
+/// let index = TableIndex::new(board, 1, TableKind::ZeroUnaware)?;
+/// let entries: Vec<u8> = (0..index.len())
+///     .map(|i| {
+///         let mut cell = [0u8];
+///         index.unrank(i, &mut cell);
+///         board.manhattan(cell[0] as usize, goal.cell_of(1)) as u8
+///     })
+///     .collect();
+/// let dir = tempfile::tempdir()?;
+/// let path = dir.path().join("tile1.pdb");
+/// let table = TableSource {
+///     kind: TableKind::ZeroUnaware,
+///     pattern: &pattern,
+///     encoding: Encoding::U8,
+///     max_value: *entries.iter().max().unwrap(),
+///     entries: &entries,
+/// };
+/// write_pdb(&path, &goal, &[table], &WriteOptions::default())?;
+///
+/// let file = PdbFile::open(&path)?; // the header, checked
+/// file.verify()?; // every payload's digest
+/// let loaded = file.load(0, LoadOptions::default())?;
+/// assert_eq!(loaded.values(), Some(entries));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn write_pdb(
     path: &Path,
     goal: &Goal,
