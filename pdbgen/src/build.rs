@@ -4,10 +4,11 @@ use crate::bfs::zero_aware_distances;
 use crate::error::BuildError;
 use crate::observer::{BuildObserver, TableSummary};
 use crate::reduce::zero_unaware_from_aware;
+use crate::slice::LevelTable;
 use crate::stats::ValueStats;
 use crate::symmetric::{derive_table, image_of, Image};
-use crate::twobit::{build_bit1_table, Bit1Payload};
-use crate::words::Entries;
+use crate::twobit::{build_bit1_table, Bit1Payload, TwoBitTable};
+use crate::words::{Entries, WordTable};
 use pdbformat::format::{encode_entries, write_pdb, Encoding, TableSource, WriteOptions};
 use pdbformat::rank::{entry_count, IndexError, PermutationIndex, ZeroAwareIndex};
 use pdbformat::{Goal, Partition, Pattern, TableKind};
@@ -43,8 +44,9 @@ pub struct BuildPlan {
     pub working_bits: u32,
     /// Tables derived from an earlier table through a board symmetry (no BFS of their own).
     pub derived: usize,
-    /// Processor time the BFS levels will take, in core-seconds: a rough estimate from
-    /// [`NS_PER_ENTRY`] (tables much larger than the caches run slower per entry).
+    /// Processor time the BFS levels will take, in core-seconds: a rough estimate at 80 ns
+    /// per searched entry, measured on the 4x4 7-8 (tables much larger than the caches run
+    /// slower per entry).
     pub core_seconds: f64,
     /// Worker threads the build will use: the request's, or one per core (rayon's global
     /// pool, which `RAYON_NUM_THREADS` sets).
@@ -55,13 +57,13 @@ pub struct BuildPlan {
 /// machine with the zero-aware 7-8 of the 15-puzzle (about 109 CPU-s for 1.565 G entries under
 /// load, see BENCHMARKS.md; 5x5 tables run slower per entry), used only to tell the user
 /// before a build whether it takes minutes or days.
-pub const NS_PER_ENTRY: f64 = 80.0;
+pub(crate) const NS_PER_ENTRY: f64 = 80.0;
 
 /// Works out entry counts and peak memory: finished tables stay in memory until the file is
 /// written; a table that is the image of an earlier one under a blank-fixing board symmetry
-/// ([`crate::symmetric`]) is derived from it and needs no BFS; the table being built needs its zero-aware working table (a byte per entry, or 2
-/// bits for zero-aware `bit1` builds, whose output is compacted in place), plus the
-/// zero-unaware output for that kind, and the index's region tables.
+/// is derived from it and needs no BFS; the table being built needs its zero-aware working
+/// table (a byte per entry, or 2 bits for zero-aware `bit1` builds, whose output is compacted
+/// in place), plus the zero-unaware output for that kind, and the index's region tables.
 pub fn plan(req: &BuildRequest) -> Result<BuildPlan, BuildError> {
     let board = req.goal.board();
     let mut entries = Vec::new();
@@ -97,7 +99,11 @@ pub fn plan(req: &BuildRequest) -> Result<BuildPlan, BuildError> {
     Ok(BuildPlan {
         entries,
         peak_bytes: peak.max(kept),
-        working_bits: if two_bit(req) { 2 } else { 8 },
+        working_bits: if two_bit(req) {
+            TwoBitTable::BITS
+        } else {
+            WordTable::BITS
+        },
         derived,
         core_seconds: bfs_entries as f64 * NS_PER_ENTRY * 1e-9,
         threads: req

@@ -46,11 +46,11 @@ use std::time::{Duration, Instant};
 
 /// Indices one rank receives at most per exchange piece (64 MiB of `u64`): each owner gets at
 /// most `EXCHANGE_ENTRIES / ranks` of them from each rank (at least [`MIN_PER_OWNER`]).
-pub const EXCHANGE_ENTRIES: usize = 1 << 23;
+pub(crate) const EXCHANGE_ENTRIES: usize = 1 << 23;
 
 /// The smallest per-owner share of a piece, so that a job of many ranks does not exchange
 /// tiny messages.
-pub const MIN_PER_OWNER: usize = 1 << 16;
+pub(crate) const MIN_PER_OWNER: usize = 1 << 16;
 
 /// Bytes per message of the slices streamed to rank 0 for the file.
 const STREAM_BYTES: usize = 64 << 20;
@@ -66,8 +66,10 @@ pub struct Ownership {
 }
 
 impl Ownership {
-    /// `total` entries over `ranks` ranks in equal slices.
-    pub fn new(total: u64, ranks: usize) -> Ownership {
+    /// `total` entries over `ranks` ranks in equal slices (what [`Self::balanced`] improves
+    /// on, for the tests).
+    #[cfg(test)]
+    fn new(total: u64, ranks: usize) -> Ownership {
         let ranks = ranks.max(1);
         let per_rank = total.div_ceil(ranks as u64).div_ceil(64).max(1) * 64;
         Ownership {
@@ -168,14 +170,14 @@ pub struct DistributedPlan {
     /// askers and answers of pull levels), included in the peak.
     pub exchange_bytes: u64,
     /// Processor time of the whole job's BFS levels, in core-seconds (see
-    /// [`crate::build::NS_PER_ENTRY`]).
+    /// [`crate::BuildPlan::core_seconds`]).
     pub core_seconds: f64,
     /// Worker threads of each rank: the request's, or one per core the rank sees.
     pub threads: usize,
 }
 
 /// Plans `req` over `ranks` ranks with the exchange options `opts`.
-pub fn plan(
+pub fn plan_distributed(
     req: &BuildRequest,
     ranks: usize,
     opts: DistributedOptions,
@@ -273,7 +275,7 @@ fn check_request(req: &BuildRequest) -> Result<(), BuildError> {
 
 /// Checks on every rank that its share of `plan` fits the memory it has available (unless
 /// `ignore`); every rank learns of the first rank short of memory and returns the same error.
-pub fn check_memory(
+pub fn check_rank_memory(
     world: &SimpleCommunicator,
     plan: &DistributedPlan,
     ignore: bool,
@@ -330,7 +332,7 @@ struct BuiltSlice<T> {
 #[derive(Clone, Copy, Debug, Default)]
 pub struct DistributedOptions {
     /// Indices each rank sends each owner per exchange piece (`None`: `2^23 / ranks`, at least
-    /// [`MIN_PER_OWNER`]). Smaller bounds the buffers tighter and makes the ranks meet more
+    /// 2^16). Smaller bounds the buffers tighter and makes the ranks meet more
     /// often.
     pub per_owner: Option<usize>,
     /// Send offsets in 8 bytes even where every slice's fit 4 (to test the path that tables

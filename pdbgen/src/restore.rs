@@ -54,7 +54,7 @@ pub enum Values<'a> {
     Borrowed(&'a [u8]),
     /// `u4` entries, unpacked.
     Unpacked(Vec<u8>),
-    /// `bit1` entries, restored by [`restore_from_bit1`].
+    /// `bit1` entries, restored by a BFS that the stored bits guide.
     Restored(Entries),
 }
 

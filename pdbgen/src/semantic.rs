@@ -34,7 +34,7 @@ pub mod checks {
     /// A non-zero entry has no neighbour one lower.
     pub const DESCENT: &str = "every non-zero entry has a neighbour one lower";
     /// bit1 tables: the restored values, encoded again, differ from the stored bits (checked
-    /// by [`crate::verify`], which restores the values first).
+    /// by [`crate::verify_file`], which restores the values first).
     pub const STORED_BITS: &str = "stored bits match the restored values";
 }
 

@@ -154,11 +154,6 @@ impl<'a, T: LevelTable, A: Fn(usize, u8) -> bool + Sync> Slice<'a, T, A> {
         }
     }
 
-    /// The global index range this slice owns.
-    pub fn owned(&self) -> Range<u64> {
-        self.owned.clone()
-    }
-
     /// The units of parallel work: ranges of cell sets, each meeting the owned range.
     pub fn chunks(&self) -> &[Range<usize>] {
         &self.chunks
@@ -183,27 +178,6 @@ impl<'a, T: LevelTable, A: Fn(usize, u8) -> bool + Sync> Slice<'a, T, A> {
     #[inline]
     pub fn claim(&self, n: u64, value: u8) -> bool {
         (self.accept)(n as usize, value) && self.table.claim((n - self.owned.start) as usize, value)
-    }
-
-    /// Asks the processor to start loading owned global entry `n` (a hint only).
-    #[inline]
-    pub fn prefetch(&self, n: u64) {
-        self.table.prefetch((n - self.owned.start) as usize);
-    }
-
-    /// Claims every owned entry of `received` (neighbours another slice pushed here, as
-    /// offsets in this slice) with `value`, loading each a few entries ahead; returns how many
-    /// were new.
-    pub fn claim_received<L: Copy + Into<u64>>(&self, received: &[L], value: u8) -> u64 {
-        let start = self.owned.start;
-        let mut claimed = 0;
-        for (k, &n) in received.iter().enumerate() {
-            if let Some(&ahead) = received.get(k + PREFETCH_BATCH) {
-                self.table.prefetch(ahead.into() as usize);
-            }
-            claimed += self.claim(start + n.into(), value) as u64;
-        }
-        claimed
     }
 
     /// The owned entries, in index order.
@@ -346,6 +320,37 @@ impl<'a, T: LevelTable, A: Fn(usize, u8) -> bool + Sync> Slice<'a, T, A> {
             claimed += self.claim(n, value) as u64;
         }
         pending.clear();
+        claimed
+    }
+}
+
+/// What the distributed build needs of a slice besides the level code: its range, and the
+/// claims and answers of entries other ranks sent it.
+#[cfg(feature = "mpi")]
+impl<T: LevelTable, A: Fn(usize, u8) -> bool + Sync> Slice<'_, T, A> {
+    /// The global index range this slice owns.
+    pub fn owned(&self) -> Range<u64> {
+        self.owned.clone()
+    }
+
+    /// Asks the processor to start loading owned global entry `n` (a hint only).
+    #[inline]
+    pub fn prefetch(&self, n: u64) {
+        self.table.prefetch((n - self.owned.start) as usize);
+    }
+
+    /// Claims every owned entry of `received` (neighbours another slice pushed here, as
+    /// offsets in this slice) with `value`, loading each a few entries ahead; returns how many
+    /// were new.
+    pub fn claim_received<L: Copy + Into<u64>>(&self, received: &[L], value: u8) -> u64 {
+        let start = self.owned.start;
+        let mut claimed = 0;
+        for (k, &n) in received.iter().enumerate() {
+            if let Some(&ahead) = received.get(k + PREFETCH_BATCH) {
+                self.table.prefetch(ahead.into() as usize);
+            }
+            claimed += self.claim(start + n.into(), value) as u64;
+        }
         claimed
     }
 }

@@ -18,7 +18,7 @@ use std::path::{Path, PathBuf};
 
 /// How far to check.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Depth {
+pub enum VerifyDepth {
     /// Checksums of the header and of every payload only (fast: one read of the file).
     Checksums,
     /// Checksums, then the semantic check of every table's values (a pass over each table's
@@ -30,7 +30,7 @@ pub enum Depth {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct VerifyOptions {
     /// How far to check.
-    pub depth: Depth,
+    pub depth: VerifyDepth,
     /// Worker threads of the semantic check; `None` for all cores.
     pub threads: Option<usize>,
 }
@@ -39,7 +39,7 @@ impl VerifyOptions {
     /// Checksums only, all cores.
     pub fn checksums() -> VerifyOptions {
         VerifyOptions {
-            depth: Depth::Checksums,
+            depth: VerifyDepth::Checksums,
             threads: None,
         }
     }
@@ -47,7 +47,7 @@ impl VerifyOptions {
     /// Checksums and the semantic check, all cores.
     pub fn semantic() -> VerifyOptions {
         VerifyOptions {
-            depth: Depth::Semantic,
+            depth: VerifyDepth::Semantic,
             threads: None,
         }
     }
@@ -134,7 +134,7 @@ pub struct FileReport {
     /// The file.
     pub path: PathBuf,
     /// How far it was checked.
-    pub depth: Depth,
+    pub depth: VerifyDepth,
     /// One report per table, in file order.
     pub tables: Vec<TableReport>,
 }
@@ -172,7 +172,7 @@ pub fn verify_file(
 /// Checks every table of an opened file in the current thread pool, one report per table.
 pub fn verify_tables(
     file: &PdbFile,
-    depth: Depth,
+    depth: VerifyDepth,
     obs: &dyn VerifyObserver,
 ) -> Result<Vec<TableReport>, VerifyError> {
     let h = file.header();
@@ -192,7 +192,7 @@ pub fn verify_tables(
         obs.step_done(i);
         if let Err(e) = sums {
             report.problems.push(Problem::Damaged(e));
-        } else if depth == Depth::Semantic {
+        } else if depth == VerifyDepth::Semantic {
             report.semantic = true;
             check_values(file, i, obs, &mut report.problems)?;
         }

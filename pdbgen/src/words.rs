@@ -45,16 +45,6 @@ impl WordTable {
         WordTable { words, len }
     }
 
-    /// Number of entries.
-    pub fn len(&self) -> usize {
-        self.len
-    }
-
-    /// Whether there are no entries.
-    pub fn is_empty(&self) -> bool {
-        self.len == 0
-    }
-
     /// Entry `i`.
     #[inline]
     pub fn get(&self, i: usize) -> u8 {

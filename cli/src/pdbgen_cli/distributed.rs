@@ -8,8 +8,10 @@ use indicatif::HumanCount;
 use mpi::traits::*;
 use mpi::Threading;
 use pdbformat::units::bytes;
-use pdbgen::distributed::{build_file_distributed, check_memory, plan, DistributedOptions};
-use pdbgen::{BuildError, BuildObserver, BuildRequest, NoProgress};
+use pdbgen::{
+    build_file_distributed, check_rank_memory, plan_distributed, BuildError, BuildObserver,
+    BuildRequest, DistributedOptions, NoProgress,
+};
 use std::path::Path;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -38,7 +40,7 @@ pub fn run(
         world.barrier();
         Ok(ExitCode::FAILURE)
     };
-    let p = match plan(&req, ranks, opts) {
+    let p = match plan_distributed(&req, ranks, opts) {
         Ok(p) => p,
         Err(e) => return fail(e),
     };
@@ -69,7 +71,7 @@ pub fn run(
             threads * ranks
         );
     }
-    if let Err(e) = check_memory(&world, &p, ignore_memory_check) {
+    if let Err(e) = check_rank_memory(&world, &p, ignore_memory_check) {
         if rank == 0 {
             eprintln!("every rank checked its memory before the BFS; pass --ignore-memory-check to build anyway");
         }
