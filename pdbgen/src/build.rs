@@ -1,14 +1,14 @@
 //! Building tables and whole partition files: planning, thread pools, encoding and writing.
 
-use crate::bfs::zero_aware_distances;
+use crate::byte_table::{ByteTable, Entries};
 use crate::error::BuildError;
+use crate::levels::zero_aware_distances;
 use crate::observer::{BuildObserver, TableSummary};
 use crate::reduce::zero_unaware_from_aware;
 use crate::slice::LevelTable;
 use crate::stats::ValueStats;
 use crate::symmetric::{derive_table, image_of, Image};
 use crate::twobit::{build_bit1_table, Bit1Payload, TwoBitTable};
-use crate::words::{Entries, WordTable};
 use pdbformat::format::{encode_entries, write_pdb, Encoding, TableSource, WriteOptions};
 use pdbformat::rank::{entry_count, IndexError, PermutationIndex, ZeroAwareIndex};
 use pdbformat::{Goal, Partition, Pattern, TableKind};
@@ -102,7 +102,7 @@ pub fn plan(req: &BuildRequest) -> Result<BuildPlan, BuildError> {
         working_bits: if two_bit(req) {
             TwoBitTable::BITS
         } else {
-            WordTable::BITS
+            ByteTable::BITS
         },
         derived,
         core_seconds: bfs_entries as f64 * NS_PER_ENTRY * 1e-9,

@@ -4,7 +4,7 @@
 //! when the output is `bit1`, a byte otherwise.
 //!
 //! Every level runs the same per-slice code as the single-process build ([`crate::slice`])
-//! under the same level loop ([`crate::bfs::run_levels`]): each rank expands its slice in
+//! under the same level loop ([`crate::levels::run_levels`]): each rank expands its slice in
 //! batches of work units; neighbours owned elsewhere go into one outbox per owner, which is
 //! sent in bounded all-to-all exchanges (at most [`EXCHANGE_ENTRIES`] indices received per
 //! rank and piece, counts well under 2^31) and claimed by their owner; an index travels as
@@ -19,15 +19,15 @@
 //!
 //! `docs/DISTRIBUTED.md` describes the design and the memory and traffic of a large build.
 
-use crate::bfs::{run_levels, BfsStart, Levels};
 use crate::build::{BuildRequest, EncodedOrRaw};
+use crate::byte_table::ByteTable;
 use crate::error::BuildError;
+use crate::levels::{run_levels, BfsStart, Levels};
 use crate::moves::ZeroAwareMoves;
 use crate::observer::{BuildObserver, TableSummary};
 use crate::slice::{LevelTable, Slice, CHUNK_ENTRIES};
 use crate::stats::ValueStats;
 use crate::twobit::TwoBitTable;
-use crate::words::WordTable;
 use mpi::collective::SystemOperation;
 use mpi::datatype::{Equivalence, Partition, PartitionMut};
 use mpi::request::{Request, Scope};
@@ -257,7 +257,7 @@ fn working_bits(req: &BuildRequest) -> u32 {
     if two_bit(req) {
         TwoBitTable::BITS
     } else {
-        WordTable::BITS
+        ByteTable::BITS
     }
 }
 
@@ -377,7 +377,7 @@ pub fn build_file_distributed(
             check_table(req, &b.table_info.summary)?;
             (EncodedOrRaw::Bit1(b.table.into_bit1()), b.table_info, b.own)
         } else {
-            let b = build_slice::<WordTable>(&ctx)?;
+            let b = build_slice::<ByteTable>(&ctx)?;
             check_table(req, &b.table_info.summary)?;
             let entries = b.table.into_entries();
             let out = match req.encoding {

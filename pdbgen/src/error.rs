@@ -140,7 +140,7 @@ pub enum CheckError {
 
 /// Why a file could not be verified at all. Damage found while verifying (a checksum that
 /// fails, values that fail a check) is not an error: it is reported in the
-/// [`crate::verify::FileReport`].
+/// [`crate::FileReport`].
 #[derive(Debug, Error)]
 pub enum VerifyError {
     /// The file does not open: unreadable, not a PDB file, a damaged header, truncated.

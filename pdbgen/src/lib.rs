@@ -56,38 +56,38 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-mod bfs;
 mod build;
+mod byte_table;
 #[cfg(feature = "mpi")]
 mod distributed;
 mod error;
+mod file_check;
+mod levels;
 mod moves;
 mod observer;
 mod reduce;
 mod restore;
 mod semantic;
 mod slice;
-mod standard;
+mod standard_build;
 mod stats;
 mod symmetric;
 mod twobit;
-mod verify;
-mod words;
 
 pub use build::{build_file, build_table, plan, BuildPlan, BuildRequest};
+pub use byte_table::{Entries, UNREACHED};
 #[cfg(feature = "mpi")]
 pub use distributed::{
     build_file_distributed, check_rank_memory, plan_distributed, DistributedOptions,
     DistributedPlan, DistributedTable,
 };
 pub use error::{BuildError, CheckError, RestoreError, VerifyError};
-pub use observer::{BuildObserver, NoProgress, TableSummary};
-pub use restore::{values_of, Values};
-pub use semantic::{checks, verify_table, Violation};
-pub use standard::build_standard;
-pub use stats::ValueStats;
-pub use verify::{
+pub use file_check::{
     verify_file, verify_tables, FileReport, Problem, TableReport, VerifyDepth, VerifyObserver,
     VerifyOptions,
 };
-pub use words::{Entries, UNREACHED};
+pub use observer::{BuildObserver, NoProgress, TableSummary};
+pub use restore::{values_of, Values};
+pub use semantic::{checks, verify_table, Violation};
+pub use standard_build::build_standard;
+pub use stats::ValueStats;

@@ -1,10 +1,10 @@
 //! Exact values from a `bit1` table: a BFS from the goal in which each neighbour of a state at
 //! depth `d` is at `d - 1` or `d + 1`, and bit 1 of its value (the stored bit) tells which.
 
-use crate::bfs::guided_distances;
+use crate::byte_table::Entries;
 use crate::error::RestoreError;
+use crate::levels::guided_distances;
 use crate::observer::BuildObserver;
-use crate::words::Entries;
 use pdbformat::format::{Encoding, EntryView};
 use pdbformat::rank::ZeroAwareIndex;
 use pdbformat::{Goal, Pattern};

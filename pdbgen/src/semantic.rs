@@ -7,9 +7,9 @@
 //! made: reached, goal 0 and only the goal 0, parity, the Manhattan bound, and a neighbour at
 //! most one lower for every non-zero entry.
 
+use crate::byte_table::UNREACHED;
 use crate::error::CheckError;
 use crate::moves::ZeroAwareMoves;
-use crate::words::UNREACHED;
 use pdbformat::rank::{
     rank_permutation, unrank_permutation, IndexError, PermutationIndex, ZeroAwareIndex,
 };

@@ -1,17 +1,17 @@
 //! One BFS level over one slice of a table's index range: the expand (push) and fill (pull)
-//! code shared by the single-process BFS ([`crate::bfs`], whose slice is the whole range) and
+//! code shared by the single-process BFS ([`crate::levels`], whose slice is the whole range) and
 //! the distributed one (`crate::distributed`, one slice per MPI rank).
 //!
 //! A slice holds the entries of the contiguous global index range it owns, in a
-//! [`LevelTable`]: a byte per entry ([`WordTable`], exact depths) or two bits
+//! [`LevelTable`]: a byte per entry ([`ByteTable`], exact depths) or two bits
 //! ([`crate::twobit::TwoBitTable`], "reached" and bit 1 of the depth, for `bit1` output).
 //! Neighbours it owns are claimed in place; neighbours owned elsewhere are handed to the
 //! caller, who sends them to their owner (push) or asks their owner whether they are at the
 //! level's depth (pull). Every write of a level stores the same value, so the result depends
 //! neither on the thread count nor on how the range is cut into slices.
 
+use crate::byte_table::{ByteTable, UNREACHED};
 use crate::moves::ZeroAwareMoves;
-use crate::words::{WordTable, UNREACHED};
 use pdbformat::rank::ZeroAwareIndex;
 use std::ops::{AddAssign, Range};
 
@@ -55,11 +55,11 @@ pub trait LevelTable: Sync + Sized {
     fn prefetch(&self, i: usize);
 }
 
-impl LevelTable for WordTable {
+impl LevelTable for ByteTable {
     const BITS: u32 = 8;
 
-    fn unreached(len: usize) -> WordTable {
-        WordTable::new(len)
+    fn unreached(len: usize) -> ByteTable {
+        ByteTable::new(len)
     }
 
     fn push_work(histogram: &[u64]) -> u64 {
@@ -83,12 +83,12 @@ impl LevelTable for WordTable {
 
     #[inline]
     fn claim(&self, i: usize, depth: u8) -> bool {
-        WordTable::claim(self, i, depth)
+        ByteTable::claim(self, i, depth)
     }
 
     #[inline]
     fn prefetch(&self, i: usize) {
-        WordTable::prefetch(self, i);
+        ByteTable::prefetch(self, i);
     }
 }
 

@@ -1,6 +1,6 @@
 //! Value statistics of a table: histogram, maximum and mean.
 
-use crate::words::UNREACHED;
+use crate::byte_table::UNREACHED;
 use rayon::prelude::*;
 
 /// Value counts of a table of byte entries.

@@ -11,16 +11,16 @@
 //! Every write of a level writes the same two bits, so the table does not depend on the thread
 //! count. At the end, bit 1 of every entry is compacted in place into the `bit1` payload.
 //!
-//! The levels are [`crate::slice`]'s, run by [`crate::bfs`]'s loop over a [`TwoBitTable`]
+//! The levels are [`crate::slice`]'s, run by [`crate::levels`]'s loop over a [`TwoBitTable`]
 //! (the [`LevelTable`] of two bits per entry): the whole range on one process, one slice per
 //! rank in the distributed build.
 
-use crate::bfs::{distances, Levels};
+use crate::byte_table::prefetch_word;
 use crate::error::BuildError;
+use crate::levels::{distances, Levels};
 use crate::observer::{BuildObserver, TableSummary};
 use crate::slice::LevelTable;
 use crate::stats::ValueStats;
-use crate::words::prefetch_word;
 use pdbformat::rank::ZeroAwareIndex;
 use pdbformat::{Goal, Pattern, TableKind};
 use std::ops::Range;

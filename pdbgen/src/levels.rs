@@ -1,4 +1,5 @@
-//! Level-synchronous parallel reverse BFS over the zero-aware abstract space of one pattern.
+//! The level loop: a level-synchronous parallel reverse BFS over the zero-aware abstract space
+//! of one pattern, level after level until one reaches nothing.
 //!
 //! Level `d` scans the table, block by block (one block per cell set and region), for entries
 //! at `d`, and claims every unreached neighbour with `d + 1` (push); late levels instead scan
@@ -7,10 +8,10 @@
 //! table is [`crate::slice`]'s, which the distributed build runs on each rank's slice, over a
 //! byte per entry or two bits ([`crate::twobit`]); [`run_levels`] is the level loop of both.
 
+use crate::byte_table::{ByteTable, Entries, UNREACHED};
 use crate::moves::ZeroAwareMoves;
 use crate::observer::BuildObserver;
 use crate::slice::{LevelTable, Slice, Work};
-use crate::words::{Entries, WordTable, UNREACHED};
 use pdbformat::rank::ZeroAwareIndex;
 use pdbformat::{Goal, Pattern};
 use rayon::prelude::*;
@@ -38,7 +39,7 @@ pub fn guided_distances<A: Fn(usize, u8) -> bool + Sync>(
     obs: &dyn BuildObserver,
     accept: &A,
 ) -> Entries {
-    distances::<WordTable, A>(goal, pattern, idx, table, obs, accept)
+    distances::<ByteTable, A>(goal, pattern, idx, table, obs, accept)
         .0
         .into_entries()
 }
