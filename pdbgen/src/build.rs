@@ -1,36 +1,20 @@
 //! Building tables and whole partition files: planning, thread pools, encoding and writing.
 
-use crate::byte_table::{ByteTable, Entries};
-use crate::error::BuildError;
+use crate::byte_table::Entries;
+use crate::error::{BuildError, FromIndexError};
 use crate::levels::zero_aware_distances;
 use crate::observer::{BuildObserver, TableSummary};
+use crate::pool::{in_pool, worker_threads};
 use crate::reduce::zero_unaware_from_aware;
-use crate::slice::LevelTable;
+use crate::request::{check_fits, BuildRequest};
 use crate::stats::ValueStats;
 use crate::symmetric::{derive_table, image_of, Image};
-use crate::twobit::{build_bit1_table, Bit1Payload, TwoBitTable};
-use pdbformat::format::{encode_entries, write_pdb, Encoding, TableSource, WriteOptions};
-use pdbformat::rank::{entry_count, IndexError, PermutationIndex, ZeroAwareIndex};
-use pdbformat::{Goal, Partition, Pattern, TableKind};
+use crate::twobit::{build_bit1_table, Bit1Payload};
+use pdbformat::format::{encode_entries, write_pdb, Encoding, TableSource};
+use pdbformat::rank::{entry_count, PermutationIndex, ZeroAwareIndex};
+use pdbformat::{Goal, Pattern, TableKind};
 use std::path::Path;
 use std::time::Instant;
-
-/// Everything that defines a partition file to build.
-#[derive(Clone, Debug)]
-pub struct BuildRequest {
-    /// Goal (and board).
-    pub goal: Goal,
-    /// The patterns, one table each.
-    pub partition: Partition,
-    /// Zero-aware or zero-unaware.
-    pub kind: TableKind,
-    /// Worker threads; `None` for all cores.
-    pub threads: Option<usize>,
-    /// Entry encoding in the file.
-    pub encoding: Encoding,
-    /// Compression and levels.
-    pub write: WriteOptions,
-}
 
 /// Sizes a build will need, known before it starts.
 #[derive(Clone, Debug)]
@@ -74,7 +58,7 @@ pub fn plan(req: &BuildRequest) -> Result<BuildPlan, BuildError> {
     let patterns = req.partition.patterns();
     for (i, p) in patterns.iter().enumerate() {
         let k = p.len();
-        let out = entry_count(board, k, req.kind).map_err(index_error(p))?;
+        let out = entry_count(board, k, req.kind).map_err(BuildError::index_error(p))?;
         if image_of(&req.goal, patterns, i).is_some() {
             // Derived from an earlier table: no BFS, only its own encoded output.
             peak = peak.max(kept + req.encoding.encoded_len(out));
@@ -83,12 +67,12 @@ pub fn plan(req: &BuildRequest) -> Result<BuildPlan, BuildError> {
             derived += 1;
             continue;
         }
-        let za = entry_count(board, k, TableKind::ZeroAware).map_err(index_error(p))?;
+        let za = entry_count(board, k, TableKind::ZeroAware).map_err(BuildError::index_error(p))?;
         bfs_entries += za;
         let sets = pdbformat::rank::binomial(board.cells(), k);
         let index_bytes = sets * (board.cells() as u64 + 24);
         let working = match req.kind {
-            _ if two_bit(req) => za.div_ceil(4),
+            _ if req.two_bit() => za.div_ceil(4),
             TableKind::ZeroAware => za,
             TableKind::ZeroUnaware => za + out,
         };
@@ -99,17 +83,10 @@ pub fn plan(req: &BuildRequest) -> Result<BuildPlan, BuildError> {
     Ok(BuildPlan {
         entries,
         peak_bytes: peak.max(kept),
-        working_bits: if two_bit(req) {
-            TwoBitTable::BITS
-        } else {
-            ByteTable::BITS
-        },
+        working_bits: req.working_bits(),
         derived,
         core_seconds: bfs_entries as f64 * NS_PER_ENTRY * 1e-9,
-        threads: req
-            .threads
-            .unwrap_or_else(rayon::current_num_threads)
-            .max(1),
+        threads: worker_threads(req.threads),
     })
 }
 
@@ -138,15 +115,16 @@ fn build_in_pool(
 ) -> Result<(Entries, TableSummary), BuildError> {
     let board = goal.board();
     let start = Instant::now();
-    let za_idx = ZeroAwareIndex::new(board, pattern.len()).map_err(index_error(pattern))?;
+    let za_idx =
+        ZeroAwareIndex::new(board, pattern.len()).map_err(BuildError::index_error(pattern))?;
     let entries = match kind {
         TableKind::ZeroAware => {
             obs.table_started(table_no, pattern, kind, za_idx.len());
             zero_aware_distances(goal, pattern, &za_idx, table_no, obs)
         }
         TableKind::ZeroUnaware => {
-            let zu_idx =
-                PermutationIndex::new(board, pattern.len()).map_err(index_error(pattern))?;
+            let zu_idx = PermutationIndex::new(board, pattern.len())
+                .map_err(BuildError::index_error(pattern))?;
             obs.table_started(table_no, pattern, kind, za_idx.len());
             let za = zero_aware_distances(goal, pattern, &za_idx, table_no, obs);
             zero_unaware_from_aware(board, &za_idx, &za, &zu_idx)
@@ -174,9 +152,7 @@ pub fn build_file(
     path: &Path,
     obs: &dyn BuildObserver,
 ) -> Result<Vec<TableSummary>, BuildError> {
-    if req.encoding == Encoding::Bit1 && req.kind != TableKind::ZeroAware {
-        return Err(BuildError::Bit1NeedsZeroAware);
-    }
+    req.check_encoding()?;
     in_pool(req.threads, || {
         let mut built: Vec<(EncodedOrRaw, TableSummary)> = Vec::new();
         let patterns = req.partition.patterns();
@@ -186,23 +162,13 @@ pub fn build_file(
                 built.push(derived);
                 continue;
             }
-            if two_bit(req) {
+            if req.two_bit() {
                 let (payload, summary) = build_bit1_table(&req.goal, p, i, obs)?;
                 built.push((EncodedOrRaw::Bit1(payload), summary));
                 continue;
             }
             let (entries, summary) = build_in_pool(&req.goal, p, req.kind, i, obs)?;
-            if summary.unreached > 0 && req.encoding != Encoding::U8 {
-                return Err(BuildError::UnreachedNeedsU8 {
-                    pattern: p.to_string(),
-                });
-            }
-            if req.encoding == Encoding::U4 && summary.max_value > 15 {
-                return Err(BuildError::TooLargeForU4 {
-                    pattern: p.to_string(),
-                    max: summary.max_value,
-                });
-            }
+            check_fits(req.encoding, &summary)?;
             let encoded = match req.encoding {
                 Encoding::U8 => EncodedOrRaw::Raw(entries),
                 e => EncodedOrRaw::Encoded(encode_entries(&entries, e)),
@@ -249,7 +215,7 @@ fn derive_from(
         req.kind,
         req.encoding,
     )
-    .map_err(index_error(p))?;
+    .map_err(BuildError::index_error(p))?;
     let summary = TableSummary {
         pattern: p.clone(),
         seconds: start.elapsed().as_secs_f64(),
@@ -269,12 +235,6 @@ pub(crate) enum EncodedOrRaw {
     Bit1(Bit1Payload),
 }
 
-/// Whether the build uses the two-bit BFS (zero-aware `bit1` tables), which never holds a
-/// byte per entry.
-fn two_bit(req: &BuildRequest) -> bool {
-    req.encoding == Encoding::Bit1 && req.kind == TableKind::ZeroAware
-}
-
 impl EncodedOrRaw {
     /// The encoded entries.
     pub(crate) fn bytes(&self) -> &[u8] {
@@ -283,27 +243,5 @@ impl EncodedOrRaw {
             EncodedOrRaw::Encoded(v) => v,
             EncodedOrRaw::Bit1(p) => p,
         }
-    }
-}
-
-/// Runs `f` in a rayon pool of `threads` workers (the global pool when `None`).
-pub fn in_pool<T: Send, E: From<rayon::ThreadPoolBuildError> + Send>(
-    threads: Option<usize>,
-    f: impl FnOnce() -> Result<T, E> + Send,
-) -> Result<T, E> {
-    match threads {
-        None => f(),
-        Some(n) => rayon::ThreadPoolBuilder::new()
-            .num_threads(n.max(1))
-            .build()?
-            .install(f),
-    }
-}
-
-/// Wraps an index error with the pattern it is about.
-fn index_error(pattern: &Pattern) -> impl Fn(IndexError) -> BuildError + '_ {
-    move |source| BuildError::Index {
-        pattern: pattern.to_string(),
-        source,
     }
 }

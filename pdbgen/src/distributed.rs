@@ -19,12 +19,15 @@
 //!
 //! `docs/DISTRIBUTED.md` describes the design and the memory and traffic of a large build.
 
-use crate::build::{BuildRequest, EncodedOrRaw};
+use crate::build::EncodedOrRaw;
 use crate::byte_table::ByteTable;
-use crate::error::BuildError;
+use crate::error::{BuildError, FromIndexError};
 use crate::levels::{run_levels, BfsStart, Levels};
 use crate::moves::ZeroAwareMoves;
 use crate::observer::{BuildObserver, TableSummary};
+use crate::pool::{worker_threads, WorkerPool};
+use crate::request::check_fits;
+use crate::request::BuildRequest;
 use crate::slice::{LevelTable, Slice, CHUNK_ENTRIES};
 use crate::stats::ValueStats;
 use crate::twobit::TwoBitTable;
@@ -184,11 +187,7 @@ pub fn plan_distributed(
 ) -> Result<DistributedPlan, BuildError> {
     check_request(req)?;
     let board = req.goal.board();
-    let threads = req
-        .threads
-        .unwrap_or_else(rayon::current_num_threads)
-        .max(1) as u64;
-    let two_bit = two_bit(req);
+    let threads = worker_threads(req.threads) as u64;
     let share = opts.per_owner.unwrap_or_else(|| per_owner(ranks)).max(1) as u64;
     let pieces = share * ranks as u64;
     // The workers' outboxes hold at most a piece (a share per owner) plus one batch of work
@@ -208,8 +207,8 @@ pub fn plan_distributed(
     let mut total = 0u64;
     for p in req.partition.patterns() {
         let k = p.len();
-        let n = entry_count(board, k, TableKind::ZeroAware).map_err(index_error(p))?;
-        let idx = ZeroAwareIndex::new(board, k).map_err(index_error(p))?;
+        let n = entry_count(board, k, TableKind::ZeroAware).map_err(BuildError::index_error(p))?;
+        let idx = ZeroAwareIndex::new(board, k).map_err(BuildError::index_error(p))?;
         let own = Ownership::balanced(&idx, &ZeroAwareMoves::new(board, &idx), ranks);
         let sets = binomial(board.cells(), k);
         let index_bytes = sets * (board.cells() as u64 + 24);
@@ -223,12 +222,12 @@ pub fn plan_distributed(
         );
         exchange_peak = exchange_peak.max(ex);
         // The working slice in whole 8-byte words: 32 entries a word, or 8.
-        let working = own.largest().div_ceil(64 / working_bits(req) as u64) * 8;
+        let working = own.largest().div_ceil(64 / req.working_bits() as u64) * 8;
         let encoded = req.encoding.encoded_len(own.largest());
         peak = peak.max(kept + working + index_bytes + ex);
         // A byte slice packed into `u4` or `bit1` is held twice for a moment (`u8` slices are
         // kept as they are, two-bit slices compacted in place).
-        if !two_bit && req.encoding != Encoding::U8 {
+        if !req.two_bit() && req.encoding != Encoding::U8 {
             peak = peak.max(kept + working + encoded);
         }
         kept += encoded;
@@ -238,7 +237,7 @@ pub fn plan_distributed(
     Ok(DistributedPlan {
         ranks,
         entries,
-        working_bits: working_bits(req),
+        working_bits: req.working_bits(),
         // Rank 0 writes the file holding its slices and one message of another rank's.
         peak_bytes_per_rank: peak.max(kept + STREAM_BYTES as u64),
         exchange_bytes: exchange_peak,
@@ -247,28 +246,11 @@ pub fn plan_distributed(
     })
 }
 
-/// Whether the ranks run the two-bit BFS (`bit1` output): 2 bits per owned entry.
-fn two_bit(req: &BuildRequest) -> bool {
-    req.encoding == Encoding::Bit1
-}
-
-/// Bits per owned entry of the working slice.
-fn working_bits(req: &BuildRequest) -> u32 {
-    if two_bit(req) {
-        TwoBitTable::BITS
-    } else {
-        ByteTable::BITS
-    }
-}
-
 /// Refuses what the distributed build does not make.
 fn check_request(req: &BuildRequest) -> Result<(), BuildError> {
+    req.check_encoding()?;
     if req.kind != TableKind::ZeroAware {
-        return Err(if req.encoding == Encoding::Bit1 {
-            BuildError::Bit1NeedsZeroAware
-        } else {
-            BuildError::DistributedNeedsZeroAware
-        });
+        return Err(BuildError::DistributedNeedsZeroAware);
     }
     Ok(())
 }
@@ -359,7 +341,7 @@ pub fn build_file_distributed(
     check_request(req)?;
     // MPI calls stay on this thread (the communicator is not shared between threads); the
     // parallel parts run in the pool.
-    let pool = Pool::new(req.threads)?;
+    let pool = WorkerPool::new(req.threads)?;
     let mut slices: Vec<(EncodedOrRaw, TableSummary, Ownership)> = Vec::new();
     let mut tables = Vec::new();
     for (i, p) in req.partition.patterns().iter().enumerate() {
@@ -372,13 +354,13 @@ pub fn build_file_distributed(
             opts,
             obs,
         };
-        let slice = if two_bit(req) {
+        let slice = if req.two_bit() {
             let b = build_slice::<TwoBitTable>(&ctx)?;
-            check_table(req, &b.table_info.summary)?;
+            check_fits(req.encoding, &b.table_info.summary)?;
             (EncodedOrRaw::Bit1(b.table.into_bit1()), b.table_info, b.own)
         } else {
             let b = build_slice::<ByteTable>(&ctx)?;
-            check_table(req, &b.table_info.summary)?;
+            check_fits(req.encoding, &b.table_info.summary)?;
             let entries = b.table.into_entries();
             let out = match req.encoding {
                 Encoding::U8 => EncodedOrRaw::Raw(entries),
@@ -393,63 +375,13 @@ pub fn build_file_distributed(
     Ok(tables)
 }
 
-/// Refuses a finished table that the output encoding cannot hold (the same on every rank:
-/// the summary is the whole table's).
-fn check_table(req: &BuildRequest, summary: &TableSummary) -> Result<(), BuildError> {
-    let pattern = summary.pattern.to_string();
-    if summary.unreached > 0 && req.encoding != Encoding::U8 {
-        return Err(BuildError::UnreachedNeedsU8 { pattern });
-    }
-    if req.encoding == Encoding::U4 && summary.max_value > 15 {
-        return Err(BuildError::TooLargeForU4 {
-            pattern,
-            max: summary.max_value,
-        });
-    }
-    if summary.histogram.len() > u8::MAX as usize {
-        return Err(BuildError::TooDeep { pattern });
-    }
-    Ok(())
-}
-
-/// The worker threads of one rank: a pool of the requested size, or rayon's global pool.
-struct Pool(Option<rayon::ThreadPool>);
-
-impl Pool {
-    fn new(threads: Option<usize>) -> Result<Pool, BuildError> {
-        Ok(Pool(match threads {
-            None => None,
-            Some(n) => Some(
-                rayon::ThreadPoolBuilder::new()
-                    .num_threads(n.max(1))
-                    .build()?,
-            ),
-        }))
-    }
-
-    /// Runs `f` (which may use rayon's parallel iterators) on the pool's threads.
-    fn run<T: Send>(&self, f: impl FnOnce() -> T + Send) -> T {
-        match &self.0 {
-            Some(p) => p.install(f),
-            None => f(),
-        }
-    }
-
-    /// Worker threads.
-    fn threads(&self) -> usize {
-        self.0
-            .as_ref()
-            .map_or_else(rayon::current_num_threads, |p| p.current_num_threads())
-    }
-}
-
 /// What the BFS of one table on one rank works with.
 struct Context<'a> {
     req: &'a BuildRequest,
     pattern: &'a Pattern,
     table: usize,
     world: &'a SimpleCommunicator,
-    pool: &'a Pool,
+    pool: &'a WorkerPool,
     opts: DistributedOptions,
     obs: &'a dyn BuildObserver,
 }
@@ -461,7 +393,8 @@ fn build_slice<T: LevelTable>(c: &Context<'_>) -> Result<BuiltSlice<T>, BuildErr
     let start = Instant::now();
     let (req, pattern, table, obs) = (c.req, c.pattern, c.table, c.obs);
     let (rank, ranks) = (c.world.rank() as usize, c.world.size() as usize);
-    let idx = ZeroAwareIndex::new(req.goal.board(), pattern.len()).map_err(index_error(pattern))?;
+    let idx = ZeroAwareIndex::new(req.goal.board(), pattern.len())
+        .map_err(BuildError::index_error(pattern))?;
     let moves = ZeroAwareMoves::new(req.goal.board(), &idx);
     let bfs = BfsStart::new(&req.goal, pattern, &idx, &moves);
     let own = Ownership::balanced(&idx, &moves, ranks);
@@ -520,7 +453,8 @@ fn bfs_levels<T: LevelTable, A: Fn(usize, u8) -> bool + Sync, W: Wire>(
     slice: &Slice<'_, T, A>,
 ) -> (Levels, Vec<u64>, [f64; 2]) {
     let (table, obs) = (c.table, c.obs);
-    let mut exchange = Exchange::<W>::new(c.world, own, c.pool, c.opts);
+    let workers = worker_threads(c.req.threads);
+    let mut exchange = Exchange::<W>::new(c.world, own, c.pool, workers, c.opts);
     // Progress: this rank's share of the level, scaled to the whole table.
     let owned = slice.owned();
     let scale = own.total as f64 / (owned.end - owned.start).max(1) as f64;
@@ -617,7 +551,7 @@ struct Exchange<'w, W> {
     /// A duplicate of `world` for the messages that call the ranks to a meeting, kept apart
     /// from every other message of the job.
     signals: SimpleCommunicator,
-    pool: &'w Pool,
+    pool: &'w WorkerPool,
     own: Ownership,
     ranks: usize,
     per_owner: usize,
@@ -645,12 +579,12 @@ impl<'w, W: Wire> Exchange<'w, W> {
     fn new(
         world: &'w SimpleCommunicator,
         own: &Ownership,
-        pool: &'w Pool,
+        pool: &'w WorkerPool,
+        workers: usize,
         opts: DistributedOptions,
     ) -> Exchange<'w, W> {
         let ranks = world.size() as usize;
         let per_owner = opts.per_owner.unwrap_or_else(|| per_owner(ranks)).max(1);
-        let workers = pool.threads().max(1);
         // Buffers given to MPI always own an allocation: an empty `Vec`'s dangling pointer
         // (e.g. 0x1 for bytes) may read as `MPI_IN_PLACE`; they are only ever cleared or
         // resized, never shrunk.
@@ -1100,14 +1034,6 @@ fn write_slices(
     // without coming here, and the caller ends the job: see `build_file_distributed`.)
     world.barrier();
     Ok(())
-}
-
-/// Wraps an index error with the pattern it is about.
-fn index_error(pattern: &Pattern) -> impl Fn(pdbformat::rank::IndexError) -> BuildError + '_ {
-    move |source| BuildError::Index {
-        pattern: pattern.to_string(),
-        source,
-    }
 }
 
 #[cfg(test)]

@@ -161,7 +161,7 @@ pub fn verify_file(
     obs: &dyn VerifyObserver,
 ) -> Result<FileReport, VerifyError> {
     let file = PdbFile::open(path).map_err(VerifyError::Open)?;
-    let tables = crate::build::in_pool(opts.threads, || verify_tables(&file, opts.depth, obs))?;
+    let tables = crate::pool::in_pool(opts.threads, || verify_tables(&file, opts.depth, obs))?;
     Ok(FileReport {
         path: path.to_path_buf(),
         depth: opts.depth,

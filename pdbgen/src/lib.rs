@@ -65,7 +65,9 @@ mod file_check;
 mod levels;
 mod moves;
 mod observer;
+mod pool;
 mod reduce;
+mod request;
 mod restore;
 mod semantic;
 mod slice;
@@ -74,7 +76,7 @@ mod stats;
 mod symmetric;
 mod twobit;
 
-pub use build::{build_file, build_table, plan, BuildPlan, BuildRequest};
+pub use build::{build_file, build_table, plan, BuildPlan};
 pub use byte_table::{Entries, UNREACHED};
 #[cfg(feature = "mpi")]
 pub use distributed::{
@@ -87,6 +89,7 @@ pub use file_check::{
     VerifyOptions,
 };
 pub use observer::{BuildObserver, NoProgress, TableSummary};
+pub use request::BuildRequest;
 pub use restore::{values_of, Values};
 pub use semantic::{checks, verify_table, Violation};
 pub use standard_build::build_standard;

@@ -2,7 +2,7 @@
 //! depth `d` is at `d - 1` or `d + 1`, and bit 1 of its value (the stored bit) tells which.
 
 use crate::byte_table::Entries;
-use crate::error::RestoreError;
+use crate::error::{FromIndexError, RestoreError};
 use crate::levels::guided_distances;
 use crate::observer::BuildObserver;
 use pdbformat::format::{Encoding, EntryView};
@@ -20,11 +20,8 @@ pub fn restore_from_bit1(
     table: usize,
     obs: &dyn BuildObserver,
 ) -> Result<Entries, RestoreError> {
-    let idx =
-        ZeroAwareIndex::new(goal.board(), pattern.len()).map_err(|source| RestoreError::Index {
-            pattern: pattern.to_string(),
-            source,
-        })?;
+    let idx = ZeroAwareIndex::new(goal.board(), pattern.len())
+        .map_err(RestoreError::index_error(pattern))?;
     if bits.len() as u64 != idx.len().div_ceil(8) {
         return Err(RestoreError::Length {
             entries: idx.len(),

@@ -16,11 +16,13 @@
 //! rank in the distributed build.
 
 use crate::byte_table::prefetch_word;
-use crate::error::BuildError;
+use crate::error::{BuildError, FromIndexError};
 use crate::levels::{distances, Levels};
 use crate::observer::{BuildObserver, TableSummary};
+use crate::request::check_fits;
 use crate::slice::LevelTable;
 use crate::stats::ValueStats;
+use pdbformat::format::Encoding;
 use pdbformat::rank::ZeroAwareIndex;
 use pdbformat::{Goal, Pattern, TableKind};
 use std::ops::Range;
@@ -231,39 +233,26 @@ pub fn build_bit1_table(
     obs: &dyn BuildObserver,
 ) -> Result<(Bit1Payload, TableSummary), BuildError> {
     let start = std::time::Instant::now();
-    let idx =
-        ZeroAwareIndex::new(goal.board(), pattern.len()).map_err(|source| BuildError::Index {
-            pattern: pattern.to_string(),
-            source,
-        })?;
+    let idx = ZeroAwareIndex::new(goal.board(), pattern.len())
+        .map_err(BuildError::index_error(pattern))?;
     obs.table_started(table, pattern, TableKind::ZeroAware, idx.len());
     let (t, stats) = two_bit_distances(goal, pattern, &idx, table, obs);
     let reached: u64 = stats.histogram.iter().sum();
-    let unreached = idx.len() - reached;
-    if unreached != 0 {
-        return Err(BuildError::UnreachedNeedsU8 {
-            pattern: pattern.to_string(),
-        });
-    }
-    if stats.histogram.len() > u8::MAX as usize {
-        return Err(BuildError::TooDeep {
-            pattern: pattern.to_string(),
-        });
-    }
     let values = ValueStats {
         histogram: stats.histogram,
-        unreached,
+        unreached: idx.len() - reached,
     };
     let summary = TableSummary {
         pattern: pattern.clone(),
         kind: TableKind::ZeroAware,
         entries: idx.len(),
-        unreached,
+        unreached: values.unreached,
         max_value: values.max_value(),
         mean_value: values.mean(),
         histogram: values.histogram,
         seconds: start.elapsed().as_secs_f64(),
     };
+    check_fits(Encoding::Bit1, &summary)?;
     let payload = t.into_bit1();
     obs.table_done(table, &summary);
     Ok((payload, summary))
@@ -272,9 +261,9 @@ pub fn build_bit1_table(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::build::in_pool;
+    use crate::pool::in_pool;
     use crate::{build_table, NoProgress, UNREACHED};
-    use pdbformat::format::{encode_entries, Encoding};
+    use pdbformat::format::encode_entries;
     use pdbformat::Board;
 
     #[test]
