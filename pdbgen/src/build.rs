@@ -1,94 +1,23 @@
-//! Building tables and whole partition files: planning, thread pools, encoding and writing.
+//! Building on one machine: one table in memory ([`build_table`]), or every table of a
+//! partition encoded and written into one file ([`build_file`]): searched by the byte BFS
+//! (zero-unaware tables reduced from it), by the two-bit BFS for zero-aware `bit1` tables, or
+//! derived from an earlier table whose symmetric image they are.
 
 use crate::byte_table::Entries;
 use crate::error::{BuildError, FromIndexError};
 use crate::levels::zero_aware_distances;
 use crate::observer::{BuildObserver, TableSummary};
-use crate::pool::{in_pool, worker_threads};
+use crate::pool::in_pool;
 use crate::reduce::zero_unaware_from_aware;
 use crate::request::{check_fits, BuildRequest};
 use crate::stats::ValueStats;
 use crate::symmetric::{derive_table, image_of, Image};
 use crate::twobit::{build_bit1_table, Bit1Payload};
 use pdbformat::format::{encode_entries, write_pdb, Encoding, TableSource};
-use pdbformat::rank::{entry_count, PermutationIndex, ZeroAwareIndex};
+use pdbformat::rank::{PermutationIndex, ZeroAwareIndex};
 use pdbformat::{Goal, Pattern, TableKind};
 use std::path::Path;
 use std::time::Instant;
-
-/// Sizes a build will need, known before it starts.
-#[derive(Clone, Debug)]
-pub struct BuildPlan {
-    /// Entries of each output table.
-    pub entries: Vec<u64>,
-    /// Peak bytes of memory the build will hold.
-    pub peak_bytes: u64,
-    /// Bits per entry of the BFS's working table: 2 for zero-aware `bit1` builds (the two-bit
-    /// BFS), 8 otherwise.
-    pub working_bits: u32,
-    /// Tables derived from an earlier table through a board symmetry (no BFS of their own).
-    pub derived: usize,
-    /// Processor time the BFS levels will take, in core-seconds: a rough estimate at 80 ns
-    /// per searched entry, measured on the 4x4 7-8 (tables much larger than the caches run
-    /// slower per entry).
-    pub core_seconds: f64,
-    /// Worker threads the build will use: the request's, or one per core (rayon's global
-    /// pool, which `RAYON_NUM_THREADS` sets).
-    pub threads: usize,
-}
-
-/// Processor time per entry of the BFS, in nanoseconds: measured on the 2-core development
-/// machine with the zero-aware 7-8 of the 15-puzzle (about 109 CPU-s for 1.565 G entries under
-/// load, see BENCHMARKS.md; 5x5 tables run slower per entry), used only to tell the user
-/// before a build whether it takes minutes or days.
-pub(crate) const NS_PER_ENTRY: f64 = 80.0;
-
-/// Works out entry counts and peak memory: finished tables stay in memory until the file is
-/// written; a table that is the image of an earlier one under a blank-fixing board symmetry
-/// is derived from it and needs no BFS; the table being built needs its zero-aware working
-/// table (a byte per entry, or 2 bits for zero-aware `bit1` builds, whose output is compacted
-/// in place), plus the zero-unaware output for that kind, and the index's region tables.
-pub fn plan(req: &BuildRequest) -> Result<BuildPlan, BuildError> {
-    let board = req.goal.board();
-    let mut entries = Vec::new();
-    let mut peak = 0u64;
-    let mut kept = 0u64;
-    let mut bfs_entries = 0u64;
-    let mut derived = 0;
-    let patterns = req.partition.patterns();
-    for (i, p) in patterns.iter().enumerate() {
-        let k = p.len();
-        let out = entry_count(board, k, req.kind).map_err(BuildError::index_error(p))?;
-        if image_of(&req.goal, patterns, i).is_some() {
-            // Derived from an earlier table: no BFS, only its own encoded output.
-            peak = peak.max(kept + req.encoding.encoded_len(out));
-            kept += req.encoding.encoded_len(out);
-            entries.push(out);
-            derived += 1;
-            continue;
-        }
-        let za = entry_count(board, k, TableKind::ZeroAware).map_err(BuildError::index_error(p))?;
-        bfs_entries += za;
-        let sets = pdbformat::rank::binomial(board.cells(), k);
-        let index_bytes = sets * (board.cells() as u64 + 24);
-        let working = match req.kind {
-            _ if req.two_bit() => za.div_ceil(4),
-            TableKind::ZeroAware => za,
-            TableKind::ZeroUnaware => za + out,
-        };
-        peak = peak.max(kept + working + index_bytes);
-        kept += req.encoding.encoded_len(out);
-        entries.push(out);
-    }
-    Ok(BuildPlan {
-        entries,
-        peak_bytes: peak.max(kept),
-        working_bits: req.working_bits(),
-        derived,
-        core_seconds: bfs_entries as f64 * NS_PER_ENTRY * 1e-9,
-        threads: worker_threads(req.threads),
-    })
-}
 
 /// Builds one table in memory, one byte per entry in the index order of
 /// [`pdbformat::TableIndex::new`]`(board, pattern.len(), kind)`. Unreached entries (only

@@ -25,6 +25,7 @@ use crate::error::{BuildError, FromIndexError};
 use crate::levels::{run_levels, BfsStart, Levels};
 use crate::moves::ZeroAwareMoves;
 use crate::observer::{BuildObserver, TableSummary};
+use crate::plan::{planned_tables, BuildPlan, Images};
 use crate::pool::{worker_threads, WorkerPool};
 use crate::request::check_fits;
 use crate::request::BuildRequest;
@@ -38,7 +39,7 @@ use mpi::topology::SimpleCommunicator;
 use mpi::traits::*;
 use mpi::{Count, Rank, Tag};
 use pdbformat::format::{encode_entries, write_pdb_streamed, Encoding, TableShape};
-use pdbformat::rank::{binomial, entry_count, ZeroAwareIndex};
+use pdbformat::rank::ZeroAwareIndex;
 use pdbformat::{Pattern, TableKind};
 use rayon::prelude::*;
 use std::io::{self, Write};
@@ -154,29 +155,23 @@ impl Ownership {
     }
 }
 
-/// Sizes of a distributed build, known before it starts (per rank: every rank runs the same
-/// plan on its own slice).
+/// Sizes of a distributed build, known before it starts: the single-process planner's
+/// figures for the job, with one rank's peak, and the rank count and exchange buffers on top
+/// (every rank runs the same plan on its own slice).
 #[derive(Clone, Debug)]
 pub struct DistributedPlan {
+    /// The job's tables, bits per entry of each rank's working slice, core-seconds over all
+    /// ranks and worker threads per rank, as [`crate::plan`] works them out (no table is
+    /// derived: every rank searches symmetric images like any table); `peak_bytes` is what one
+    /// rank holds at most: its working slice of the table being built, its encoded slices of
+    /// the finished tables, the index's move tables and the exchange buffers; or, on rank 0
+    /// while it writes the file, every slice it kept and one message.
+    pub build: BuildPlan,
     /// Ranks of the job.
     pub ranks: usize,
-    /// Entries of each table.
-    pub entries: Vec<u64>,
-    /// Bits per entry of each rank's working slice: 2 for `bit1` output (the two-bit BFS), 8
-    /// otherwise.
-    pub working_bits: u32,
-    /// Peak bytes of memory one rank holds: its working slice of the table being built, its
-    /// encoded slices of the finished tables, the index's move tables and the exchange
-    /// buffers; or, on rank 0 while it writes the file, every slice it kept and one message.
-    pub peak_bytes_per_rank: u64,
     /// Bytes of exchange buffers per rank (outboxes, one piece sent and one received, the
     /// askers and answers of pull levels), included in the peak.
     pub exchange_bytes: u64,
-    /// Processor time of the whole job's BFS levels, in core-seconds (see
-    /// [`crate::BuildPlan::core_seconds`]).
-    pub core_seconds: f64,
-    /// Worker threads of each rank: the request's, or one per core the rank sees.
-    pub threads: usize,
 }
 
 /// Plans `req` over `ranks` ranks with the exchange options `opts`.
@@ -187,6 +182,7 @@ pub fn plan_distributed(
 ) -> Result<DistributedPlan, BuildError> {
     check_request(req)?;
     let board = req.goal.board();
+    let tables = planned_tables(req, Images::Searched)?;
     let threads = worker_threads(req.threads) as u64;
     let share = opts.per_owner.unwrap_or_else(|| per_owner(ranks)).max(1) as u64;
     let pieces = share * ranks as u64;
@@ -200,49 +196,35 @@ pub fn plan_distributed(
         let batch = threads * CHUNK_ENTRIES / 2 * 4 * k;
         (pieces + batch) * w * 2 + pieces * (w + w + 2)
     };
-    let mut entries = Vec::new();
-    let mut kept = 0u64;
-    let mut peak = 0u64;
-    let mut exchange_peak = 0;
-    let mut total = 0u64;
-    for p in req.partition.patterns() {
+    let (mut kept, mut peak, mut exchange_peak) = (0u64, 0u64, 0u64);
+    for (p, t) in req.partition.patterns().iter().zip(&tables) {
         let k = p.len();
-        let n = entry_count(board, k, TableKind::ZeroAware).map_err(BuildError::index_error(p))?;
         let idx = ZeroAwareIndex::new(board, k).map_err(BuildError::index_error(p))?;
         let own = Ownership::balanced(&idx, &ZeroAwareMoves::new(board, &idx), ranks);
-        let sets = binomial(board.cells(), k);
-        let index_bytes = sets * (board.cells() as u64 + 24);
-        let ex = exchange(
-            k as u64,
-            if wide_offsets(&own, opts.wide_offsets) {
-                8
-            } else {
-                4
-            },
-        );
+        let w = if wide_offsets(&own, opts.wide_offsets) {
+            8
+        } else {
+            4
+        };
+        let ex = exchange(k as u64, w);
         exchange_peak = exchange_peak.max(ex);
         // The working slice in whole 8-byte words: 32 entries a word, or 8.
         let working = own.largest().div_ceil(64 / req.working_bits() as u64) * 8;
         let encoded = req.encoding.encoded_len(own.largest());
-        peak = peak.max(kept + working + index_bytes + ex);
+        peak = peak.max(kept + working + t.index_bytes + ex);
         // A byte slice packed into `u4` or `bit1` is held twice for a moment (`u8` slices are
         // kept as they are, two-bit slices compacted in place).
         if !req.two_bit() && req.encoding != Encoding::U8 {
             peak = peak.max(kept + working + encoded);
         }
         kept += encoded;
-        total += n;
-        entries.push(n);
     }
+    // Rank 0 writes the file holding its slices and one message of another rank's.
+    let peak = peak.max(kept + STREAM_BYTES as u64);
     Ok(DistributedPlan {
+        build: BuildPlan::new(req, &tables, peak),
         ranks,
-        entries,
-        working_bits: req.working_bits(),
-        // Rank 0 writes the file holding its slices and one message of another rank's.
-        peak_bytes_per_rank: peak.max(kept + STREAM_BYTES as u64),
         exchange_bytes: exchange_peak,
-        core_seconds: total as f64 * crate::build::NS_PER_ENTRY * 1e-9,
-        threads: threads as usize,
     })
 }
 
@@ -263,7 +245,7 @@ pub fn check_rank_memory(
     ignore: bool,
 ) -> Result<(), BuildError> {
     let available = pdbformat::system::available_memory().unwrap_or(u64::MAX);
-    let short = (!ignore && plan.peak_bytes_per_rank > available) as u64;
+    let short = (!ignore && plan.build.peak_bytes > available) as u64;
     let mut all = vec![0u64; world.size() as usize * 2];
     world.all_gather_into(&[short, available][..], &mut all[..]);
     match all.chunks(2).position(|c| c[0] == 1) {
@@ -278,7 +260,7 @@ pub fn check_rank_memory(
             Err(BuildError::RankMemory {
                 rank,
                 host,
-                needed: plan.peak_bytes_per_rank,
+                needed: plan.build.peak_bytes,
                 available: all[2 * rank + 1],
             })
         }

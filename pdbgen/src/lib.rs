@@ -65,6 +65,7 @@ mod file_check;
 mod levels;
 mod moves;
 mod observer;
+mod plan;
 mod pool;
 mod reduce;
 mod request;
@@ -76,7 +77,7 @@ mod stats;
 mod symmetric;
 mod twobit;
 
-pub use build::{build_file, build_table, plan, BuildPlan};
+pub use build::{build_file, build_table};
 pub use byte_table::{Entries, UNREACHED};
 #[cfg(feature = "mpi")]
 pub use distributed::{
@@ -89,6 +90,7 @@ pub use file_check::{
     VerifyOptions,
 };
 pub use observer::{BuildObserver, NoProgress, TableSummary};
+pub use plan::{plan, BuildPlan};
 pub use request::BuildRequest;
 pub use restore::{values_of, Values};
 pub use semantic::{checks, verify_table, Violation};

@@ -44,9 +44,9 @@ pub fn run(
         Ok(p) => p,
         Err(e) => return fail(e),
     };
-    let threads = p.threads;
+    let threads = p.build.threads;
     if rank == 0 {
-        let total: u64 = p.entries.iter().sum();
+        let total: u64 = p.build.entries.iter().sum();
         eprintln!(
             "building {} {} tables for {}, goal {}, partition {} across {ranks} MPI ranks ({threads} threads each)",
             req.partition.patterns().len(),
@@ -58,16 +58,16 @@ pub fn run(
         eprintln!(
             "{} entries ({} as {}), each rank owns 1/{ranks} of every table at {} bits per entry while building: peak memory about {} per rank ({} of it exchange buffers)",
             HumanCount(total),
-            bytes(p.entries.iter().map(|&e| req.encoding.encoded_len(e)).sum()),
+            bytes(p.build.entries.iter().map(|&e| req.encoding.encoded_len(e)).sum()),
             req.encoding,
-            p.working_bits,
-            bytes(p.peak_bytes_per_rank),
+            p.build.working_bits,
+            bytes(p.build.peak_bytes),
             bytes(p.exchange_bytes),
         );
         eprintln!(
             "rough time: {} of processor time, {} on {} cores",
-            duration(p.core_seconds),
-            duration(p.core_seconds / (threads * ranks) as f64),
+            duration(p.build.core_seconds),
+            duration(p.build.core_seconds / (threads * ranks) as f64),
             threads * ranks
         );
     }
