@@ -59,17 +59,7 @@ fn build_in_pool(
             zero_unaware_from_aware(board, &za_idx, &za, &zu_idx)
         }
     };
-    let stats = ValueStats::of(&entries);
-    let summary = TableSummary {
-        pattern: pattern.clone(),
-        kind,
-        entries: entries.len() as u64,
-        unreached: stats.unreached,
-        max_value: stats.max_value(),
-        mean_value: stats.mean(),
-        histogram: stats.histogram.clone(),
-        seconds: start.elapsed().as_secs_f64(),
-    };
+    let summary = TableSummary::new(pattern, kind, ValueStats::of(&entries), start);
     obs.table_done(table_no, &summary);
     Ok((entries, summary))
 }

@@ -392,21 +392,8 @@ fn build_slice<T: LevelTable>(c: &Context<'_>) -> Result<BuiltSlice<T>, BuildErr
         bfs_levels::<T, _, u32>(c, &bfs, &own, &slice)
     };
     // Every level's count is the whole job's: the histogram needs no pass over the slices.
-    let reached: u64 = levels.histogram.iter().sum();
-    let stats = ValueStats {
-        histogram: levels.histogram,
-        unreached: idx.len() - reached,
-    };
-    let summary = TableSummary {
-        pattern: pattern.clone(),
-        kind: TableKind::ZeroAware,
-        entries: idx.len(),
-        unreached: stats.unreached,
-        max_value: stats.max_value(),
-        mean_value: stats.mean(),
-        histogram: stats.histogram.clone(),
-        seconds: start.elapsed().as_secs_f64(),
-    };
+    let stats = ValueStats::of_levels(levels.histogram, idx.len());
+    let summary = TableSummary::new(pattern, TableKind::ZeroAware, stats, start);
     obs.table_done(table, &summary);
     let mut exchanged = vec![0u64; sent.len()];
     c.world

@@ -56,6 +56,16 @@ impl ValueStats {
         }
     }
 
+    /// The statistics of a BFS's table of `entries` entries, `histogram[d]` of which it first
+    /// reached at depth `d` (the others never).
+    pub(crate) fn of_levels(histogram: Vec<u64>, entries: u64) -> ValueStats {
+        let reached: u64 = histogram.iter().sum();
+        ValueStats {
+            histogram,
+            unreached: entries - reached,
+        }
+    }
+
     /// Largest reached value.
     pub fn max_value(&self) -> u8 {
         (self.histogram.len() - 1) as u8

@@ -237,21 +237,8 @@ pub fn build_bit1_table(
         .map_err(BuildError::index_error(pattern))?;
     obs.table_started(table, pattern, TableKind::ZeroAware, idx.len());
     let (t, stats) = two_bit_distances(goal, pattern, &idx, table, obs);
-    let reached: u64 = stats.histogram.iter().sum();
-    let values = ValueStats {
-        histogram: stats.histogram,
-        unreached: idx.len() - reached,
-    };
-    let summary = TableSummary {
-        pattern: pattern.clone(),
-        kind: TableKind::ZeroAware,
-        entries: idx.len(),
-        unreached: values.unreached,
-        max_value: values.max_value(),
-        mean_value: values.mean(),
-        histogram: values.histogram,
-        seconds: start.elapsed().as_secs_f64(),
-    };
+    let values = ValueStats::of_levels(stats.histogram, idx.len());
+    let summary = TableSummary::new(pattern, TableKind::ZeroAware, values, start);
     check_fits(Encoding::Bit1, &summary)?;
     let payload = t.into_bit1();
     obs.table_done(table, &summary);
