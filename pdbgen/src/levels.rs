@@ -17,31 +17,16 @@ use pdbformat::{Goal, Pattern};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
-/// Builds the exact zero-aware distances of `pattern` towards `goal`.
-pub fn zero_aware_distances(
+/// Builds the exact zero-aware distances of `pattern` towards `goal`, a byte per entry.
+pub(crate) fn zero_aware_distances(
     goal: &Goal,
     pattern: &Pattern,
     idx: &ZeroAwareIndex,
     table: usize,
     obs: &dyn BuildObserver,
 ) -> Entries {
-    guided_distances(goal, pattern, idx, table, obs, &|_, _| true)
-}
-
-/// The BFS of [`zero_aware_distances`], where an unreached entry `i` may only be given the value
-/// `v` when `accept(i, v)` holds. With a filter that reads bit 1 of each value from a compact
-/// table, this restores the exact values of that table.
-pub fn guided_distances<A: Fn(usize, u8) -> bool + Sync>(
-    goal: &Goal,
-    pattern: &Pattern,
-    idx: &ZeroAwareIndex,
-    table: usize,
-    obs: &dyn BuildObserver,
-    accept: &A,
-) -> Entries {
-    distances::<ByteTable, A>(goal, pattern, idx, table, obs, accept)
-        .0
-        .into_entries()
+    let (t, _) = distances::<ByteTable, _>(goal, pattern, idx, table, obs, &|_, _| true);
+    t.into_entries()
 }
 
 /// What a BFS found besides its table.
@@ -56,7 +41,9 @@ pub struct Levels {
 }
 
 /// The BFS of `pattern` towards `goal` on one process, in a table of type `T` (a byte or two
-/// bits per entry); `accept` filters claims as in [`guided_distances`].
+/// bits per entry), where an unreached entry `i` may only be given the value `v` when
+/// `accept(i, v)` holds. With a filter that reads bit 1 of each value from a `bit1` table,
+/// the byte BFS restores that table's exact values.
 pub(crate) fn distances<T: LevelTable, A: Fn(usize, u8) -> bool + Sync>(
     goal: &Goal,
     pattern: &Pattern,

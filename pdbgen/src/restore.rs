@@ -1,9 +1,9 @@
 //! Exact values from a `bit1` table: a BFS from the goal in which each neighbour of a state at
 //! depth `d` is at `d - 1` or `d + 1`, and bit 1 of its value (the stored bit) tells which.
 
-use crate::byte_table::Entries;
+use crate::byte_table::{ByteTable, Entries};
 use crate::error::{FromIndexError, RestoreError};
-use crate::levels::guided_distances;
+use crate::levels::distances;
 use crate::observer::BuildObserver;
 use pdbformat::format::{Encoding, EntryView};
 use pdbformat::rank::ZeroAwareIndex;
@@ -35,14 +35,9 @@ pub fn restore_from_bit1(
     if view.bit1(g as u64) != 0 {
         return Err(RestoreError::GoalBit);
     }
-    Ok(guided_distances(
-        goal,
-        pattern,
-        &idx,
-        table,
-        obs,
-        &|i, v| view.bit1(i as u64) == (v >> 1) & 1,
-    ))
+    let guide = |i: usize, v: u8| view.bit1(i as u64) == (v >> 1) & 1;
+    let (t, _) = distances::<ByteTable, _>(goal, pattern, &idx, table, obs, &guide);
+    Ok(t.into_entries())
 }
 
 /// A table's exact values, one byte per entry, however they are encoded.

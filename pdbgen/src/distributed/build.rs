@@ -182,7 +182,7 @@ fn bfs_levels<T: LevelTable, A: Fn(usize, u8) -> bool + Sync, W: Wire>(
             let s = scanned.fetch_add(entries, Relaxed) + entries;
             obs.chunk_done(table, (s as f64 * scale) as u64);
         };
-        exchange.run_level(slice, depth, pull, &report)
+        exchange.level(slice, depth, pull, &report)
     });
     let (sent, times) = exchange.into_traffic();
     (levels, sent, times)

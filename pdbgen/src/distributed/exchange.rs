@@ -132,23 +132,6 @@ impl<'w, W: Wire> Exchange<'w, W> {
         }
     }
 
-    /// Runs one level on this rank ([`Self::level`]) and waits for its end: returns the
-    /// entries every rank claimed, summed.
-    pub fn run_level<T: LevelTable, A: Fn(usize, u8) -> bool + Sync>(
-        &mut self,
-        slice: &Slice<'_, T, A>,
-        depth: u8,
-        pull: bool,
-        report: &(dyn Fn(u64) + Sync),
-    ) -> u64 {
-        self.sent.push(0);
-        let claimed = self.level(slice, depth, pull, report);
-        let waiting = Instant::now();
-        let total = self.meetings.sum(claimed);
-        self.waited += waiting.elapsed();
-        total
-    }
-
     /// Ends the table's exchanges: the bytes this rank sent at each level, and the seconds it
     /// waited for the others and spent in the exchanges.
     pub fn into_traffic(self) -> (Vec<u64>, [f64; 2]) {
@@ -161,15 +144,16 @@ impl<'w, W: Wire> Exchange<'w, W> {
     /// for their owner, as offsets in the owner's slice (pull: with the asking entry beside
     /// each). The ranks meet whenever one of them holds a full share for an owner (the others
     /// join after their current batch) or once every rank has finished its slice or been
-    /// called, and empty every outbox in bounded pieces. Returns the entries this rank
-    /// claimed.
-    fn level<T: LevelTable, A: Fn(usize, u8) -> bool + Sync>(
+    /// called, and empty every outbox in bounded pieces. The level ends on every rank at once:
+    /// returns the entries all the ranks claimed, summed.
+    pub fn level<T: LevelTable, A: Fn(usize, u8) -> bool + Sync>(
         &mut self,
         slice: &Slice<'_, T, A>,
         depth: u8,
         pull: bool,
         report: &(dyn Fn(u64) + Sync),
     ) -> u64 {
+        self.sent.push(0);
         let mut claimed = 0u64;
         let mut next = 0;
         let units = slice.chunks();
@@ -238,9 +222,13 @@ impl<'w, W: Wire> Exchange<'w, W> {
                 self.outboxes.iter_mut().for_each(Outbox::clear);
             }
             if !busy {
-                return claimed;
+                break;
             }
         }
+        let waiting = Instant::now();
+        let total = self.meetings.sum(claimed);
+        self.waited += waiting.elapsed();
+        total
     }
 
     /// Whether some owner's outboxes hold a full share, or one worker's its part of one.
