@@ -19,9 +19,11 @@ use pdbformat::{Goal, Pattern, TableKind};
 use std::path::Path;
 use std::time::Instant;
 
-/// Builds one table in memory, one byte per entry in the index order of
-/// [`pdbformat::TableIndex::new`]`(board, pattern.len(), kind)`. Unreached entries (only
-/// possible for patterns that fill the whole board) hold [`crate::UNREACHED`].
+/// Builds the table of `pattern` towards `goal` in memory, one byte per entry in the index
+/// order of [`pdbformat::TableIndex::new`]`(board, pattern.len(), kind)`, with `threads`
+/// workers (`None`: all cores); `obs` hears of it as table number `table_no`. Unreached
+/// entries (only possible for patterns that fill the whole board) hold [`crate::UNREACHED`].
+/// The bytes are the same whatever the thread count.
 pub fn build_table(
     goal: &Goal,
     pattern: &Pattern,
@@ -64,8 +66,12 @@ fn build_in_pool(
     Ok((entries, summary))
 }
 
-/// Builds every table of the request and writes one file at `path` (through a temporary file
-/// renamed into place: an interrupted build leaves nothing under `path`).
+/// Builds every table of `req` and writes one file at `path` (through a temporary file
+/// renamed into place: an interrupted build leaves nothing under `path`); returns each
+/// table's figures, in partition order. A table whose pattern is the image of an earlier one
+/// under a board symmetry that fixes the goal's blank is derived from it instead of searched
+/// (`obs` hears [`BuildObserver::table_derived`]). Refuses `bit1` entries for zero-unaware
+/// tables, and tables the encoding cannot hold ([`BuildError`]).
 pub fn build_file(
     req: &BuildRequest,
     path: &Path,

@@ -169,7 +169,9 @@ pub fn verify_file(
     })
 }
 
-/// Checks every table of an opened file in the current thread pool, one report per table.
+/// Checks every table of an opened file to `depth`, in the current thread pool (what
+/// [`verify_file`] does after opening the file): one report per table, in file order. `Err`
+/// only when a table's values cannot be checked at all.
 pub fn verify_tables(
     file: &PdbFile,
     depth: VerifyDepth,

@@ -62,7 +62,11 @@ impl std::ops::Deref for Values<'_> {
     }
 }
 
-/// The exact values of a loaded table of a file whose goal is `goal`.
+/// The exact values of a loaded table of a file whose goal is `goal`: `u8` entries as they
+/// are, `u4` entries unpacked, `bit1` entries restored by a BFS from the goal that each stored
+/// bit guides (`obs` hears of its levels as table number `table_no`). Only a `bit1` payload
+/// that is not one of this table (wrong length, the goal's bit set) is an error; the restored
+/// values are exact only if the bits were right, which [`crate::verify_table`] tells.
 pub fn values_of<'a>(
     goal: &Goal,
     table: &'a pdbformat::format::Table,

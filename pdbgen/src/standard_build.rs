@@ -28,7 +28,10 @@ impl BuildRequest {
     }
 }
 
-/// Builds standard database `db` at `path` (through a temporary file renamed into place).
+/// Builds standard database `db` at `path` (through a temporary file renamed into place) with
+/// `threads` workers (`None`: all cores), as [`build_file`] does with
+/// [`BuildRequest::standard`]; `xtask` and the solver's first-use build both come here, so they
+/// write the same bytes.
 pub fn build_standard(
     db: &StandardDb,
     path: &Path,
