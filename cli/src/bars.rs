@@ -3,8 +3,7 @@
 
 use indicatif::{HumanCount, ProgressBar, ProgressDrawTarget, ProgressStyle};
 use pdbformat::{Pattern, Symmetry, TableKind};
-use pdbgen::verify::VerifyObserver;
-use pdbgen::{BuildObserver, TableSummary};
+use pdbgen::{BuildObserver, TableSummary, VerifyObserver};
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering::Relaxed};
 use std::sync::Mutex;
 

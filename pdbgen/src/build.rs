@@ -1,115 +1,29 @@
-//! Building tables and whole partition files: planning, thread pools, encoding and writing.
+//! Building on one machine: one table in memory ([`build_table`]), or every table of a
+//! partition encoded and written into one file ([`build_file`]): searched by the byte BFS
+//! (zero-unaware tables reduced from it), by the two-bit BFS for zero-aware `bit1` tables, or
+//! derived from an earlier table whose symmetric image they are.
 
-use crate::bfs::zero_aware_distances;
-use crate::error::BuildError;
+use crate::byte_table::Entries;
+use crate::error::{BuildError, FromIndexError};
+use crate::levels::zero_aware_distances;
 use crate::observer::{BuildObserver, TableSummary};
+use crate::pool::in_pool;
 use crate::reduce::zero_unaware_from_aware;
+use crate::request::{check_fits, BuildRequest};
 use crate::stats::ValueStats;
 use crate::symmetric::{derive_table, image_of, Image};
 use crate::twobit::{build_bit1_table, Bit1Payload};
-use crate::words::Entries;
-use pdbformat::format::{encode_entries, write_pdb, Encoding, TableSource, WriteOptions};
-use pdbformat::rank::{entry_count, IndexError, PermutationIndex, ZeroAwareIndex};
-use pdbformat::{Goal, Partition, Pattern, TableKind};
+use pdbformat::format::{encode_entries, write_pdb, Encoding, TableSource};
+use pdbformat::rank::{PermutationIndex, ZeroAwareIndex};
+use pdbformat::{Goal, Pattern, TableKind};
 use std::path::Path;
 use std::time::Instant;
 
-/// Everything that defines a partition file to build.
-#[derive(Clone, Debug)]
-pub struct BuildRequest {
-    /// Goal (and board).
-    pub goal: Goal,
-    /// The patterns, one table each.
-    pub partition: Partition,
-    /// Zero-aware or zero-unaware.
-    pub kind: TableKind,
-    /// Worker threads; `None` for all cores.
-    pub threads: Option<usize>,
-    /// Entry encoding in the file.
-    pub encoding: Encoding,
-    /// Compression and levels.
-    pub write: WriteOptions,
-}
-
-/// Sizes a build will need, known before it starts.
-#[derive(Clone, Debug)]
-pub struct BuildPlan {
-    /// Entries of each output table.
-    pub entries: Vec<u64>,
-    /// Peak bytes of memory the build will hold.
-    pub peak_bytes: u64,
-    /// Bits per entry of the BFS's working table: 2 for zero-aware `bit1` builds (the two-bit
-    /// BFS), 8 otherwise.
-    pub working_bits: u32,
-    /// Tables derived from an earlier table through a board symmetry (no BFS of their own).
-    pub derived: usize,
-    /// Processor time the BFS levels will take, in core-seconds: a rough estimate from
-    /// [`NS_PER_ENTRY`] (tables much larger than the caches run slower per entry).
-    pub core_seconds: f64,
-    /// Worker threads the build will use: the request's, or one per core (rayon's global
-    /// pool, which `RAYON_NUM_THREADS` sets).
-    pub threads: usize,
-}
-
-/// Processor time per entry of the BFS, in nanoseconds: measured on the 2-core development
-/// machine with the zero-aware 7-8 of the 15-puzzle (about 109 CPU-s for 1.565 G entries under
-/// load, see BENCHMARKS.md; 5x5 tables run slower per entry), used only to tell the user
-/// before a build whether it takes minutes or days.
-pub const NS_PER_ENTRY: f64 = 80.0;
-
-/// Works out entry counts and peak memory: finished tables stay in memory until the file is
-/// written; a table that is the image of an earlier one under a blank-fixing board symmetry
-/// ([`crate::symmetric`]) is derived from it and needs no BFS; the table being built needs its zero-aware working table (a byte per entry, or 2
-/// bits for zero-aware `bit1` builds, whose output is compacted in place), plus the
-/// zero-unaware output for that kind, and the index's region tables.
-pub fn plan(req: &BuildRequest) -> Result<BuildPlan, BuildError> {
-    let board = req.goal.board();
-    let mut entries = Vec::new();
-    let mut peak = 0u64;
-    let mut kept = 0u64;
-    let mut bfs_entries = 0u64;
-    let mut derived = 0;
-    let patterns = req.partition.patterns();
-    for (i, p) in patterns.iter().enumerate() {
-        let k = p.len();
-        let out = entry_count(board, k, req.kind).map_err(index_error(p))?;
-        if image_of(&req.goal, patterns, i).is_some() {
-            // Derived from an earlier table: no BFS, only its own encoded output.
-            peak = peak.max(kept + req.encoding.encoded_len(out));
-            kept += req.encoding.encoded_len(out);
-            entries.push(out);
-            derived += 1;
-            continue;
-        }
-        let za = entry_count(board, k, TableKind::ZeroAware).map_err(index_error(p))?;
-        bfs_entries += za;
-        let sets = pdbformat::rank::binomial(board.cells(), k);
-        let index_bytes = sets * (board.cells() as u64 + 24);
-        let working = match req.kind {
-            _ if two_bit(req) => za.div_ceil(4),
-            TableKind::ZeroAware => za,
-            TableKind::ZeroUnaware => za + out,
-        };
-        peak = peak.max(kept + working + index_bytes);
-        kept += req.encoding.encoded_len(out);
-        entries.push(out);
-    }
-    Ok(BuildPlan {
-        entries,
-        peak_bytes: peak.max(kept),
-        working_bits: if two_bit(req) { 2 } else { 8 },
-        derived,
-        core_seconds: bfs_entries as f64 * NS_PER_ENTRY * 1e-9,
-        threads: req
-            .threads
-            .unwrap_or_else(rayon::current_num_threads)
-            .max(1),
-    })
-}
-
-/// Builds one table in memory, one byte per entry in the index order of
-/// [`pdbformat::TableIndex::new`]`(board, pattern.len(), kind)`. Unreached entries (only
-/// possible for patterns that fill the whole board) hold [`crate::UNREACHED`].
+/// Builds the table of `pattern` towards `goal` in memory, one byte per entry in the index
+/// order of [`pdbformat::TableIndex::new`]`(board, pattern.len(), kind)`, with `threads`
+/// workers (`None`: all cores); `obs` hears of it as table number `table_no`. Unreached
+/// entries (only possible for patterns that fill the whole board) hold [`crate::UNREACHED`].
+/// The bytes are the same whatever the thread count.
 pub fn build_table(
     goal: &Goal,
     pattern: &Pattern,
@@ -132,45 +46,38 @@ fn build_in_pool(
 ) -> Result<(Entries, TableSummary), BuildError> {
     let board = goal.board();
     let start = Instant::now();
-    let za_idx = ZeroAwareIndex::new(board, pattern.len()).map_err(index_error(pattern))?;
+    let za_idx =
+        ZeroAwareIndex::new(board, pattern.len()).map_err(BuildError::index_error(pattern))?;
     let entries = match kind {
         TableKind::ZeroAware => {
             obs.table_started(table_no, pattern, kind, za_idx.len());
             zero_aware_distances(goal, pattern, &za_idx, table_no, obs)
         }
         TableKind::ZeroUnaware => {
-            let zu_idx =
-                PermutationIndex::new(board, pattern.len()).map_err(index_error(pattern))?;
+            let zu_idx = PermutationIndex::new(board, pattern.len())
+                .map_err(BuildError::index_error(pattern))?;
             obs.table_started(table_no, pattern, kind, za_idx.len());
             let za = zero_aware_distances(goal, pattern, &za_idx, table_no, obs);
             zero_unaware_from_aware(board, &za_idx, &za, &zu_idx)
         }
     };
-    let stats = ValueStats::of(&entries);
-    let summary = TableSummary {
-        pattern: pattern.clone(),
-        kind,
-        entries: entries.len() as u64,
-        unreached: stats.unreached,
-        max_value: stats.max_value(),
-        mean_value: stats.mean(),
-        histogram: stats.histogram.clone(),
-        seconds: start.elapsed().as_secs_f64(),
-    };
+    let summary = TableSummary::new(pattern, kind, ValueStats::of(&entries), start);
     obs.table_done(table_no, &summary);
     Ok((entries, summary))
 }
 
-/// Builds every table of the request and writes one file at `path` (through a temporary file
-/// renamed into place: an interrupted build leaves nothing under `path`).
+/// Builds every table of `req` and writes one file at `path` (through a temporary file
+/// renamed into place: an interrupted build leaves nothing under `path`); returns each
+/// table's figures, in partition order. A table whose pattern is the image of an earlier one
+/// under a board symmetry that fixes the goal's blank is derived from it instead of searched
+/// (`obs` hears [`BuildObserver::table_derived`]). Refuses `bit1` entries for zero-unaware
+/// tables, and tables the encoding cannot hold ([`BuildError`]).
 pub fn build_file(
     req: &BuildRequest,
     path: &Path,
     obs: &dyn BuildObserver,
 ) -> Result<Vec<TableSummary>, BuildError> {
-    if req.encoding == Encoding::Bit1 && req.kind != TableKind::ZeroAware {
-        return Err(BuildError::Bit1NeedsZeroAware);
-    }
+    req.check_encoding()?;
     in_pool(req.threads, || {
         let mut built: Vec<(EncodedOrRaw, TableSummary)> = Vec::new();
         let patterns = req.partition.patterns();
@@ -180,23 +87,13 @@ pub fn build_file(
                 built.push(derived);
                 continue;
             }
-            if two_bit(req) {
+            if req.two_bit() {
                 let (payload, summary) = build_bit1_table(&req.goal, p, i, obs)?;
                 built.push((EncodedOrRaw::Bit1(payload), summary));
                 continue;
             }
             let (entries, summary) = build_in_pool(&req.goal, p, req.kind, i, obs)?;
-            if summary.unreached > 0 && req.encoding != Encoding::U8 {
-                return Err(BuildError::UnreachedNeedsU8 {
-                    pattern: p.to_string(),
-                });
-            }
-            if req.encoding == Encoding::U4 && summary.max_value > 15 {
-                return Err(BuildError::TooLargeForU4 {
-                    pattern: p.to_string(),
-                    max: summary.max_value,
-                });
-            }
+            check_fits(req.encoding, &summary)?;
             let encoded = match req.encoding {
                 Encoding::U8 => EncodedOrRaw::Raw(entries),
                 e => EncodedOrRaw::Encoded(encode_entries(&entries, e)),
@@ -243,7 +140,7 @@ fn derive_from(
         req.kind,
         req.encoding,
     )
-    .map_err(index_error(p))?;
+    .map_err(BuildError::index_error(p))?;
     let summary = TableSummary {
         pattern: p.clone(),
         seconds: start.elapsed().as_secs_f64(),
@@ -263,12 +160,6 @@ pub(crate) enum EncodedOrRaw {
     Bit1(Bit1Payload),
 }
 
-/// Whether the build uses the two-bit BFS (zero-aware `bit1` tables), which never holds a
-/// byte per entry.
-fn two_bit(req: &BuildRequest) -> bool {
-    req.encoding == Encoding::Bit1 && req.kind == TableKind::ZeroAware
-}
-
 impl EncodedOrRaw {
     /// The encoded entries.
     pub(crate) fn bytes(&self) -> &[u8] {
@@ -277,27 +168,5 @@ impl EncodedOrRaw {
             EncodedOrRaw::Encoded(v) => v,
             EncodedOrRaw::Bit1(p) => p,
         }
-    }
-}
-
-/// Runs `f` in a rayon pool of `threads` workers (the global pool when `None`).
-pub fn in_pool<T: Send, E: From<rayon::ThreadPoolBuildError> + Send>(
-    threads: Option<usize>,
-    f: impl FnOnce() -> Result<T, E> + Send,
-) -> Result<T, E> {
-    match threads {
-        None => f(),
-        Some(n) => rayon::ThreadPoolBuilder::new()
-            .num_threads(n.max(1))
-            .build()?
-            .install(f),
-    }
-}
-
-/// Wraps an index error with the pattern it is about.
-fn index_error(pattern: &Pattern) -> impl Fn(IndexError) -> BuildError + '_ {
-    move |source| BuildError::Index {
-        pattern: pattern.to_string(),
-        source,
     }
 }

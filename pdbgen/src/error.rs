@@ -8,6 +8,7 @@
 
 use pdbformat::format::FormatError;
 use pdbformat::rank::IndexError;
+use pdbformat::Pattern;
 use std::path::PathBuf;
 use thiserror::Error;
 
@@ -140,7 +141,7 @@ pub enum CheckError {
 
 /// Why a file could not be verified at all. Damage found while verifying (a checksum that
 /// fails, values that fail a check) is not an error: it is reported in the
-/// [`crate::verify::FileReport`].
+/// [`crate::FileReport`].
 #[derive(Debug, Error)]
 pub enum VerifyError {
     /// The file does not open: unreadable, not a PDB file, a damaged header, truncated.
@@ -158,4 +159,43 @@ pub enum VerifyError {
     /// The worker threads could not be started.
     #[error("cannot start the worker threads")]
     Threads(#[from] rayon::ThreadPoolBuildError),
+}
+
+/// The errors of the operations that index a pattern's table: each has an `Index` variant
+/// that names the pattern whose board has no index.
+pub(crate) trait FromIndexError: Sized {
+    /// The `Index` variant for `pattern`, caused by `source`.
+    fn index(pattern: &Pattern, source: IndexError) -> Self;
+
+    /// Wraps an index error with the pattern it is about (for `map_err`).
+    fn index_error(pattern: &Pattern) -> impl Fn(IndexError) -> Self + '_ {
+        move |source| Self::index(pattern, source)
+    }
+}
+
+impl FromIndexError for BuildError {
+    fn index(pattern: &Pattern, source: IndexError) -> BuildError {
+        BuildError::Index {
+            pattern: pattern.to_string(),
+            source,
+        }
+    }
+}
+
+impl FromIndexError for RestoreError {
+    fn index(pattern: &Pattern, source: IndexError) -> RestoreError {
+        RestoreError::Index {
+            pattern: pattern.to_string(),
+            source,
+        }
+    }
+}
+
+impl FromIndexError for CheckError {
+    fn index(pattern: &Pattern, source: IndexError) -> CheckError {
+        CheckError::Index {
+            pattern: pattern.to_string(),
+            source,
+        }
+    }
 }

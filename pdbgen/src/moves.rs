@@ -61,14 +61,10 @@ pub struct BlockMoves {
 }
 
 impl BlockMoves {
-    /// The moves of each state of the block.
+    /// The moves of each state of the block (the distributed build weighs blocks by it).
+    #[cfg(feature = "mpi")]
     pub fn len(&self) -> usize {
         self.keep_len + self.pass_len
-    }
-
-    /// Whether the block's states have no move (a blank region no tile borders).
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
     }
 }
 
@@ -97,11 +93,10 @@ pub struct State {
     pub region: u64,
     /// Cells of the pattern tiles in tile order (first `k` used).
     pub cells: [u8; MAX_TILES],
-    /// Rank of each tile's cell inside the occupied set (first `k` used).
-    pub slots: [u8; MAX_TILES],
-    /// The tile order's rank (the Lehmer rank of `slots`).
+    /// The tile order's rank (the Lehmer rank of the tiles' slots: each tile's rank among the
+    /// occupied cells).
     pub order: u64,
-    /// `tile_of_slot[slot]`: the tile on each slot (first `k` used), the inverse of `slots`.
+    /// `tile_of_slot[slot]`: the tile on each slot (first `k` used).
     pub tile_of_slot: [u8; MAX_TILES],
 }
 
@@ -213,7 +208,6 @@ impl<'a> ZeroAwareMoves<'a> {
             occ,
             region: self.idx.region_mask(region),
             cells,
-            slots,
             order,
             tile_of_slot,
         }

@@ -1,6 +1,8 @@
 //! What a build reports while it runs, and what it reports at the end of each table.
 
+use crate::stats::ValueStats;
 use pdbformat::{Pattern, Symmetry, TableKind};
+use std::time::Instant;
 
 /// Receives progress from a build. Every method has an empty default; calls come from worker
 /// threads, per chunk of work, never per state.
@@ -53,4 +55,26 @@ pub struct TableSummary {
     pub histogram: Vec<u64>,
     /// Seconds spent building.
     pub seconds: f64,
+}
+
+impl TableSummary {
+    /// The figures of a finished table of `pattern` and `kind` whose values `stats` counts
+    /// (its entries: every value counted, unreached ones included), built since `start`.
+    pub(crate) fn new(
+        pattern: &Pattern,
+        kind: TableKind,
+        stats: ValueStats,
+        start: Instant,
+    ) -> TableSummary {
+        TableSummary {
+            pattern: pattern.clone(),
+            kind,
+            entries: stats.histogram.iter().sum::<u64>() + stats.unreached,
+            unreached: stats.unreached,
+            max_value: stats.max_value(),
+            mean_value: stats.mean(),
+            histogram: stats.histogram,
+            seconds: start.elapsed().as_secs_f64(),
+        }
+    }
 }

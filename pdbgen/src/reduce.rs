@@ -1,8 +1,8 @@
 //! Zero-unaware tables from zero-aware ones: the minimum over the blank's regions, re-indexed
 //! by the k-permutation rank.
 
+use crate::byte_table::{ByteTable, Entries};
 use crate::moves::ZeroAwareMoves;
-use crate::words::{Entries, WordTable};
 use pdbformat::rank::{rank_permutation, PermutationIndex, ZeroAwareIndex};
 use pdbformat::Board;
 use rayon::prelude::*;
@@ -18,7 +18,7 @@ pub fn zero_unaware_from_aware(
     let k = za_idx.k();
     let fact = za_idx.order_count();
     let moves = ZeroAwareMoves::new(board, za_idx);
-    let out = WordTable::new(zu_idx.len() as usize);
+    let out = ByteTable::new(zu_idx.len() as usize);
     (0..za_idx.set_count())
         .into_par_iter()
         .with_min_len(16)

@@ -1,10 +1,10 @@
 //! Exact values from a `bit1` table: a BFS from the goal in which each neighbour of a state at
 //! depth `d` is at `d - 1` or `d + 1`, and bit 1 of its value (the stored bit) tells which.
 
-use crate::bfs::guided_distances;
-use crate::error::RestoreError;
+use crate::byte_table::{ByteTable, Entries};
+use crate::error::{FromIndexError, RestoreError};
+use crate::levels::distances;
 use crate::observer::BuildObserver;
-use crate::words::Entries;
 use pdbformat::format::{Encoding, EntryView};
 use pdbformat::rank::ZeroAwareIndex;
 use pdbformat::{Goal, Pattern};
@@ -20,11 +20,8 @@ pub fn restore_from_bit1(
     table: usize,
     obs: &dyn BuildObserver,
 ) -> Result<Entries, RestoreError> {
-    let idx =
-        ZeroAwareIndex::new(goal.board(), pattern.len()).map_err(|source| RestoreError::Index {
-            pattern: pattern.to_string(),
-            source,
-        })?;
+    let idx = ZeroAwareIndex::new(goal.board(), pattern.len())
+        .map_err(RestoreError::index_error(pattern))?;
     if bits.len() as u64 != idx.len().div_ceil(8) {
         return Err(RestoreError::Length {
             entries: idx.len(),
@@ -38,14 +35,9 @@ pub fn restore_from_bit1(
     if view.bit1(g as u64) != 0 {
         return Err(RestoreError::GoalBit);
     }
-    Ok(guided_distances(
-        goal,
-        pattern,
-        &idx,
-        table,
-        obs,
-        &|i, v| view.bit1(i as u64) == (v >> 1) & 1,
-    ))
+    let guide = |i: usize, v: u8| view.bit1(i as u64) == (v >> 1) & 1;
+    let (t, _) = distances::<ByteTable, _>(goal, pattern, &idx, table, obs, &guide);
+    Ok(t.into_entries())
 }
 
 /// A table's exact values, one byte per entry, however they are encoded.
@@ -54,7 +46,7 @@ pub enum Values<'a> {
     Borrowed(&'a [u8]),
     /// `u4` entries, unpacked.
     Unpacked(Vec<u8>),
-    /// `bit1` entries, restored by [`restore_from_bit1`].
+    /// `bit1` entries, restored by a BFS that the stored bits guide.
     Restored(Entries),
 }
 
@@ -70,7 +62,11 @@ impl std::ops::Deref for Values<'_> {
     }
 }
 
-/// The exact values of a loaded table of a file whose goal is `goal`.
+/// The exact values of a loaded table of a file whose goal is `goal`: `u8` entries as they
+/// are, `u4` entries unpacked, `bit1` entries restored by a BFS from the goal that each stored
+/// bit guides (`obs` hears of its levels as table number `table_no`). Only a `bit1` payload
+/// that is not one of this table (wrong length, the goal's bit set) is an error; the restored
+/// values are exact only if the bits were right, which [`crate::verify_table`] tells.
 pub fn values_of<'a>(
     goal: &Goal,
     table: &'a pdbformat::format::Table,

@@ -7,12 +7,10 @@
 //! made: reached, goal 0 and only the goal 0, parity, the Manhattan bound, and a neighbour at
 //! most one lower for every non-zero entry.
 
-use crate::error::CheckError;
+use crate::byte_table::UNREACHED;
+use crate::error::{CheckError, FromIndexError};
 use crate::moves::ZeroAwareMoves;
-use crate::words::UNREACHED;
-use pdbformat::rank::{
-    rank_permutation, unrank_permutation, IndexError, PermutationIndex, ZeroAwareIndex,
-};
+use pdbformat::rank::{rank_permutation, unrank_permutation, PermutationIndex, ZeroAwareIndex};
 use pdbformat::{Goal, Pattern, Puzzle, TableKind};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
@@ -34,7 +32,7 @@ pub mod checks {
     /// A non-zero entry has no neighbour one lower.
     pub const DESCENT: &str = "every non-zero entry has a neighbour one lower";
     /// bit1 tables: the restored values, encoded again, differ from the stored bits (checked
-    /// by [`crate::verify`], which restores the values first).
+    /// by [`crate::verify_file`], which restores the values first).
     pub const STORED_BITS: &str = "stored bits match the restored values";
 }
 
@@ -105,13 +103,6 @@ pub fn verify_table(
     };
     found.0.sort_by_key(|v| v.index);
     Ok(found.0)
-}
-
-fn index_error(pattern: &Pattern) -> impl Fn(IndexError) -> CheckError + '_ {
-    move |source| CheckError::Index {
-        pattern: pattern.to_string(),
-        source,
-    }
 }
 
 fn check_length(values: &[u8], entries: u64) -> Result<(), CheckError> {
@@ -210,7 +201,8 @@ fn verify_zero_aware(
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<Found, CheckError> {
     let board = goal.board();
-    let idx = ZeroAwareIndex::new(board, pattern.len()).map_err(index_error(pattern))?;
+    let idx =
+        ZeroAwareIndex::new(board, pattern.len()).map_err(CheckError::index_error(pattern))?;
     check_length(values, idx.len())?;
     let moves = ZeroAwareMoves::new(board, &idx);
     let geo = Geometry::new(goal, pattern);
@@ -260,7 +252,7 @@ fn verify_zero_unaware(
     let board = goal.board();
     let n = board.cells();
     let k = pattern.len();
-    let idx = PermutationIndex::new(board, k).map_err(index_error(pattern))?;
+    let idx = PermutationIndex::new(board, k).map_err(CheckError::index_error(pattern))?;
     check_length(values, idx.len())?;
     let nbr = board.neighbour_masks();
     let geo = Geometry::new(goal, pattern);

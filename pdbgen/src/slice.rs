@@ -1,17 +1,17 @@
 //! One BFS level over one slice of a table's index range: the expand (push) and fill (pull)
-//! code shared by the single-process BFS ([`crate::bfs`], whose slice is the whole range) and
+//! code shared by the single-process BFS ([`crate::levels`], whose slice is the whole range) and
 //! the distributed one (`crate::distributed`, one slice per MPI rank).
 //!
 //! A slice holds the entries of the contiguous global index range it owns, in a
-//! [`LevelTable`]: a byte per entry ([`WordTable`], exact depths) or two bits
+//! [`LevelTable`]: a byte per entry ([`ByteTable`], exact depths) or two bits
 //! ([`crate::twobit::TwoBitTable`], "reached" and bit 1 of the depth, for `bit1` output).
 //! Neighbours it owns are claimed in place; neighbours owned elsewhere are handed to the
 //! caller, who sends them to their owner (push) or asks their owner whether they are at the
 //! level's depth (pull). Every write of a level stores the same value, so the result depends
 //! neither on the thread count nor on how the range is cut into slices.
 
+use crate::byte_table::{ByteTable, UNREACHED};
 use crate::moves::ZeroAwareMoves;
-use crate::words::{WordTable, UNREACHED};
 use pdbformat::rank::ZeroAwareIndex;
 use std::ops::{AddAssign, Range};
 
@@ -55,11 +55,11 @@ pub trait LevelTable: Sync + Sized {
     fn prefetch(&self, i: usize);
 }
 
-impl LevelTable for WordTable {
+impl LevelTable for ByteTable {
     const BITS: u32 = 8;
 
-    fn unreached(len: usize) -> WordTable {
-        WordTable::new(len)
+    fn unreached(len: usize) -> ByteTable {
+        ByteTable::new(len)
     }
 
     fn push_work(histogram: &[u64]) -> u64 {
@@ -83,12 +83,12 @@ impl LevelTable for WordTable {
 
     #[inline]
     fn claim(&self, i: usize, depth: u8) -> bool {
-        WordTable::claim(self, i, depth)
+        ByteTable::claim(self, i, depth)
     }
 
     #[inline]
     fn prefetch(&self, i: usize) {
-        WordTable::prefetch(self, i);
+        ByteTable::prefetch(self, i);
     }
 }
 
@@ -154,11 +154,6 @@ impl<'a, T: LevelTable, A: Fn(usize, u8) -> bool + Sync> Slice<'a, T, A> {
         }
     }
 
-    /// The global index range this slice owns.
-    pub fn owned(&self) -> Range<u64> {
-        self.owned.clone()
-    }
-
     /// The units of parallel work: ranges of cell sets, each meeting the owned range.
     pub fn chunks(&self) -> &[Range<usize>] {
         &self.chunks
@@ -183,27 +178,6 @@ impl<'a, T: LevelTable, A: Fn(usize, u8) -> bool + Sync> Slice<'a, T, A> {
     #[inline]
     pub fn claim(&self, n: u64, value: u8) -> bool {
         (self.accept)(n as usize, value) && self.table.claim((n - self.owned.start) as usize, value)
-    }
-
-    /// Asks the processor to start loading owned global entry `n` (a hint only).
-    #[inline]
-    pub fn prefetch(&self, n: u64) {
-        self.table.prefetch((n - self.owned.start) as usize);
-    }
-
-    /// Claims every owned entry of `received` (neighbours another slice pushed here, as
-    /// offsets in this slice) with `value`, loading each a few entries ahead; returns how many
-    /// were new.
-    pub fn claim_received<L: Copy + Into<u64>>(&self, received: &[L], value: u8) -> u64 {
-        let start = self.owned.start;
-        let mut claimed = 0;
-        for (k, &n) in received.iter().enumerate() {
-            if let Some(&ahead) = received.get(k + PREFETCH_BATCH) {
-                self.table.prefetch(ahead.into() as usize);
-            }
-            claimed += self.claim(start + n.into(), value) as u64;
-        }
-        claimed
     }
 
     /// The owned entries, in index order.
@@ -346,6 +320,37 @@ impl<'a, T: LevelTable, A: Fn(usize, u8) -> bool + Sync> Slice<'a, T, A> {
             claimed += self.claim(n, value) as u64;
         }
         pending.clear();
+        claimed
+    }
+}
+
+/// What the distributed build needs of a slice besides the level code: its range, and the
+/// claims and answers of entries other ranks sent it.
+#[cfg(feature = "mpi")]
+impl<T: LevelTable, A: Fn(usize, u8) -> bool + Sync> Slice<'_, T, A> {
+    /// The global index range this slice owns.
+    pub fn owned(&self) -> Range<u64> {
+        self.owned.clone()
+    }
+
+    /// Asks the processor to start loading owned global entry `n` (a hint only).
+    #[inline]
+    pub fn prefetch(&self, n: u64) {
+        self.table.prefetch((n - self.owned.start) as usize);
+    }
+
+    /// Claims every owned entry of `received` (neighbours another slice pushed here, as
+    /// offsets in this slice) with `value`, loading each a few entries ahead; returns how many
+    /// were new.
+    pub fn claim_received<L: Copy + Into<u64>>(&self, received: &[L], value: u8) -> u64 {
+        let start = self.owned.start;
+        let mut claimed = 0;
+        for (k, &n) in received.iter().enumerate() {
+            if let Some(&ahead) = received.get(k + PREFETCH_BATCH) {
+                self.table.prefetch(ahead.into() as usize);
+            }
+            claimed += self.claim(start + n.into(), value) as u64;
+        }
         claimed
     }
 }

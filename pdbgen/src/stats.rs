@@ -1,6 +1,6 @@
 //! Value statistics of a table: histogram, maximum and mean.
 
-use crate::words::UNREACHED;
+use crate::byte_table::UNREACHED;
 use rayon::prelude::*;
 
 /// Value counts of a table of byte entries.
@@ -34,17 +34,8 @@ impl ValueStats {
         ValueStats::from_counts(&counts)
     }
 
-    /// Counts of every byte value of a table (`counts[v]` entries hold `v`), e.g. the
-    /// per-slice counts of a distributed build summed over its processes.
-    pub fn counts(&self) -> [u64; 256] {
-        let mut counts = [0u64; 256];
-        counts[..self.histogram.len()].copy_from_slice(&self.histogram);
-        counts[UNREACHED as usize] = self.unreached;
-        counts
-    }
-
     /// The statistics of a table with `counts[v]` entries holding `v`.
-    pub fn from_counts(counts: &[u64; 256]) -> ValueStats {
+    fn from_counts(counts: &[u64; 256]) -> ValueStats {
         let unreached = counts[UNREACHED as usize];
         let max = (0..UNREACHED as usize)
             .rev()
@@ -53,6 +44,16 @@ impl ValueStats {
         ValueStats {
             histogram: counts[..=max].to_vec(),
             unreached,
+        }
+    }
+
+    /// The statistics of a BFS's table of `entries` entries, `histogram[d]` of which it first
+    /// reached at depth `d` (the others never).
+    pub(crate) fn of_levels(histogram: Vec<u64>, entries: u64) -> ValueStats {
+        let reached: u64 = histogram.iter().sum();
+        ValueStats {
+            histogram,
+            unreached: entries - reached,
         }
     }
 

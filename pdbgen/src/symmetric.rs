@@ -258,10 +258,93 @@ impl<'a> SourceIndex<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::twobit::build_bit1_table;
+    use crate::{build_table, NoProgress};
+    use pdbformat::format::encode_entries;
     use pdbformat::Board;
 
     fn pattern(board: Board, tiles: &[usize]) -> Pattern {
         Pattern::new(board, tiles).unwrap()
+    }
+
+    /// The transpose of `tiles`' goal cells, as the tiles on those cells.
+    fn transposed(goal: &Goal, tiles: &[usize]) -> Vec<usize> {
+        let board = goal.board();
+        tiles
+            .iter()
+            .map(|&t| goal.tile_at(Symmetry::Transpose.map(board, goal.cell_of(t))))
+            .collect()
+    }
+
+    /// (board side, goal, source pattern): square boards with the blank on the main diagonal.
+    fn cases() -> Vec<(usize, &'static str, Vec<usize>)> {
+        vec![
+            (3, "blank-first", vec![1, 2]),
+            (3, "blank-first", vec![1, 2, 5]),
+            (3, "blank-last", vec![1, 2, 3]),
+            (4, "blank-first", vec![1, 2, 3]),
+            (4, "blank-first", vec![2, 3, 7, 11]),
+            (4, "blank-last", vec![1, 2, 3, 4, 7]),
+            // The blank in the middle of the diagonal.
+            (3, "1 2 3 4 0 5 6 7 8", vec![1, 2, 3]),
+        ]
+    }
+
+    /// A table derived through a board symmetry equals, entry for entry, the table of the same
+    /// pattern built by its own BFS, for every kind and encoding, from the byte BFS's entries
+    /// and from the two-bit BFS's payload.
+    #[test]
+    fn derived_tables_equal_independent_builds() {
+        for (side, g, tiles) in cases() {
+            let board = Board::new(side, side).unwrap();
+            let goal = Goal::parse(board, g).unwrap();
+            let a = Pattern::new(board, &tiles).unwrap();
+            let b = Pattern::new(board, &transposed(&goal, &tiles)).unwrap();
+            assert_ne!(a, b);
+            assert!(maps_onto(&goal, Symmetry::Transpose, &a, &b));
+            for kind in [TableKind::ZeroAware, TableKind::ZeroUnaware] {
+                let ta = build_table(&goal, &a, kind, Some(2), 0, &NoProgress).unwrap();
+                let tb = build_table(&goal, &b, kind, Some(2), 0, &NoProgress).unwrap();
+                let mut encodings = vec![Encoding::U8];
+                if ta.iter().all(|&v| v <= 15) {
+                    encodings.push(Encoding::U4);
+                }
+                if kind == TableKind::ZeroAware {
+                    encodings.push(Encoding::Bit1);
+                }
+                for enc in encodings {
+                    let derived = derive_table(
+                        &goal,
+                        &a,
+                        &encode_entries(&ta, enc),
+                        &b,
+                        Symmetry::Transpose,
+                        kind,
+                        enc,
+                    )
+                    .unwrap();
+                    assert_eq!(
+                        derived,
+                        encode_entries(&tb, enc),
+                        "{side}x{side} {g} {tiles:?} {kind} {enc}"
+                    );
+                }
+            }
+            // From the two-bit BFS's payload as well.
+            let (pa, _) = build_bit1_table(&goal, &a, 0, &NoProgress).unwrap();
+            let (pb, _) = build_bit1_table(&goal, &b, 0, &NoProgress).unwrap();
+            let derived = derive_table(
+                &goal,
+                &a,
+                &pa,
+                &b,
+                Symmetry::Transpose,
+                TableKind::ZeroAware,
+                Encoding::Bit1,
+            )
+            .unwrap();
+            assert_eq!(&derived[..], &pb[..], "{side}x{side} {g} {tiles:?} two-bit");
+        }
     }
 
     #[test]

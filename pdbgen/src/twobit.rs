@@ -11,16 +11,18 @@
 //! Every write of a level writes the same two bits, so the table does not depend on the thread
 //! count. At the end, bit 1 of every entry is compacted in place into the `bit1` payload.
 //!
-//! The levels are [`crate::slice`]'s, run by [`crate::bfs`]'s loop over a [`TwoBitTable`]
+//! The levels are [`crate::slice`]'s, run by [`crate::levels`]'s loop over a [`TwoBitTable`]
 //! (the [`LevelTable`] of two bits per entry): the whole range on one process, one slice per
 //! rank in the distributed build.
 
-use crate::bfs::distances;
-use crate::error::BuildError;
+use crate::byte_table::prefetch_word;
+use crate::error::{BuildError, FromIndexError};
+use crate::levels::{distances, Levels};
 use crate::observer::{BuildObserver, TableSummary};
+use crate::request::check_fits;
 use crate::slice::LevelTable;
 use crate::stats::ValueStats;
-use crate::words::prefetch_word;
+use pdbformat::format::Encoding;
 use pdbformat::rank::ZeroAwareIndex;
 use pdbformat::{Goal, Pattern, TableKind};
 use std::ops::Range;
@@ -47,13 +49,9 @@ impl TwoBitTable {
     }
 
     /// Number of entries.
-    pub fn len(&self) -> u64 {
+    #[cfg(test)]
+    fn len(&self) -> u64 {
         self.len
-    }
-
-    /// Whether there are no entries.
-    pub fn is_empty(&self) -> bool {
-        self.len == 0
     }
 
     /// Whether entry `i` is reached.
@@ -63,8 +61,8 @@ impl TwoBitTable {
     }
 
     /// Bit 1 of entry `i`'s depth (0 while unreached).
-    #[inline]
-    pub fn bit1(&self, i: u64) -> u8 {
+    #[cfg(test)]
+    fn bit1(&self, i: u64) -> u8 {
         (self.words[(i / 32) as usize].load(Relaxed) >> (2 * (i % 32) + 1)) as u8 & 1
     }
 
@@ -212,32 +210,16 @@ impl std::ops::Deref for Bit1Payload {
     }
 }
 
-/// What a two-bit BFS found besides the table.
-#[derive(Clone, Debug, Default)]
-pub struct TwoBitStats {
-    /// Entries first reached at each depth.
-    pub histogram: Vec<u64>,
-    /// Entries expanded by push levels (frontier entries and older ones of the same code).
-    pub expanded: u64,
-    /// Entries expanded by push levels that were at the level's depth.
-    pub frontier: u64,
-}
-
-/// The two-bit BFS of the zero-aware space of `pattern` towards `goal`.
-pub fn two_bit_distances(
+/// The two-bit BFS of the zero-aware space of `pattern` towards `goal` (its push levels'
+/// `expanded` entries count the frontier and the older ones of the same code).
+fn two_bit_distances(
     goal: &Goal,
     pattern: &Pattern,
     idx: &ZeroAwareIndex,
     table: usize,
     obs: &dyn BuildObserver,
-) -> (TwoBitTable, TwoBitStats) {
-    let (t, levels) = distances::<TwoBitTable, _>(goal, pattern, idx, table, obs, &|_, _| true);
-    let stats = TwoBitStats {
-        histogram: levels.histogram,
-        expanded: levels.expanded,
-        frontier: levels.frontier,
-    };
-    (t, stats)
+) -> (TwoBitTable, Levels) {
+    distances::<TwoBitTable, _>(goal, pattern, idx, table, obs, &|_, _| true)
 }
 
 /// Builds the `bit1` payload of the zero-aware table of `pattern` towards `goal` through the
@@ -251,39 +233,13 @@ pub fn build_bit1_table(
     obs: &dyn BuildObserver,
 ) -> Result<(Bit1Payload, TableSummary), BuildError> {
     let start = std::time::Instant::now();
-    let idx =
-        ZeroAwareIndex::new(goal.board(), pattern.len()).map_err(|source| BuildError::Index {
-            pattern: pattern.to_string(),
-            source,
-        })?;
+    let idx = ZeroAwareIndex::new(goal.board(), pattern.len())
+        .map_err(BuildError::index_error(pattern))?;
     obs.table_started(table, pattern, TableKind::ZeroAware, idx.len());
     let (t, stats) = two_bit_distances(goal, pattern, &idx, table, obs);
-    let reached: u64 = stats.histogram.iter().sum();
-    let unreached = idx.len() - reached;
-    if unreached != 0 {
-        return Err(BuildError::UnreachedNeedsU8 {
-            pattern: pattern.to_string(),
-        });
-    }
-    if stats.histogram.len() > u8::MAX as usize {
-        return Err(BuildError::TooDeep {
-            pattern: pattern.to_string(),
-        });
-    }
-    let values = ValueStats {
-        histogram: stats.histogram,
-        unreached,
-    };
-    let summary = TableSummary {
-        pattern: pattern.clone(),
-        kind: TableKind::ZeroAware,
-        entries: idx.len(),
-        unreached,
-        max_value: values.max_value(),
-        mean_value: values.mean(),
-        histogram: values.histogram,
-        seconds: start.elapsed().as_secs_f64(),
-    };
+    let values = ValueStats::of_levels(stats.histogram, idx.len());
+    let summary = TableSummary::new(pattern, TableKind::ZeroAware, values, start);
+    check_fits(Encoding::Bit1, &summary)?;
     let payload = t.into_bit1();
     obs.table_done(table, &summary);
     Ok((payload, summary))
@@ -292,6 +248,10 @@ pub fn build_bit1_table(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::pool::in_pool;
+    use crate::{build_table, NoProgress, UNREACHED};
+    use pdbformat::format::encode_entries;
+    use pdbformat::Board;
 
     #[test]
     fn gather_and_scan() {
@@ -323,5 +283,92 @@ mod tests {
         assert_eq!(p[0], 1 << 3);
         assert_eq!(p[4], 0);
         assert_eq!(p[8], 1 << 5);
+    }
+
+    /// Boards, goals and patterns covering corner, middle and explicit goals, narrow boards
+    /// (where regions split often) and patterns that fill the whole board (parity-unreachable
+    /// entries).
+    fn cases() -> Vec<(usize, usize, &'static str, Vec<usize>)> {
+        vec![
+            (3, 3, "blank-first", vec![1, 2, 3, 4, 5, 6, 7, 8]),
+            (3, 3, "blank-last", vec![1, 2, 3, 4, 5, 6, 7, 8]),
+            (3, 3, "1 2 3 4 0 5 6 7 8", vec![1, 2, 3, 4, 5, 6, 7, 8]),
+            (3, 3, "blank-first", vec![1, 3, 5, 7]),
+            (3, 3, "1 2 3 4 0 5 6 7 8", vec![2, 4, 6]),
+            (2, 4, "blank-first", vec![1, 2, 3, 4, 5]),
+            (4, 2, "blank-last", vec![1, 2, 3, 4, 5, 6, 7]),
+            (4, 2, "blank-first", vec![2, 3, 6]),
+            (3, 4, "blank-first", vec![1, 2, 3, 4, 5, 6]),
+            (4, 3, "blank-last", vec![3, 4, 7, 8, 11]),
+            (4, 4, "blank-first", vec![1, 2, 3, 4, 5]),
+            (4, 4, "blank-last", vec![9, 10, 13, 14, 15]),
+            (
+                4,
+                4,
+                "5 1 2 3 4 0 6 7 8 9 10 11 12 13 14 15",
+                vec![1, 4, 6, 11],
+            ),
+        ]
+    }
+
+    /// The two-bit BFS against the byte BFS: every entry's "reached" and bit 1 agree with the
+    /// exact distances, and the compacted payload equals the `bit1` encoding of the byte table.
+    #[test]
+    fn two_bit_bfs_matches_the_byte_bfs() {
+        for (w, h, g, tiles) in cases() {
+            let b = Board::new(w, h).unwrap();
+            let goal = Goal::parse(b, g).unwrap();
+            let p = Pattern::new(b, &tiles).unwrap();
+            let exact =
+                build_table(&goal, &p, TableKind::ZeroAware, Some(2), 0, &NoProgress).unwrap();
+            let idx = ZeroAwareIndex::new(b, p.len()).unwrap();
+            let (t, stats) = two_bit_distances(&goal, &p, &idx, 0, &NoProgress);
+            assert_eq!(t.len(), exact.len() as u64);
+            let mut histogram = vec![0u64; stats.histogram.len()];
+            for (i, &v) in exact.iter().enumerate() {
+                let i = i as u64;
+                assert_eq!(
+                    t.reached(i),
+                    v != UNREACHED,
+                    "{w}x{h} {g} {tiles:?} entry {i}"
+                );
+                if v != UNREACHED {
+                    assert_eq!(t.bit1(i), (v >> 1) & 1, "{w}x{h} {g} {tiles:?} entry {i}");
+                    histogram[v as usize] += 1;
+                }
+            }
+            assert_eq!(stats.histogram, histogram, "{w}x{h} {g} {tiles:?}");
+            assert!(stats.expanded >= stats.frontier);
+            let unreached = exact.iter().filter(|&&v| v == UNREACHED).count();
+            let built = build_bit1_table(&goal, &p, 0, &NoProgress);
+            if unreached == 0 {
+                let (payload, summary) = built.unwrap();
+                assert_eq!(&*payload, &encode_entries(&exact, Encoding::Bit1)[..]);
+                assert_eq!(summary.histogram, histogram);
+                assert_eq!(summary.entries, exact.len() as u64);
+            } else {
+                let e = built
+                    .err()
+                    .expect("a board-filling pattern is refused")
+                    .to_string();
+                assert!(e.contains("parity-unreachable"), "{e}");
+            }
+        }
+    }
+
+    #[test]
+    fn two_bit_bfs_is_the_same_on_one_and_two_threads() {
+        for (w, h, g, tiles) in [
+            (4, 4, "blank-first", vec![1, 2, 3, 4, 5, 6]),
+            (3, 4, "blank-last", vec![1, 2, 3, 4, 5, 6, 7]),
+        ] {
+            let b = Board::new(w, h).unwrap();
+            let goal = Goal::parse(b, g).unwrap();
+            let p = Pattern::new(b, &tiles).unwrap();
+            let one = in_pool(Some(1), || build_bit1_table(&goal, &p, 0, &NoProgress)).unwrap();
+            let two = in_pool(Some(2), || build_bit1_table(&goal, &p, 0, &NoProgress)).unwrap();
+            assert_eq!(&*one.0, &*two.0);
+            assert_eq!(one.1.histogram, two.1.histogram);
+        }
     }
 }

@@ -1,4 +1,4 @@
-//! The library's whole-file verification (`pdbgen::verify`): the report of a good file, of a
+//! The library's whole-file verification (`pdbgen::verify_file`): the report of a good file, of a
 //! damaged checksum, of values that fail the semantic check behind valid checksums, and of
 //! bit1 tables, which are checked through their restored values.
 
@@ -8,9 +8,10 @@ use pdbformat::format::{
     write_pdb, Compression, Encoding, LoadOptions, PdbFile, TableSource, WriteOptions,
 };
 use pdbformat::{Board, Goal, Partition, Pattern, TableKind};
-use pdbgen::semantic::checks;
-use pdbgen::verify::{verify_file, Depth, Problem, VerifyObserver, VerifyOptions};
-use pdbgen::{build_file, BuildRequest, NoProgress, VerifyError};
+use pdbgen::{
+    build_file, checks, verify_file, BuildRequest, NoProgress, Problem, VerifyDepth, VerifyError,
+    VerifyObserver, VerifyOptions,
+};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
@@ -33,7 +34,7 @@ fn build(dir: &Path, name: &str, partition: &str, encoding: Encoding, c: Compres
     path
 }
 
-fn opts(depth: Depth) -> VerifyOptions {
+fn opts(depth: VerifyDepth) -> VerifyOptions {
     VerifyOptions {
         depth,
         threads: Some(2),
@@ -74,9 +75,12 @@ fn a_good_file_passes_with_every_table_checked() {
             .patterns()
             .len();
         let seen = Counting::default();
-        let r = verify_file(&f, opts(Depth::Semantic), &seen).unwrap();
+        let r = verify_file(&f, opts(VerifyDepth::Semantic), &seen).unwrap();
         assert!(r.passed(), "{enc}: {:?}", r.problems().collect::<Vec<_>>());
-        assert_eq!((r.path.as_path(), r.depth), (f.as_path(), Depth::Semantic));
+        assert_eq!(
+            (r.path.as_path(), r.depth),
+            (f.as_path(), VerifyDepth::Semantic)
+        );
         assert_eq!(r.tables.len(), n);
         let header = PdbFile::open(&f).unwrap().header().clone();
         for (i, t) in r.tables.iter().enumerate() {
@@ -91,7 +95,7 @@ fn a_good_file_passes_with_every_table_checked() {
         assert_eq!(seen.checksums.load(Relaxed), n as u64);
         assert_eq!(seen.semantics.load(Relaxed), n as u64);
         assert_eq!(seen.done.load(Relaxed), 2 * n as u64);
-        let r = verify_file(&f, opts(Depth::Checksums), &NoProgress).unwrap();
+        let r = verify_file(&f, opts(VerifyDepth::Checksums), &NoProgress).unwrap();
         assert!(r.passed() && r.tables.iter().all(|t| !t.semantic));
     }
 }
@@ -111,11 +115,11 @@ fn a_damaged_checksum_is_reported_and_stops_that_table_only() {
     bytes[last] ^= 1; // in the last table's payload
     let bad = dir.path().join("flipped.pdb");
     std::fs::write(&bad, &bytes).unwrap();
-    for depth in [Depth::Checksums, Depth::Semantic] {
+    for depth in [VerifyDepth::Checksums, VerifyDepth::Semantic] {
         let r = verify_file(&bad, opts(depth), &NoProgress).unwrap();
         assert!(!r.passed());
         assert!(r.tables[0].passed());
-        assert_eq!(r.tables[0].semantic, depth == Depth::Semantic);
+        assert_eq!(r.tables[0].semantic, depth == VerifyDepth::Semantic);
         let t = &r.tables[1];
         assert!(!t.semantic, "damaged values are not checked further");
         assert!(
@@ -127,10 +131,10 @@ fn a_damaged_checksum_is_reported_and_stops_that_table_only() {
     // A file that does not open cannot be verified at all.
     let short = dir.path().join("short.pdb");
     std::fs::write(&short, &bytes[..40]).unwrap();
-    let e = verify_file(&short, opts(Depth::Semantic), &NoProgress).unwrap_err();
+    let e = verify_file(&short, opts(VerifyDepth::Semantic), &NoProgress).unwrap_err();
     assert!(matches!(e, VerifyError::Open(_)), "{e:?}");
     std::fs::write(&short, "hello").unwrap();
-    let e = verify_file(&short, opts(Depth::Checksums), &NoProgress).unwrap_err();
+    let e = verify_file(&short, opts(VerifyDepth::Checksums), &NoProgress).unwrap_err();
     assert!(e.to_string().contains("not a PDB file"), "{e}");
 }
 
@@ -139,10 +143,10 @@ fn wrong_values_with_valid_checksums_fail_the_semantic_check() {
     let dir = tempfile::tempdir().unwrap();
     // One entry raised by 2 (parity kept): the step check fails, the checksums are valid.
     let (f, i) = common::write_raised_entry(dir.path());
-    assert!(verify_file(&f, opts(Depth::Checksums), &NoProgress)
+    assert!(verify_file(&f, opts(VerifyDepth::Checksums), &NoProgress)
         .unwrap()
         .passed());
-    let r = verify_file(&f, opts(Depth::Semantic), &NoProgress).unwrap();
+    let r = verify_file(&f, opts(VerifyDepth::Semantic), &NoProgress).unwrap();
     assert!(!r.passed() && r.tables[0].semantic);
     let failed: Vec<_> = r
         .problems()
@@ -204,7 +208,7 @@ fn bit1_tables_are_checked_through_their_restored_values() {
     // other bits); the other table still passes.
     let flipped = dir.path().join("flipped.pdb");
     rewrite_bit1(&f, &flipped, |b| b[100] ^= 0x10);
-    let r = verify_file(&flipped, opts(Depth::Semantic), &NoProgress).unwrap();
+    let r = verify_file(&flipped, opts(VerifyDepth::Semantic), &NoProgress).unwrap();
     assert!(!r.passed());
     assert!(r.tables[1].passed());
     assert!(r.tables[0].semantic);
@@ -217,13 +221,15 @@ fn bit1_tables_are_checked_through_their_restored_values() {
         r.tables[0].problems
     );
     assert!(!r.tables[0].problems.is_empty());
-    assert!(verify_file(&flipped, opts(Depth::Checksums), &NoProgress)
-        .unwrap()
-        .passed());
+    assert!(
+        verify_file(&flipped, opts(VerifyDepth::Checksums), &NoProgress)
+            .unwrap()
+            .passed()
+    );
     // Every bit set: the goal entry's bit says its value is not 0, so nothing can be restored.
     let ones = dir.path().join("ones.pdb");
     rewrite_bit1(&f, &ones, |b| b.fill(0xff));
-    let r = verify_file(&ones, opts(Depth::Semantic), &NoProgress).unwrap();
+    let r = verify_file(&ones, opts(VerifyDepth::Semantic), &NoProgress).unwrap();
     assert!(
         matches!(
             &r.tables[0].problems[..],

@@ -181,7 +181,7 @@ fn distributed(_req: BuildRequest, _a: &BuildArgs) -> Result<ExitCode> {
 /// `--distributed`: the build across the ranks of the MPI job this process belongs to.
 #[cfg(feature = "mpi")]
 fn distributed(req: BuildRequest, a: &BuildArgs) -> Result<ExitCode> {
-    let opts = pdbgen::distributed::DistributedOptions {
+    let opts = pdbgen::DistributedOptions {
         per_owner: a.exchange_share,
         wide_offsets: a.exchange_wide,
     };

@@ -9,7 +9,7 @@ use pdbformat::format::{
 };
 use pdbformat::units::bytes;
 use pdbformat::TableKind;
-use pdbgen::restore::values_of;
+use pdbgen::values_of;
 use std::path::PathBuf;
 use std::process::ExitCode;
 

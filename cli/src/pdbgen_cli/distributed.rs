@@ -8,8 +8,10 @@ use indicatif::HumanCount;
 use mpi::traits::*;
 use mpi::Threading;
 use pdbformat::units::bytes;
-use pdbgen::distributed::{build_file_distributed, check_memory, plan, DistributedOptions};
-use pdbgen::{BuildError, BuildObserver, BuildRequest, NoProgress};
+use pdbgen::{
+    build_file_distributed, check_rank_memory, plan_distributed, BuildError, BuildObserver,
+    BuildRequest, DistributedOptions, NoProgress,
+};
 use std::path::Path;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -38,13 +40,13 @@ pub fn run(
         world.barrier();
         Ok(ExitCode::FAILURE)
     };
-    let p = match plan(&req, ranks, opts) {
+    let p = match plan_distributed(&req, ranks, opts) {
         Ok(p) => p,
         Err(e) => return fail(e),
     };
-    let threads = p.threads;
+    let threads = p.build.threads;
     if rank == 0 {
-        let total: u64 = p.entries.iter().sum();
+        let total: u64 = p.build.entries.iter().sum();
         eprintln!(
             "building {} {} tables for {}, goal {}, partition {} across {ranks} MPI ranks ({threads} threads each)",
             req.partition.patterns().len(),
@@ -56,20 +58,20 @@ pub fn run(
         eprintln!(
             "{} entries ({} as {}), each rank owns 1/{ranks} of every table at {} bits per entry while building: peak memory about {} per rank ({} of it exchange buffers)",
             HumanCount(total),
-            bytes(p.entries.iter().map(|&e| req.encoding.encoded_len(e)).sum()),
+            bytes(p.build.entries.iter().map(|&e| req.encoding.encoded_len(e)).sum()),
             req.encoding,
-            p.working_bits,
-            bytes(p.peak_bytes_per_rank),
+            p.build.working_bits,
+            bytes(p.build.peak_bytes),
             bytes(p.exchange_bytes),
         );
         eprintln!(
             "rough time: {} of processor time, {} on {} cores",
-            duration(p.core_seconds),
-            duration(p.core_seconds / (threads * ranks) as f64),
+            duration(p.build.core_seconds),
+            duration(p.build.core_seconds / (threads * ranks) as f64),
             threads * ranks
         );
     }
-    if let Err(e) = check_memory(&world, &p, ignore_memory_check) {
+    if let Err(e) = check_rank_memory(&world, &p, ignore_memory_check) {
         if rank == 0 {
             eprintln!("every rank checked its memory before the BFS; pass --ignore-memory-check to build anyway");
         }

@@ -6,8 +6,7 @@ use anyhow::Result;
 use clap::Args;
 use pdbformat::format::{Encoding, LoadOptions, PdbFile};
 use pdbformat::units::bytes;
-use pdbgen::restore::values_of;
-use pdbgen::stats::ValueStats;
+use pdbgen::{values_of, ValueStats};
 use std::path::PathBuf;
 use std::process::ExitCode;
 

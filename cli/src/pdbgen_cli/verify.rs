@@ -1,11 +1,11 @@
 //! `pdbgen verify`: checksums of every file, then the semantic check of every table, through
-//! [`pdbgen::verify::verify_file`]; this module only prints its reports.
+//! [`pdbgen::verify_file`]; this module only prints its reports.
 
 use super::outln;
 use crate::bars::VerifyBars;
 use anyhow::Result;
 use clap::Args;
-use pdbgen::verify::{verify_file, Depth, FileReport, Problem, VerifyOptions};
+use pdbgen::{verify_file, FileReport, Problem, VerifyDepth, VerifyOptions};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -27,9 +27,9 @@ pub struct VerifyArgs {
 pub fn run(a: VerifyArgs) -> Result<ExitCode> {
     let opts = VerifyOptions {
         depth: if a.checksums_only {
-            Depth::Checksums
+            VerifyDepth::Checksums
         } else {
-            Depth::Semantic
+            VerifyDepth::Semantic
         },
         threads: a.threads,
     };

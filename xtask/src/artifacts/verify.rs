@@ -4,15 +4,14 @@
 //! opened (header checks), compared with the standard definition and the manifest (parameters,
 //! entry counts, largest values, entry digests) and their checksums verified
 //! ([`pdbformat::format::PdbFile::verify`]). With `--semantic` the tables' values are also
-//! checked without rebuilding, bit1 tables included ([`pdbgen::verify`]).
+//! checked without rebuilding, bit1 tables included ([`pdbgen::verify_tables`]).
 
 use super::{manifest_path, raw_path, variant_path};
 use crate::manifest::{compare_header, DbRecord, Manifest};
 use anyhow::Result;
 use pdbformat::format::{Compression, PdbFile};
 use pdbformat::standard::{self, StandardDb};
-use pdbgen::verify::{verify_tables, Depth};
-use pdbgen::NoProgress;
+use pdbgen::{verify_tables, NoProgress, VerifyDepth};
 use std::fmt;
 use std::path::Path;
 
@@ -118,11 +117,11 @@ pub fn check_file(
 }
 
 /// The semantic check of every table of an opened file, through
-/// [`pdbgen::verify::verify_tables`] (what `pdbgen verify` does: checksums, then the values;
+/// [`pdbgen::verify_tables`] (what `pdbgen verify` does: checksums, then the values;
 /// bit1 tables through their restored values): one line per problem, empty when the values
 /// are the exact abstract distances.
 pub fn semantic_problems(file: &PdbFile) -> Result<Vec<String>> {
-    let tables = verify_tables(file, Depth::Semantic, &NoProgress)?;
+    let tables = verify_tables(file, VerifyDepth::Semantic, &NoProgress)?;
     Ok(tables
         .iter()
         .flat_map(|t| {

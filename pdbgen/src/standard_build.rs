@@ -2,9 +2,10 @@
 //! describes, and the build itself. `xtask artifacts build` and the solver's first-use build
 //! both come here, so they write the same bytes.
 
-use crate::build::{build_file, BuildRequest};
+use crate::build::build_file;
 use crate::error::BuildError;
 use crate::observer::{BuildObserver, TableSummary};
+use crate::request::BuildRequest;
 use pdbformat::format::WriteOptions;
 use pdbformat::standard::{StandardDb, StandardError};
 use std::path::Path;
@@ -27,7 +28,10 @@ impl BuildRequest {
     }
 }
 
-/// Builds standard database `db` at `path` (through a temporary file renamed into place).
+/// Builds standard database `db` at `path` (through a temporary file renamed into place) with
+/// `threads` workers (`None`: all cores), as [`build_file`] does with
+/// [`BuildRequest::standard`]; `xtask` and the solver's first-use build both come here, so they
+/// write the same bytes.
 pub fn build_standard(
     db: &StandardDb,
     path: &Path,

@@ -18,7 +18,7 @@ use std::path::{Path, PathBuf};
 
 /// How far to check.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Depth {
+pub enum VerifyDepth {
     /// Checksums of the header and of every payload only (fast: one read of the file).
     Checksums,
     /// Checksums, then the semantic check of every table's values (a pass over each table's
@@ -30,7 +30,7 @@ pub enum Depth {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct VerifyOptions {
     /// How far to check.
-    pub depth: Depth,
+    pub depth: VerifyDepth,
     /// Worker threads of the semantic check; `None` for all cores.
     pub threads: Option<usize>,
 }
@@ -39,7 +39,7 @@ impl VerifyOptions {
     /// Checksums only, all cores.
     pub fn checksums() -> VerifyOptions {
         VerifyOptions {
-            depth: Depth::Checksums,
+            depth: VerifyDepth::Checksums,
             threads: None,
         }
     }
@@ -47,7 +47,7 @@ impl VerifyOptions {
     /// Checksums and the semantic check, all cores.
     pub fn semantic() -> VerifyOptions {
         VerifyOptions {
-            depth: Depth::Semantic,
+            depth: VerifyDepth::Semantic,
             threads: None,
         }
     }
@@ -134,7 +134,7 @@ pub struct FileReport {
     /// The file.
     pub path: PathBuf,
     /// How far it was checked.
-    pub depth: Depth,
+    pub depth: VerifyDepth,
     /// One report per table, in file order.
     pub tables: Vec<TableReport>,
 }
@@ -161,7 +161,7 @@ pub fn verify_file(
     obs: &dyn VerifyObserver,
 ) -> Result<FileReport, VerifyError> {
     let file = PdbFile::open(path).map_err(VerifyError::Open)?;
-    let tables = crate::build::in_pool(opts.threads, || verify_tables(&file, opts.depth, obs))?;
+    let tables = crate::pool::in_pool(opts.threads, || verify_tables(&file, opts.depth, obs))?;
     Ok(FileReport {
         path: path.to_path_buf(),
         depth: opts.depth,
@@ -169,10 +169,12 @@ pub fn verify_file(
     })
 }
 
-/// Checks every table of an opened file in the current thread pool, one report per table.
+/// Checks every table of an opened file to `depth`, in the current thread pool (what
+/// [`verify_file`] does after opening the file): one report per table, in file order. `Err`
+/// only when a table's values cannot be checked at all.
 pub fn verify_tables(
     file: &PdbFile,
-    depth: Depth,
+    depth: VerifyDepth,
     obs: &dyn VerifyObserver,
 ) -> Result<Vec<TableReport>, VerifyError> {
     let h = file.header();
@@ -192,7 +194,7 @@ pub fn verify_tables(
         obs.step_done(i);
         if let Err(e) = sums {
             report.problems.push(Problem::Damaged(e));
-        } else if depth == Depth::Semantic {
+        } else if depth == VerifyDepth::Semantic {
             report.semantic = true;
             check_values(file, i, obs, &mut report.problems)?;
         }

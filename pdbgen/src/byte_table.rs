@@ -1,4 +1,6 @@
-//! A byte table stored in `u64` words, shared between threads through word-sized atomics.
+//! The byte table of the BFS ([`ByteTable`]: an exact depth per entry, stored in `u64` words
+//! shared between threads through word-sized atomics), and the finished table it leaves
+//! ([`Entries`]).
 //!
 //! The BFS scans for bytes equal to the current depth while other threads claim unreached
 //! bytes; doing both through `AtomicU64` keeps every concurrent access the same size, so the
@@ -28,31 +30,21 @@ fn shift(j: usize) -> u32 {
 }
 
 /// A table of one byte per entry, all [`UNREACHED`] at first, writable from many threads.
-pub struct WordTable {
+pub struct ByteTable {
     words: Vec<AtomicU64>,
     len: usize,
 }
 
-impl WordTable {
+impl ByteTable {
     /// `len` entries, all [`UNREACHED`].
-    pub fn new(len: usize) -> WordTable {
+    pub fn new(len: usize) -> ByteTable {
         // AtomicU64 has the size and layout of u64: fill plain words (on huge pages), then view
         // them as atomics.
         let words = pdbformat::memory::huge_vec(len.div_ceil(8), u64::MAX)
             .into_iter()
             .map(AtomicU64::new)
             .collect();
-        WordTable { words, len }
-    }
-
-    /// Number of entries.
-    pub fn len(&self) -> usize {
-        self.len
-    }
-
-    /// Whether there are no entries.
-    pub fn is_empty(&self) -> bool {
-        self.len == 0
+        ByteTable { words, len }
     }
 
     /// Entry `i`.
@@ -172,7 +164,7 @@ mod tests {
 
     #[test]
     fn claim_and_scan() {
-        let t = WordTable::new(21);
+        let t = ByteTable::new(21);
         assert!(t.claim(3, 1));
         assert!(!t.claim(3, 2));
         assert!(t.claim(9, 1));
@@ -194,7 +186,7 @@ mod tests {
     #[test]
     fn scan_is_exact_next_to_zero_bytes() {
         // A byte equal to value+1 just above a matching byte must not be reported.
-        let t = WordTable::new(16);
+        let t = ByteTable::new(16);
         for i in 0..16 {
             t.claim(i, if i % 2 == 0 { 5 } else { 6 });
         }

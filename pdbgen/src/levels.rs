@@ -1,4 +1,5 @@
-//! Level-synchronous parallel reverse BFS over the zero-aware abstract space of one pattern.
+//! The level loop: a level-synchronous parallel reverse BFS over the zero-aware abstract space
+//! of one pattern, level after level until one reaches nothing.
 //!
 //! Level `d` scans the table, block by block (one block per cell set and region), for entries
 //! at `d`, and claims every unreached neighbour with `d + 1` (push); late levels instead scan
@@ -7,40 +8,25 @@
 //! table is [`crate::slice`]'s, which the distributed build runs on each rank's slice, over a
 //! byte per entry or two bits ([`crate::twobit`]); [`run_levels`] is the level loop of both.
 
+use crate::byte_table::{ByteTable, Entries, UNREACHED};
 use crate::moves::ZeroAwareMoves;
 use crate::observer::BuildObserver;
 use crate::slice::{LevelTable, Slice, Work};
-use crate::words::{Entries, WordTable, UNREACHED};
 use pdbformat::rank::ZeroAwareIndex;
 use pdbformat::{Goal, Pattern};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
-/// Builds the exact zero-aware distances of `pattern` towards `goal`.
-pub fn zero_aware_distances(
+/// Builds the exact zero-aware distances of `pattern` towards `goal`, a byte per entry.
+pub(crate) fn zero_aware_distances(
     goal: &Goal,
     pattern: &Pattern,
     idx: &ZeroAwareIndex,
     table: usize,
     obs: &dyn BuildObserver,
 ) -> Entries {
-    guided_distances(goal, pattern, idx, table, obs, &|_, _| true)
-}
-
-/// The BFS of [`zero_aware_distances`], where an unreached entry `i` may only be given the value
-/// `v` when `accept(i, v)` holds. With a filter that reads bit 1 of each value from a compact
-/// table, this restores the exact values of that table.
-pub fn guided_distances<A: Fn(usize, u8) -> bool + Sync>(
-    goal: &Goal,
-    pattern: &Pattern,
-    idx: &ZeroAwareIndex,
-    table: usize,
-    obs: &dyn BuildObserver,
-    accept: &A,
-) -> Entries {
-    distances::<WordTable, A>(goal, pattern, idx, table, obs, accept)
-        .0
-        .into_entries()
+    let (t, _) = distances::<ByteTable, _>(goal, pattern, idx, table, obs, &|_, _| true);
+    t.into_entries()
 }
 
 /// What a BFS found besides its table.
@@ -55,7 +41,9 @@ pub struct Levels {
 }
 
 /// The BFS of `pattern` towards `goal` on one process, in a table of type `T` (a byte or two
-/// bits per entry); `accept` filters claims as in [`guided_distances`].
+/// bits per entry), where an unreached entry `i` may only be given the value `v` when
+/// `accept(i, v)` holds. With a filter that reads bit 1 of each value from a `bit1` table,
+/// the byte BFS restores that table's exact values.
 pub(crate) fn distances<T: LevelTable, A: Fn(usize, u8) -> bool + Sync>(
     goal: &Goal,
     pattern: &Pattern,
