@@ -64,21 +64,6 @@ pub struct AlgorithmArgs {
     /// which meets a solution sooner in the last iteration) or moves (the move table's order).
     #[arg(long, default_value = "h", value_name = "ORDER", value_parser = parse_order)]
     pub order: ChildOrder,
-    /// ida: depth-first walks interleaved in one thread, so that one walk's table lookups
-    /// travel from memory while the others compute (1 to 16; 1: one recursive walk, the order
-    /// of parallel-ida and of checkpoints, which always use it).
-    #[arg(long, default_value_t = pdbsolver::search::DEFAULT_LANES, value_name = "N", value_parser = parse_lanes)]
-    pub lanes: usize,
-}
-
-/// Parses a lane count (1 to [`pdbsolver::search::MAX_LANES`]).
-pub fn parse_lanes(s: &str) -> Result<usize, String> {
-    let max = pdbsolver::search::MAX_LANES;
-    s.trim()
-        .parse::<usize>()
-        .ok()
-        .filter(|n| (1..=max).contains(n))
-        .ok_or_else(|| format!("cannot read lanes {s:?}: use a count from 1 to {max}"))
 }
 
 /// Parses a child order (`h` or `moves`).
@@ -110,7 +95,6 @@ impl AlgorithmArgs {
             queue: self.queue,
             prune_depth: self.prune_setting(),
             order: self.order,
-            lanes: self.lanes,
             interrupt: Some(super::interrupt_flag()),
             ..Options::default()
         }

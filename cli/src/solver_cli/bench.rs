@@ -58,11 +58,6 @@ pub struct BenchArgs {
     /// table's order).
     #[arg(long, default_value = "h", value_name = "ORDER", value_parser = super::algorithm::parse_order)]
     order: ChildOrder,
-    /// Depth-first walks interleaved in one thread, so that one walk's table lookups travel
-    /// from memory while the others compute (1 to 16; 1: one recursive walk).
-    #[arg(long, default_value_t = pdbsolver::search::DEFAULT_LANES, value_name = "N",
-          value_parser = super::algorithm::parse_lanes)]
-    lanes: usize,
     #[command(flatten)]
     heuristic: HeuristicArgs,
 }
@@ -76,7 +71,6 @@ pub fn run(a: BenchArgs) -> Result<i32> {
             &limits(a.max_nodes, a.timeout)?,
             if a.no_prune { Some(0) } else { a.prune_depth },
             a.order,
-            a.lanes,
         )
     };
     let text = read_input(&a.file)?;

@@ -30,8 +30,7 @@ PAIRS
   heuristic). Heuristics: hamming manhattan linear-conflict pdb. Keys override the options for
   one pair: threads, w (weight), timeout, nodes (node limit), memory (e.g. 1G), depth (dfs
   limit), budget (hybrid A* positions), split (parallel-ida split depth), queue (auto, heap,
-  buckets, two-buckets), prune (on, off or a word depth), order (h or moves), lanes (ida's
-  interleaved walks, 1 to 16), e.g. ida:pdb:lanes=1,ida:pdb:lanes=4.
+  buckets, two-buckets), prune (on, off or a word depth), order (h or moves).
   Without --pairs, a set suited to the board size is run (pdb pairs when a database is given
   or found).
 
@@ -81,11 +80,6 @@ pub struct CompareArgs {
     /// Weight of weighted pairs without w=.
     #[arg(long, default_value = "2", value_name = "W", value_parser = parse_weight)]
     weight: f64,
-    /// Interleaved depth-first walks of ida pairs without lanes= (1 to 16; 1: one recursive
-    /// walk).
-    #[arg(long, default_value_t = pdbsolver::search::DEFAULT_LANES, value_name = "N",
-          value_parser = super::algorithm::parse_lanes)]
-    lanes: usize,
     /// Threads of parallel-ida and hybrid pairs without threads= (0: one per core).
     #[arg(long, default_value_t = 0, value_name = "N")]
     threads: usize,
@@ -133,8 +127,6 @@ pub struct Pair {
     prune: Option<Option<u32>>,
     /// The order of a node's children.
     order: Option<ChildOrder>,
-    /// Interleaved walks of `ida`.
-    lanes: Option<usize>,
     label: String,
 }
 
@@ -157,7 +149,6 @@ pub fn parse_pair(s: &str) -> Result<Pair, String> {
         queue: None,
         prune: None,
         order: None,
-        lanes: None,
         label: s.to_string(),
     };
     for part in parts {
@@ -207,10 +198,9 @@ pub fn parse_pair(s: &str) -> Result<Pair, String> {
                 })
             }
             "order" => p.order = Some(super::algorithm::parse_order(v)?),
-            "lanes" => p.lanes = Some(super::algorithm::parse_lanes(v)?),
             other => {
                 return Err(format!(
-                    "{s:?}: unknown setting {other:?}: use threads, w, timeout, nodes, memory, depth, budget, split, queue, prune, order or lanes"
+                    "{s:?}: unknown setting {other:?}: use threads, w, timeout, nodes, memory, depth, budget, split, queue, prune or order"
                 ))
             }
         }
@@ -764,7 +754,6 @@ fn options(p: &Pair, a: &CompareArgs, base: pdbsolver::Limits) -> search::Option
         no_prune: p.prune == Some(Some(0)),
         prune_depth: p.prune.flatten().filter(|&d| d > 0),
         order: p.order.unwrap_or_default(),
-        lanes: p.lanes.unwrap_or(a.lanes),
     };
     args.options(limits)
 }

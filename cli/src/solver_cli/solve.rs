@@ -85,19 +85,12 @@ pub fn limits(max_nodes: Option<u64>, timeout: Option<f64>) -> Result<Limits> {
 }
 
 /// The options of an IDA* search under `limits`, with duplicate-move pruning of word depth
-/// `prune_depth` (`Some(0)`: off; `None`: the board's default), children visited in `order`,
-/// `lanes` walks interleaved.
-pub fn ida_options(
-    limits: &Limits,
-    prune_depth: Option<u32>,
-    order: ChildOrder,
-    lanes: usize,
-) -> Options {
+/// `prune_depth` (`Some(0)`: off; `None`: the board's default), children visited in `order`.
+pub fn ida_options(limits: &Limits, prune_depth: Option<u32>, order: ChildOrder) -> Options {
     Options {
         limits: *limits,
         prune_depth,
         order,
-        lanes,
         interrupt: Some(super::interrupt_flag()),
         ..Options::default()
     }
@@ -167,7 +160,7 @@ fn run_one(a: &SolveArgs, board: Option<Board>, limits: &Limits) -> Result<i32> 
     let setup = make_heuristic(&a.heuristic, &goal)?;
     let prune_depth = a.algorithm.prune_setting();
     super::setup::prepare_pruner(goal.board(), prune_depth, a.quiet);
-    let mut opts = ida_options(limits, prune_depth, a.algorithm.order, a.algorithm.lanes);
+    let mut opts = ida_options(limits, prune_depth, a.algorithm.order);
     let show = !a.quiet && (a.progress || std::io::stderr().is_terminal());
     if show {
         opts.observer = Some(progress_printer(a.json));
@@ -386,12 +379,7 @@ fn run_file(a: &SolveArgs, path: PathBuf, board: Option<Board>, limits: &Limits)
         &setup.heuristic,
         &goal,
         &lines,
-        &ida_options(
-            limits,
-            a.algorithm.prune_setting(),
-            a.algorithm.order,
-            a.algorithm.lanes,
-        ),
+        &ida_options(limits, a.algorithm.prune_setting(), a.algorithm.order),
         a.json,
         &pb,
     );

@@ -112,8 +112,7 @@ impl Clone for PdbParts {
         }
     }
 
-    /// Copies into the vectors already there: no allocation between parts of one heuristic
-    /// (a search lane taking over another's node copies its parts, `search/lanes.rs`).
+    /// Copies into the vectors already there: no allocation between parts of one heuristic.
     fn clone_from(&mut self, source: &Self) {
         self.cells.clone_from(&source.cells);
         self.occ.clone_from(&source.occ);

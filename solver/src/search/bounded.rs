@@ -2,9 +2,7 @@
 //! any depth, under a node budget that is the probe's own or shared between threads. `ida`
 //! runs it from the start once per bound, `hybrid` from A*'s frontier, and `parallel-ida`'s
 //! workers from their tasks with a [`Donor`] that gives untried subtrees to idle threads
-//! (`search/steal.rs`): one loop for every cost-bounded search, besides the interleaved
-//! lanes of `search/lanes.rs` (plain `ida` with `--lanes K > 1`), which search the same tree
-//! in another order and share this loop's child step.
+//! (`search/steal.rs`): one loop for every cost-bounded search.
 //!
 //! Moves are made in place, the move back to the parent is never generated, nor a move the
 //! duplicate-move machine of `search/prune.rs` forbids (its state is carried per depth, as an

@@ -33,16 +33,6 @@ pub(crate) struct Children<H: Heuristic> {
     pub(crate) order: [u8; 4],
 }
 
-impl<H: Heuristic> Clone for Children<H> {
-    fn clone(&self) -> Self {
-        *self
-    }
-}
-
-// Every field is plain data: a lane takes a copy of another lane's children when it takes
-// over one of their moves (`search/lanes.rs`).
-impl<H: Heuristic> Copy for Children<H> {}
-
 impl<H: Heuristic> Children<H> {
     /// The children of `position` (whose heuristic parts are `parts`) reached by moving the
     /// blank to `targets`, the blank having come from `prev`, the machine in `state`; `limit`
@@ -102,37 +92,6 @@ impl<H: Heuristic> Children<H> {
         }
     }
 
-    /// [`Children::prepare`] written over `self` in place (a lane's frame: no copy of the
-    /// whole struct per node).
-    #[allow(clippy::too_many_arguments)]
-    #[inline(always)]
-    pub(crate) fn prepare_in(
-        &mut self,
-        h: &H,
-        prune: &Pruner,
-        parts: &H::Parts,
-        position: &Position,
-        targets: &[u8],
-        prev: u8,
-        state: u32,
-    ) {
-        self.states = [FORBIDDEN; 4];
-        fill(
-            &mut self.states,
-            &mut self.pending,
-            h,
-            prune,
-            parts,
-            position,
-            targets,
-            prev,
-            state,
-        );
-        self.estimates = [u32::MAX; 4];
-        self.evaluated = false;
-        self.order = [0, 1, 2, 3];
-    }
-
     /// The second half, which reads the lines [`Children::prepare`] prefetched: when the
     /// heuristic evaluates at no extra cost or the children are ordered, every child's
     /// estimate (`limit` as in [`Children::new`]), and with [`ChildOrder::Estimate`] the
@@ -178,23 +137,6 @@ impl<H: Heuristic> Children<H> {
                 }
             }
         }
-    }
-
-    /// No children: every move [`FORBIDDEN`] (a placeholder of preallocated stacks).
-    pub(crate) fn none() -> Self {
-        Children {
-            states: [FORBIDDEN; 4],
-            pending: [H::Pending::default(); 4],
-            estimates: [u32::MAX; 4],
-            evaluated: false,
-            order: [0, 1, 2, 3],
-        }
-    }
-
-    /// The estimate of the child in `slot`, when the children were evaluated.
-    #[inline]
-    pub(crate) fn estimate(&self, slot: usize) -> Option<u32> {
-        (self.evaluated && self.estimates[slot] != u32::MAX).then_some(self.estimates[slot])
     }
 
     /// For the child in `slot` of a node at cost `g`: its `f = g + 1 + h` when it was

@@ -4,9 +4,7 @@
 //! The first bound is the start's estimate, each next bound the smallest `g + h` that exceeded
 //! the previous one. With an admissible heuristic the first solution found is optimal. Each
 //! iteration is one run of the depth-first loop of `search/bounded.rs` under the search's own
-//! node and time budget, or with [`Options::lanes`] above 1 (and neither a checkpoint period
-//! nor a resumed state) of the interleaved walks of `search/lanes.rs`, which generate the
-//! same nodes in every iteration but the last.
+//! node and time budget.
 //!
 //! **Node counting** (the convention of every search, see [`super`]): `nodes` counts
 //! *generated* nodes, every child made by a move, including children pruned at once because
@@ -25,7 +23,6 @@
 
 use super::bounded::{Budget, Cursor, Local, Probe};
 use super::checkpoint::SearchState;
-use super::lanes::Lanes;
 use super::progress::{Event, Tracker};
 use super::{goal_array, Clock, Options, Outcome, Stats, Stop};
 use crate::heuristic::Heuristic;
@@ -68,56 +65,6 @@ pub fn search<H: Heuristic>(h: &H, goal: &Goal, start: &Position, opts: &Options
         }
     };
     let mut tracker = Tracker::default();
-    if opts.lanes > 1 && opts.resume.is_none() && opts.checkpoint_every.is_none() {
-        let mut lanes = Lanes::new(
-            opts.lanes,
-            h,
-            &moves,
-            &pruner,
-            &goal_tiles,
-            Local::new(clock.clone(), 0),
-            parts,
-            opts.order,
-        );
-        let (mut bound, mut iterations) = (h0, 1u32);
-        let mut stop = None;
-        let found = loop {
-            lanes.reset_bound();
-            let (iteration_start_nodes, iteration_t0) = (lanes.nodes(), Instant::now());
-            lanes.set_budget(Local::new(clock.clone(), lanes.nodes()));
-            if lanes.search(start, h0, bound) {
-                break true;
-            }
-            if lanes.interrupted {
-                stop = lanes.budget().stop();
-                break false;
-            }
-            if opts.observer.is_some() {
-                tell(Event::Iteration(tracker.finish(
-                    iterations,
-                    bound,
-                    lanes.next_bound(),
-                    lanes.nodes() - iteration_start_nodes,
-                    lanes.nodes(),
-                    iteration_t0.elapsed().as_secs_f64(),
-                    clock.seconds(),
-                )));
-            }
-            bound = lanes.next_bound();
-            iterations += 1;
-        };
-        let detail = format!(
-            "{iterations} iteration{}, {} lanes, {} taken over",
-            if iterations == 1 { "" } else { "s" },
-            opts.lanes.min(super::MAX_LANES),
-            lanes.steals
-        );
-        let path = found.then(|| std::mem::take(&mut lanes.path));
-        let sizes = (lanes.nodes(), lanes.expanded());
-        return outcome(
-            path, stop, sizes, iterations, h0, bound, parity, detail, &clock,
-        );
-    }
     let (mut bound, mut iterations, mut iteration_start_nodes) = (h0, 1u32, 0u64);
     if let Some(r) = &opts.resume {
         (bound, iterations, iteration_start_nodes) =

@@ -37,7 +37,6 @@ pub mod dfs;
 pub mod hybrid;
 pub mod ida;
 pub mod key;
-mod lanes;
 pub mod parallel_ida;
 pub mod progress;
 pub mod prune;
@@ -45,8 +44,6 @@ mod runner;
 mod steal;
 pub mod strategic;
 pub mod weighted;
-
-pub use lanes::{DEFAULT_LANES, MAX_LANES};
 
 pub use runner::{replay, solve, Solution, SolveError};
 
@@ -229,13 +226,6 @@ pub struct Options {
     pub prune_depth: Option<u32>,
     /// `ida`, `hybrid` and `parallel-ida`: the order of a node's children ([`ChildOrder`]).
     pub order: ChildOrder,
-    /// `ida`: how many depth-first walks ("lanes", `search/lanes.rs`) one thread interleaves so
-    /// that one walk's table lookups travel from memory while the others compute (1: the
-    /// recursive loop alone, the default here, whose order `parallel-ida` and checkpoints
-    /// retrace; at most [`MAX_LANES`]; the `solver` command's default is [`DEFAULT_LANES`]).
-    /// Checkpointed and resumed searches ([`Options::checkpoint_every`], [`Options::resume`])
-    /// run one lane.
-    pub lanes: usize,
     /// Wait for the databases' background digest checks before returning (see
     /// [`crate::OpenOptions::verify_in_background`]). A caller that solves many puzzles may
     /// turn it off and call [`crate::HeuristicChoice::wait_verified`] itself before it presents
@@ -266,7 +256,6 @@ impl Default for Options {
             queue: QueueChoice::Auto,
             prune_depth: None,
             order: ChildOrder::default(),
-            lanes: 1,
             wait_verified: true,
             interrupt: None,
             observer: None,
