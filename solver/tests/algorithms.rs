@@ -33,7 +33,7 @@ fn goals(b: Board) -> [Goal; 2] {
 }
 
 /// Options that make every phase run even on small boards: a tiny hybrid budget (so that
-/// IDA* runs from A*'s frontier) and three threads with a shallow split.
+/// IDA* runs from A*'s frontier) and three threads.
 fn opts() -> Options {
     Options {
         hybrid_nodes: Some(50),
@@ -604,26 +604,16 @@ fn parallel_ida_reports_each_thread() {
     )
     .len();
     for threads in [1, 2, 4] {
-        for split in [None, Some(1), Some(6)] {
-            let o = Options {
-                threads,
-                split_depth: split,
-                ..opts()
-            };
-            let r = solve(
-                Algorithm::ParallelIda,
-                &HeuristicChoice::LinearConflict,
-                &p,
-                &goal,
-                &o,
-            );
-            assert_eq!(r.len(), want);
-            assert!(
-                r.stats.per_thread.len() == threads || r.stats.detail.contains("split"),
-                "{:?}",
-                r.stats
-            );
-        }
+        let o = Options { threads, ..opts() };
+        let r = solve(
+            Algorithm::ParallelIda,
+            &HeuristicChoice::LinearConflict,
+            &p,
+            &goal,
+            &o,
+        );
+        assert_eq!(r.len(), want);
+        assert!(r.stats.per_thread.len() == threads, "{:?}", r.stats);
     }
 }
 

@@ -1,7 +1,7 @@
 //! `bit1` tables read with differential lookups: the same lengths and the same node counts as
 //! the `u8` table they encode (Korf's first ten instances with 6-6-3, random 3x4 and 3x3
 //! puzzles, both goals, with and without reflection); the walk to the goal gives the exact
-//! value of any position; A*, A*+IDA*, weighted A* and split parallel IDA* (which keep
+//! value of any position; A*, A*+IDA*, weighted A* and parallel IDA* (which keep
 //! positions and rebuild a kept position's exact values from a memo instead of walking to the
 //! goal again) search exactly as with the byte table; compressed bit1 files load the same; corrupt ones are
 //! refused with a clear message and never make the solver panic.
@@ -143,7 +143,7 @@ fn korf_first_ten_same_lengths_and_nodes_as_u8() {
 
 /// The searches that keep positions and rebuild their parts from a memo (A*, A*+IDA* with a
 /// budget small enough for IDA* to run from the frontier, weighted A*, parallel IDA* on one
-/// thread from a breadth-first split, whose roots every iteration searches again) with a
+/// thread, whose root every iteration searches again from its memo) with a
 /// `bit1` table: the same lengths, moves and node counts as with the byte table, i.e. every
 /// rebuilt position's parts hold its exact values.
 #[test]
@@ -155,15 +155,14 @@ fn searches_from_kept_positions_same_as_u8() {
         // Korf's 2nd and 8th instance (lengths 53 and 46): tens of thousands of positions.
         for i in [1usize, 7] {
             let p = lines[i].puzzle.as_ref().unwrap();
-            for (alg, budget, split) in [
-                (Algorithm::AStar, None, None),
-                (Algorithm::Hybrid, Some(3_000), None),
-                (Algorithm::Weighted, None, None),
-                (Algorithm::ParallelIda, None, Some(8)),
+            for (alg, budget) in [
+                (Algorithm::AStar, None),
+                (Algorithm::Hybrid, Some(3_000)),
+                (Algorithm::Weighted, None),
+                (Algorithm::ParallelIda, None),
             ] {
                 let o = Options {
                     hybrid_nodes: budget,
-                    split_depth: split,
                     threads: 1,
                     ..Options::default()
                 };

@@ -41,10 +41,6 @@ pub struct AlgorithmArgs {
     /// hybrid: positions A* stores before IDA* takes over from its frontier (default 1000000).
     #[arg(long, value_name = "N")]
     pub hybrid_nodes: Option<u64>,
-    /// parallel-ida: depth of a breadth-first split whose positions start every iteration
-    /// (default: none; work stealing splits the tree).
-    #[arg(long, value_name = "D")]
-    pub split_depth: Option<u32>,
     /// astar, hybrid: open list: auto (by what the heuristic promises), heap, buckets or
     /// two-buckets.
     #[arg(long, default_value = "auto", value_name = "KIND", value_parser = parse_queue)]
@@ -89,7 +85,6 @@ impl AlgorithmArgs {
             max_memory: self.max_memory,
             weight: self.weight,
             threads: self.threads,
-            split_depth: self.split_depth,
             depth_limit: self.depth_limit,
             hybrid_nodes: self.hybrid_nodes,
             queue: self.queue,

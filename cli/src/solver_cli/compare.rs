@@ -29,7 +29,7 @@ PAIRS
   Algorithms: ida bfs astar hybrid parallel-ida dfs weighted strategic (bfs and strategic take no
   heuristic). Heuristics: hamming manhattan linear-conflict pdb. Keys override the options for
   one pair: threads, w (weight), timeout, nodes (node limit), memory (e.g. 1G), depth (dfs
-  limit), budget (hybrid A* positions), split (parallel-ida split depth), queue (auto, heap,
+  limit), budget (hybrid A* positions), queue (auto, heap,
   buckets, two-buckets), prune (on, off or a word depth), order (h or moves).
   Without --pairs, a set suited to the board size is run (pdb pairs when a database is given
   or found).
@@ -121,7 +121,6 @@ pub struct Pair {
     max_memory: Option<u64>,
     depth: Option<u32>,
     budget: Option<u64>,
-    split: Option<u32>,
     queue: Option<QueueChoice>,
     /// Word depth of the pruning machine (0: off).
     prune: Option<Option<u32>>,
@@ -145,7 +144,6 @@ pub fn parse_pair(s: &str) -> Result<Pair, String> {
         max_memory: None,
         depth: None,
         budget: None,
-        split: None,
         queue: None,
         prune: None,
         order: None,
@@ -183,7 +181,6 @@ pub fn parse_pair(s: &str) -> Result<Pair, String> {
             "memory" | "max-memory" => p.max_memory = Some(parse_size(v)?),
             "depth" | "depth-limit" => p.depth = Some(v.parse().map_err(|_| bad("a depth"))?),
             "budget" | "hybrid-nodes" => p.budget = Some(v.parse().map_err(|_| bad("a count"))?),
-            "split" | "split-depth" => p.split = Some(v.parse().map_err(|_| bad("a depth"))?),
             "queue" => p.queue = Some(super::algorithm::parse_queue(v)?),
             "prune" => {
                 p.prune = Some(match v.trim() {
@@ -200,7 +197,7 @@ pub fn parse_pair(s: &str) -> Result<Pair, String> {
             "order" => p.order = Some(super::algorithm::parse_order(v)?),
             other => {
                 return Err(format!(
-                    "{s:?}: unknown setting {other:?}: use threads, w, timeout, nodes, memory, depth, budget, split, queue, prune or order"
+                    "{s:?}: unknown setting {other:?}: use threads, w, timeout, nodes, memory, depth, budget, queue, prune or order"
                 ))
             }
         }
@@ -749,7 +746,6 @@ fn options(p: &Pair, a: &CompareArgs, base: pdbsolver::Limits) -> search::Option
         max_memory: p.max_memory.or(a.max_memory),
         depth_limit: p.depth,
         hybrid_nodes: p.budget,
-        split_depth: p.split,
         queue: p.queue.unwrap_or_default(),
         no_prune: p.prune == Some(Some(0)),
         prune_depth: p.prune.flatten().filter(|&d| d > 0),
@@ -812,7 +808,7 @@ fn puzzle_row(r: &Row, p: &Pair, optimum: Option<usize>, numbered: bool) -> Vec<
     row
 }
 
-/// Notes on a run: the open list or split, and the threads' shares.
+/// Notes on a run: the open list or phases, and the threads' shares.
 fn note(run: &Solution) -> String {
     let mut s = run.stats.detail.clone();
     if !run.stats.per_thread.is_empty() {

@@ -23,7 +23,7 @@
 //! BFS and A*, a child already in the table still counts as generated.
 //!
 //! **Memory** is an estimate of what the search itself holds (hash tables, open lists, the
-//! frontier of split searches), from the containers' capacities; pattern databases are not
+//! frontier of A*+IDA*), from the containers' capacities; pattern databases are not
 //! included. A growing hash table briefly holds its old and new arrays; the estimate and the
 //! `max_memory` limit count both.
 
@@ -209,9 +209,6 @@ pub struct Options {
     pub weight: f64,
     /// `parallel-ida`, and the IDA* phase of `hybrid`: threads (0: one per core).
     pub threads: usize,
-    /// `parallel-ida`: the depth of an optional breadth-first split whose positions are each
-    /// iteration's first tasks (`None` or 0: none; work stealing splits the tree).
-    pub split_depth: Option<u32>,
     /// `dfs`: the depth limit (`None`: start at twice the start's estimate and double it
     /// until a solution is found).
     pub depth_limit: Option<u32>,
@@ -250,7 +247,6 @@ impl Default for Options {
             max_memory: None,
             weight: 2.0,
             threads: 0,
-            split_depth: None,
             depth_limit: None,
             hybrid_nodes: None,
             queue: QueueChoice::Auto,
@@ -346,7 +342,7 @@ pub struct Stats {
     pub peak_memory: u64,
     /// Generated nodes per worker thread (`parallel-ida` only).
     pub per_thread: Vec<u64>,
-    /// Notes on how the search ran (open list, split depth, phases).
+    /// Notes on how the search ran (open list, threads, phases).
     pub detail: String,
     /// Wall-clock seconds.
     pub seconds: f64,

@@ -37,7 +37,7 @@ pub(crate) const MIN_REST: u32 = 4;
 /// A subtree of the current iteration: a position to search below, to the bound.
 ///
 /// Every task descends from one of the iteration's first tasks, its *origin* (a root of a
-/// breadth-first split, a frontier node of A*): the caller of the search keeps the moves from
+/// `parallel-ida`'s start, a frontier node of A*): the caller of the search keeps the moves from
 /// the start to each origin and adds them to the winner's moves, so a first task carries no
 /// path and a donated one only the moves below its origin.
 #[derive(Clone, Debug)]
