@@ -11,7 +11,7 @@ use pdbformat::units::approx_bytes;
 use pdbformat::units::thousands;
 use pdbformat::{Goal, Puzzle};
 use pdbsolver::search::weighted::describe_weight;
-use pdbsolver::search::{Algorithm, ChildOrder, Options, QueueChoice};
+use pdbsolver::search::{Algorithm, ChildOrder, Options};
 use pdbsolver::{solve as solve_one, HeuristicChoice, Limits, Solution, SolveError};
 use serde_json::{json, Value};
 use std::path::PathBuf;
@@ -41,10 +41,6 @@ pub struct AlgorithmArgs {
     /// hybrid: positions A* stores before IDA* takes over from its frontier (default 1000000).
     #[arg(long, value_name = "N")]
     pub hybrid_nodes: Option<u64>,
-    /// astar, hybrid: open list: auto (by what the heuristic promises), heap, buckets or
-    /// two-buckets.
-    #[arg(long, default_value = "auto", value_name = "KIND", value_parser = parse_queue)]
-    pub queue: QueueChoice,
     /// ida, hybrid, parallel-ida: turn duplicate-move pruning off (the move back to the
     /// previous cell is still never made).
     #[arg(long)]
@@ -87,7 +83,6 @@ impl AlgorithmArgs {
             threads: self.threads,
             depth_limit: self.depth_limit,
             hybrid_nodes: self.hybrid_nodes,
-            queue: self.queue,
             prune_depth: self.prune_setting(),
             order: self.order,
             interrupt: Some(super::interrupt_flag()),
@@ -143,21 +138,6 @@ pub fn parse_size(s: &str) -> Result<u64, String> {
             "cannot read the size {s:?}: use a positive number with K, M, G or T"
         )),
     }
-}
-
-/// Parses an open-list kind.
-pub fn parse_queue(s: &str) -> Result<QueueChoice, String> {
-    Ok(match s.trim().to_ascii_lowercase().as_str() {
-        "auto" => QueueChoice::Auto,
-        "heap" | "binary-heap" => QueueChoice::Heap,
-        "buckets" | "bucket" => QueueChoice::Buckets,
-        "two-buckets" | "two-bucket" | "2-buckets" => QueueChoice::TwoBuckets,
-        _ => {
-            return Err(format!(
-                "unknown open list {s:?}: use auto, heap, buckets or two-buckets"
-            ))
-        }
-    })
 }
 
 /// The heuristic an algorithm runs with, and its description: none for `bfs` and
@@ -381,7 +361,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn sizes_weights_queues() {
+    fn sizes_weights_algorithms() {
         assert_eq!(parse_size("512M"), Ok(512 << 20));
         assert_eq!(parse_size("1.5G"), Ok(3 << 29));
         assert_eq!(parse_size("1000"), Ok(1000));
@@ -393,7 +373,6 @@ mod tests {
         assert_eq!(parse_weight("1.5"), Ok(1.5));
         assert!(parse_weight("0.5").is_err());
         assert!(parse_weight("nan").is_err());
-        assert_eq!(parse_queue("two-buckets"), Ok(QueueChoice::TwoBuckets));
         assert!(parse_algorithm("a*").is_ok());
         assert!(parse_algorithm("quantum").is_err());
     }

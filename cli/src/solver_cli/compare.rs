@@ -13,7 +13,7 @@ use pdbformat::units::approx_bytes;
 use pdbformat::units::thousands;
 use pdbformat::{Board, Goal, Puzzle};
 use pdbsolver::input::PuzzleLine;
-use pdbsolver::search::{self, Algorithm, ChildOrder, QueueChoice};
+use pdbsolver::search::{self, Algorithm, ChildOrder};
 use pdbsolver::{locate, HeuristicChoice, HeuristicName};
 use pdbsolver::{Solution, SolveError};
 use serde_json::json;
@@ -29,8 +29,7 @@ PAIRS
   Algorithms: ida bfs astar hybrid parallel-ida dfs weighted strategic (bfs and strategic take no
   heuristic). Heuristics: hamming manhattan linear-conflict pdb. Keys override the options for
   one pair: threads, w (weight), timeout, nodes (node limit), memory (e.g. 1G), depth (dfs
-  limit), budget (hybrid A* positions), queue (auto, heap,
-  buckets, two-buckets), prune (on, off or a word depth), order (h or moves).
+  limit), budget (hybrid A* positions), prune (on, off or a word depth), order (h or moves).
   Without --pairs, a set suited to the board size is run (pdb pairs when a database is given
   or found).
 
@@ -121,7 +120,6 @@ pub struct Pair {
     max_memory: Option<u64>,
     depth: Option<u32>,
     budget: Option<u64>,
-    queue: Option<QueueChoice>,
     /// Word depth of the pruning machine (0: off).
     prune: Option<Option<u32>>,
     /// The order of a node's children.
@@ -144,7 +142,6 @@ pub fn parse_pair(s: &str) -> Result<Pair, String> {
         max_memory: None,
         depth: None,
         budget: None,
-        queue: None,
         prune: None,
         order: None,
         label: s.to_string(),
@@ -181,7 +178,6 @@ pub fn parse_pair(s: &str) -> Result<Pair, String> {
             "memory" | "max-memory" => p.max_memory = Some(parse_size(v)?),
             "depth" | "depth-limit" => p.depth = Some(v.parse().map_err(|_| bad("a depth"))?),
             "budget" | "hybrid-nodes" => p.budget = Some(v.parse().map_err(|_| bad("a count"))?),
-            "queue" => p.queue = Some(super::algorithm::parse_queue(v)?),
             "prune" => {
                 p.prune = Some(match v.trim() {
                     "off" | "no" | "0" => Some(0),
@@ -197,7 +193,7 @@ pub fn parse_pair(s: &str) -> Result<Pair, String> {
             "order" => p.order = Some(super::algorithm::parse_order(v)?),
             other => {
                 return Err(format!(
-                    "{s:?}: unknown setting {other:?}: use threads, w, timeout, nodes, memory, depth, budget, queue, prune or order"
+                    "{s:?}: unknown setting {other:?}: use threads, w, timeout, nodes, memory, depth, budget, prune or order"
                 ))
             }
         }
@@ -746,7 +742,6 @@ fn options(p: &Pair, a: &CompareArgs, base: pdbsolver::Limits) -> search::Option
         max_memory: p.max_memory.or(a.max_memory),
         depth_limit: p.depth,
         hybrid_nodes: p.budget,
-        queue: p.queue.unwrap_or_default(),
         no_prune: p.prune == Some(Some(0)),
         prune_depth: p.prune.flatten().filter(|&d| d > 0),
         order: p.order.unwrap_or_default(),

@@ -21,7 +21,7 @@
 
 use super::bucket_queue::{BucketQueue, HeapQueue, OpenList, TwoBucketQueue};
 use super::key::{map_bytes_next, Layout, Packed, PosMap};
-use super::{Clock, Options, Outcome, QueueChoice, Stats, Stop};
+use super::{Clock, Options, Outcome, Stats, Stop};
 use crate::heuristic::{Heuristic, StepChange};
 use crate::position::{MoveTable, Position, MAX_CELLS, NO_CELL};
 use pdbformat::Goal;
@@ -342,23 +342,23 @@ fn keep_memo<H: Heuristic>(h: &H, memos: &mut Vec<u8>, memo_len: usize, parts: &
     (at / memo_len) as u32
 }
 
-/// The open list a search will use with heuristic `h` when `choice` is asked for; an error
-/// when the choice needs a promise the heuristic does not make.
-pub fn queue_for<H: Heuristic>(h: &H, choice: QueueChoice) -> Result<QueueChoice, String> {
-    let step = h.step_change();
-    match choice {
-        QueueChoice::Auto => Ok(match step {
-            StepChange::ExactlyOne => QueueChoice::TwoBuckets,
-            StepChange::AtMostOne => QueueChoice::Buckets,
-            StepChange::Any => QueueChoice::Heap,
-        }),
-        QueueChoice::Heap => Ok(QueueChoice::Heap),
-        QueueChoice::Buckets if step >= StepChange::AtMostOne => Ok(QueueChoice::Buckets),
-        QueueChoice::TwoBuckets if step == StepChange::ExactlyOne => Ok(QueueChoice::TwoBuckets),
-        _ => Err(format!(
-            "the {choice:?} open list needs a heuristic whose estimate changes by {} per move; this one promises {step:?}",
-            if choice == QueueChoice::TwoBuckets { "exactly 1" } else { "at most 1" }
-        )),
+/// The open lists of A* (see [`super::bucket_queue`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum QueueChoice {
+    /// A binary heap (any heuristic).
+    Heap,
+    /// Buckets indexed by `f` (heuristics that change by at most 1 per move).
+    Buckets,
+    /// Two buckets, `f` and `f + 2` (heuristics that change by exactly 1 per move).
+    TwoBuckets,
+}
+
+/// The fastest open list that the promise of `h` ([`Heuristic::step_change`]) allows.
+pub(crate) fn queue_for<H: Heuristic>(h: &H) -> QueueChoice {
+    match h.step_change() {
+        StepChange::ExactlyOne => QueueChoice::TwoBuckets,
+        StepChange::AtMostOne => QueueChoice::Buckets,
+        StepChange::Any => QueueChoice::Heap,
     }
 }
 
@@ -383,21 +383,19 @@ macro_rules! with_key {
 }
 pub(crate) use with_key;
 
-/// Runs A* from `start` to `goal` with `h`. The open list follows `opts.queue` (which the
-/// caller has checked with [`queue_for`]; `Auto` picks by the heuristic's promise).
+/// Runs A* from `start` to `goal` with `h`, on the open list [`queue_for`] picks.
 ///
 /// # Panics
 /// If the board has more than 64 cells.
 pub fn search<H: Heuristic>(h: &H, goal: &Goal, start: &Position, opts: &Options) -> Outcome {
-    let queue = queue_for(h, opts.queue).unwrap_or(QueueChoice::Heap);
-    with_key!(goal.board().cells(), K => match queue {
+    with_key!(goal.board().cells(), K => match queue_for(h) {
         QueueChoice::TwoBuckets => run_to_end(Engine::<H, K, _>::new(
             h, goal, start, opts, TwoBucketQueue::default(), Priority::AStar, true,
         )),
         QueueChoice::Buckets => run_to_end(Engine::<H, K, _>::new(
             h, goal, start, opts, BucketQueue::default(), Priority::AStar, true,
         )),
-        _ => run_to_end(Engine::<H, K, _>::new(
+        QueueChoice::Heap => run_to_end(Engine::<H, K, _>::new(
             h, goal, start, opts, HeapQueue::default(), Priority::AStar, true,
         )),
     })

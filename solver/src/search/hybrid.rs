@@ -27,12 +27,12 @@
 //! ([`Heuristic::memo_len`]) in every iteration, never by [`Heuristic::init`], which walks to
 //! the goal for every `bit1` table and view.
 
-use super::astar::{finish, queue_for, with_key, Engine, Node, Priority, Step};
+use super::astar::{finish, queue_for, with_key, Engine, Node, Priority, QueueChoice, Step};
 use super::bucket_queue::{BucketQueue, HeapQueue, OpenList, TwoBucketQueue};
 use super::key::Packed;
 use super::parallel_ida::{first_task, iterate, thread_count, Setting};
 use super::steal::Task;
-use super::{goal_array, Options, Outcome, QueueChoice};
+use super::{goal_array, Options, Outcome};
 use crate::heuristic::Heuristic;
 use crate::position::{MoveTable, Position, MAX_CELLS};
 use pdbformat::Goal;
@@ -50,15 +50,14 @@ pub fn search<H: Heuristic + Sync>(
     start: &Position,
     opts: &Options,
 ) -> Outcome {
-    let queue = queue_for(h, opts.queue).unwrap_or(QueueChoice::Heap);
-    with_key!(goal.board().cells(), K => match queue {
+    with_key!(goal.board().cells(), K => match queue_for(h) {
         QueueChoice::TwoBuckets => two_phases(Engine::<H, K, _>::new(
             h, goal, start, opts, TwoBucketQueue::default(), Priority::AStar, true,
         ), goal, opts),
         QueueChoice::Buckets => two_phases(Engine::<H, K, _>::new(
             h, goal, start, opts, BucketQueue::default(), Priority::AStar, true,
         ), goal, opts),
-        _ => two_phases(Engine::<H, K, _>::new(
+        QueueChoice::Heap => two_phases(Engine::<H, K, _>::new(
             h, goal, start, opts, HeapQueue::default(), Priority::AStar, true,
         ), goal, opts),
     })

@@ -149,20 +149,6 @@ pub struct Limits {
     pub timeout: Option<Duration>,
 }
 
-/// Which open list A* uses (see [`bucket_queue`]).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum QueueChoice {
-    /// The fastest one the heuristic's [`crate::heuristic::StepChange`] allows.
-    #[default]
-    Auto,
-    /// A binary heap (any heuristic).
-    Heap,
-    /// Buckets indexed by `f` (heuristics that change by at most 1 per move).
-    Buckets,
-    /// Two buckets, `f` and `f + 2` (heuristics that change by exactly 1 per move).
-    TwoBuckets,
-}
-
 /// The order in which the cost-bounded depth-first searches (`ida`, `hybrid`'s IDA* phase,
 /// `parallel-ida`) visit a node's children. Every iteration but the last visits every child
 /// whatever the order, so the order changes only how soon the last iteration meets a solution
@@ -215,8 +201,6 @@ pub struct Options {
     /// `hybrid`: how many nodes A* may store before switching to IDA* (`None`: 1,000,000, or
     /// fewer when `max_memory` is lower).
     pub hybrid_nodes: Option<u64>,
-    /// `astar` and `hybrid`: the open list.
-    pub queue: QueueChoice,
     /// `ida`, `hybrid` and `parallel-ida`: the word depth of the duplicate-move pruning
     /// machine (`search/prune.rs`); `Some(0)` turns pruning off (the move back to the parent
     /// is still never made), `None` takes the board's default ([`prune::default_depth`]).
@@ -249,7 +233,6 @@ impl Default for Options {
             threads: 0,
             depth_limit: None,
             hybrid_nodes: None,
-            queue: QueueChoice::Auto,
             prune_depth: None,
             order: ChildOrder::default(),
             wait_verified: true,

@@ -303,14 +303,8 @@ impl Task<'_> {
                 }
                 ida::search(h, goal, start, opts)
             }
-            Algorithm::AStar => {
-                astar::queue_for(h, opts.queue)?;
-                astar::search(h, goal, start, opts)
-            }
-            Algorithm::Hybrid => {
-                astar::queue_for(h, opts.queue)?;
-                hybrid::search(h, goal, start, opts)
-            }
+            Algorithm::AStar => astar::search(h, goal, start, opts),
+            Algorithm::Hybrid => hybrid::search(h, goal, start, opts),
             Algorithm::ParallelIda => parallel_ida::search(h, goal, start, opts),
             Algorithm::Dfs => dfs::search(h, goal, start, opts),
             Algorithm::Weighted => weighted::search(h, goal, start, opts),
