@@ -11,7 +11,7 @@ use pdbformat::units::approx_bytes;
 use pdbformat::units::thousands;
 use pdbformat::{Goal, Puzzle};
 use pdbsolver::search::weighted::describe_weight;
-use pdbsolver::search::{Algorithm, ChildOrder, Options};
+use pdbsolver::search::{Algorithm, Options};
 use pdbsolver::{solve as solve_one, HeuristicChoice, Limits, Solution, SolveError};
 use serde_json::{json, Value};
 use std::path::PathBuf;
@@ -52,15 +52,6 @@ pub struct AlgorithmArgs {
     #[arg(long, value_name = "L",
           value_parser = clap::value_parser!(u32).range(1..=pdbsolver::search::prune::MAX_DEPTH as i64))]
     pub prune_depth: Option<u32>,
-    /// ida, hybrid, parallel-ida: the order of a node's children: h (smallest estimate first,
-    /// which meets a solution sooner in the last iteration) or moves (the move table's order).
-    #[arg(long, default_value = "h", value_name = "ORDER", value_parser = parse_order)]
-    pub order: ChildOrder,
-}
-
-/// Parses a child order (`h` or `moves`).
-pub fn parse_order(s: &str) -> Result<ChildOrder, String> {
-    ChildOrder::parse(s).ok_or_else(|| format!("unknown child order {s:?}: use h or moves"))
 }
 
 impl AlgorithmArgs {
@@ -84,7 +75,6 @@ impl AlgorithmArgs {
             depth_limit: self.depth_limit,
             hybrid_nodes: self.hybrid_nodes,
             prune_depth: self.prune_setting(),
-            order: self.order,
             interrupt: Some(super::interrupt_flag()),
             ..Options::default()
         }

@@ -14,7 +14,6 @@ use anyhow::Result;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use pdbformat::units::thousands;
-use pdbsolver::search::ChildOrder;
 use pdbsolver::{solve, Algorithm, Options, SolveError, Stop};
 use serde_json::json;
 use std::path::PathBuf;
@@ -54,10 +53,6 @@ pub struct BenchArgs {
     #[arg(long, value_name = "L",
           value_parser = clap::value_parser!(u32).range(1..=pdbsolver::search::prune::MAX_DEPTH as i64))]
     prune_depth: Option<u32>,
-    /// The order of a node's children: h (smallest estimate first) or moves (the move
-    /// table's order).
-    #[arg(long, default_value = "h", value_name = "ORDER", value_parser = super::algorithm::parse_order)]
-    order: ChildOrder,
     #[command(flatten)]
     heuristic: HeuristicArgs,
 }
@@ -70,7 +65,6 @@ pub fn run(a: BenchArgs) -> Result<i32> {
         ..ida_options(
             &limits(a.max_nodes, a.timeout)?,
             if a.no_prune { Some(0) } else { a.prune_depth },
-            a.order,
         )
     };
     let text = read_input(&a.file)?;

@@ -13,7 +13,7 @@ use pdbformat::units::approx_bytes;
 use pdbformat::units::thousands;
 use pdbformat::{Board, Goal, Puzzle};
 use pdbsolver::input::PuzzleLine;
-use pdbsolver::search::{self, Algorithm, ChildOrder};
+use pdbsolver::search::{self, Algorithm};
 use pdbsolver::{locate, HeuristicChoice, HeuristicName};
 use pdbsolver::{Solution, SolveError};
 use serde_json::json;
@@ -29,7 +29,7 @@ PAIRS
   Algorithms: ida bfs astar hybrid parallel-ida dfs weighted strategic (bfs and strategic take no
   heuristic). Heuristics: hamming manhattan linear-conflict pdb. Keys override the options for
   one pair: threads, w (weight), timeout, nodes (node limit), memory (e.g. 1G), depth (dfs
-  limit), budget (hybrid A* positions), prune (on, off or a word depth), order (h or moves).
+  limit), budget (hybrid A* positions), prune (on, off or a word depth).
   Without --pairs, a set suited to the board size is run (pdb pairs when a database is given
   or found).
 
@@ -122,8 +122,6 @@ pub struct Pair {
     budget: Option<u64>,
     /// Word depth of the pruning machine (0: off).
     prune: Option<Option<u32>>,
-    /// The order of a node's children.
-    order: Option<ChildOrder>,
     label: String,
 }
 
@@ -143,7 +141,6 @@ pub fn parse_pair(s: &str) -> Result<Pair, String> {
         depth: None,
         budget: None,
         prune: None,
-        order: None,
         label: s.to_string(),
     };
     for part in parts {
@@ -190,10 +187,9 @@ pub fn parse_pair(s: &str) -> Result<Pair, String> {
                     ),
                 })
             }
-            "order" => p.order = Some(super::algorithm::parse_order(v)?),
             other => {
                 return Err(format!(
-                    "{s:?}: unknown setting {other:?}: use threads, w, timeout, nodes, memory, depth, budget, prune or order"
+                    "{s:?}: unknown setting {other:?}: use threads, w, timeout, nodes, memory, depth, budget or prune"
                 ))
             }
         }
@@ -744,7 +740,6 @@ fn options(p: &Pair, a: &CompareArgs, base: pdbsolver::Limits) -> search::Option
         hybrid_nodes: p.budget,
         no_prune: p.prune == Some(Some(0)),
         prune_depth: p.prune.flatten().filter(|&d| d > 0),
-        order: p.order.unwrap_or_default(),
     };
     args.options(limits)
 }

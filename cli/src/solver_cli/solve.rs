@@ -15,7 +15,6 @@ use pdbformat::{Board, Goal, Puzzle, PuzzleError};
 use pdbsolver::input::{read_puzzles, PuzzleLine};
 use pdbsolver::search::checkpoint::{Checkpoint, SearchState};
 use pdbsolver::search::progress::{Event, Observer};
-use pdbsolver::search::ChildOrder;
 use pdbsolver::{solve, Algorithm, HeuristicChoice, Limits, Options, SolveError};
 use std::io::{IsTerminal, Read};
 use std::path::PathBuf;
@@ -85,12 +84,11 @@ pub fn limits(max_nodes: Option<u64>, timeout: Option<f64>) -> Result<Limits> {
 }
 
 /// The options of an IDA* search under `limits`, with duplicate-move pruning of word depth
-/// `prune_depth` (`Some(0)`: off; `None`: the board's default), children visited in `order`.
-pub fn ida_options(limits: &Limits, prune_depth: Option<u32>, order: ChildOrder) -> Options {
+/// `prune_depth` (`Some(0)`: off; `None`: the board's default).
+pub fn ida_options(limits: &Limits, prune_depth: Option<u32>) -> Options {
     Options {
         limits: *limits,
         prune_depth,
-        order,
         interrupt: Some(super::interrupt_flag()),
         ..Options::default()
     }
@@ -160,7 +158,7 @@ fn run_one(a: &SolveArgs, board: Option<Board>, limits: &Limits) -> Result<i32> 
     let setup = make_heuristic(&a.heuristic, &goal)?;
     let prune_depth = a.algorithm.prune_setting();
     super::setup::prepare_pruner(goal.board(), prune_depth, a.quiet);
-    let mut opts = ida_options(limits, prune_depth, a.algorithm.order);
+    let mut opts = ida_options(limits, prune_depth);
     let show = !a.quiet && (a.progress || std::io::stderr().is_terminal());
     if show {
         opts.observer = Some(progress_printer(a.json));
@@ -171,14 +169,7 @@ fn run_one(a: &SolveArgs, board: Option<Board>, limits: &Limits) -> Result<i32> 
         // The depth in effect: a checkpoint names it, not "the default".
         let depth =
             prune_depth.unwrap_or_else(|| pdbsolver::search::prune::default_depth(goal.board()));
-        let fresh = Checkpoint::new(
-            &puzzle,
-            &goal,
-            &setup.heuristic,
-            depth,
-            a.algorithm.order,
-            placeholder(),
-        );
+        let fresh = Checkpoint::new(&puzzle, &goal, &setup.heuristic, depth, placeholder());
         if path.exists() {
             let saved = Checkpoint::read(path)
                 .and_then(|c| c.check_same_search(&fresh).map(|()| c))
@@ -379,7 +370,7 @@ fn run_file(a: &SolveArgs, path: PathBuf, board: Option<Board>, limits: &Limits)
         &setup.heuristic,
         &goal,
         &lines,
-        &ida_options(limits, a.algorithm.prune_setting(), a.algorithm.order),
+        &ida_options(limits, a.algorithm.prune_setting()),
         a.json,
         &pb,
     );

@@ -45,15 +45,10 @@ pub trait Heuristic {
     /// that the children's lookups overlap instead of waiting for each other. Changes nothing.
     fn prepare(&self, parts: &Self::Parts, tile: u8, from: u8, to: u8) -> Self::Pending;
 
-    /// Whether [`Heuristic::evaluate`] costs no more than the work `apply` would do anyway (the
-    /// lookups `prepare` readied), so that a search does best to evaluate every child first
-    /// and apply only the children it enters. False: `evaluate` is the general one below (a
-    /// copy of the parts and an `apply`), and a search calls it only when it orders children.
-    const EVALUATES: bool = false;
-
     /// The estimate of the child that the move of `tile` from `from` to `to` makes, computed
     /// from the node's `parts` and `tiles` (the board before the move) without changing them.
-    /// Called after [`Heuristic::prepare`] for every child, before the first is applied; it may
+    /// Called after [`Heuristic::prepare`] for every child, before the first is applied (the
+    /// cost-bounded searches visit children smallest estimate first); it may
     /// keep in `pending` what the child's [`Heuristic::apply`] would otherwise compute again
     /// (the looked-up values). The default applies the move to a copy of the parts.
     ///

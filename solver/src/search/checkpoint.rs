@@ -1,7 +1,7 @@
 //! Checkpoints of an IDA* search: where it stands ([`SearchState`]: the bound, the counters and
 //! the path of the unfinished subtree at the cut depth, in the DFS order of the bounded loop)
 //! and the file that holds it with what it belongs to ([`Checkpoint`]: board, goal, start,
-//! heuristic identity, pruning depth, child order), checksummed and written atomically.
+//! heuristic identity, pruning depth), checksummed and written atomically.
 //!
 //! The file is text, one `key value` line per field in a fixed order, then `checksum` with the
 //! 64-bit FNV-1a hash of every byte before that line:
@@ -32,11 +32,12 @@
 //! search generates (and expands) again: a resumed search ends with the same totals as one
 //! that never stopped.
 //!
-//! The `order` line names the order of a node's children ([`ChildOrder`]); a file without it
-//! (written before the order existed) is a search in the move table's order (`moves`).
+//! The `order` line names the order of a node's children, which gives the path its meaning:
+//! always `h` (smallest estimate first). Files of searches in the move table's order (`order
+//! moves`, or no `order` line: written before the order existed) are refused with
+//! [`CheckpointError::MoveOrder`]: that order is gone, and such a path means another place.
 
 use super::progress;
-use super::ChildOrder;
 use crate::heuristic::HeuristicChoice;
 use pdbformat::{Board, Goal, Puzzle};
 use std::fmt::Write as _;
@@ -45,6 +46,9 @@ use thiserror::Error;
 
 /// The version written in the first line; other versions are refused.
 pub const VERSION: u32 = 1;
+
+/// The value of the `order` line: children smallest estimate first.
+const ORDER: &str = "h";
 
 /// How far a search got: enough to start again at the same place of the same iteration.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -81,8 +85,6 @@ pub struct Checkpoint {
     pub heuristic: String,
     /// The duplicate-move pruning depth (it changes the search order's nodes).
     pub prune_depth: u32,
-    /// The order of a node's children (it changes the path's meaning).
-    pub order: ChildOrder,
     /// Where the search stands.
     pub state: SearchState,
 }
@@ -120,6 +122,10 @@ pub enum CheckpointError {
         /// The checksum of the contents.
         computed: String,
     },
+    /// The checkpoint was written by a search that visited children in the move table's
+    /// order, which the solver no longer has.
+    #[error("the checkpoint is of a search in the move table's order ({0}), which this solver no longer has: remove the file to start the search afresh")]
+    MoveOrder(&'static str),
     /// The checkpoint belongs to another search.
     #[error(
         "the checkpoint is for another search: its {field} is {saved}, this search's is {current}"
@@ -187,7 +193,6 @@ impl Checkpoint {
         goal: &Goal,
         heuristic: &HeuristicChoice,
         prune_depth: u32,
-        order: ChildOrder,
         state: SearchState,
     ) -> Checkpoint {
         Checkpoint {
@@ -196,7 +201,6 @@ impl Checkpoint {
             start: puzzle.tiles().to_vec(),
             heuristic: heuristic_identity(heuristic),
             prune_depth,
-            order,
             state,
         }
     }
@@ -211,7 +215,7 @@ impl Checkpoint {
         let _ = writeln!(s, "start {}", join(&self.start));
         let _ = writeln!(s, "heuristic {}", self.heuristic);
         let _ = writeln!(s, "prune-depth {}", self.prune_depth);
-        let _ = writeln!(s, "order {}", self.order.name());
+        let _ = writeln!(s, "order {ORDER}");
         let _ = writeln!(s, "initial-h {}", st.initial_h);
         let _ = writeln!(s, "iteration {}", st.iteration);
         let _ = writeln!(s, "bound {}", st.bound);
@@ -244,13 +248,7 @@ impl Checkpoint {
         let start = fields.list("start")?;
         let heuristic = fields.take("heuristic")?;
         let prune_depth = fields.number("prune-depth")?;
-        let order = match fields.optional("order") {
-            None => ChildOrder::Moves,
-            Some(v) => ChildOrder::parse(&v).ok_or(CheckpointError::Field {
-                field: "order",
-                why: format!("{v:?} is not a child order (h or moves)"),
-            })?,
-        };
+        let order = fields.optional("order");
         let initial_h = fields.number("initial-h")?;
         let iteration = fields.number("iteration")?;
         let bound = fields.number("bound")?;
@@ -277,6 +275,17 @@ impl Checkpoint {
                 why: "text follows the checksum line".into(),
             });
         }
+        match order.as_deref().map(str::trim) {
+            Some(ORDER) => {}
+            Some("moves") => return Err(CheckpointError::MoveOrder("order moves")),
+            None => return Err(CheckpointError::MoveOrder("no order line")),
+            Some(v) => {
+                return Err(CheckpointError::Field {
+                    field: "order",
+                    why: format!("{v:?} is not a child order (h)"),
+                })
+            }
+        }
         let path = path
             .into_iter()
             .map(|x| {
@@ -295,7 +304,6 @@ impl Checkpoint {
             start: to_u16(start, "start")?,
             heuristic,
             prune_depth,
-            order,
             state: SearchState {
                 initial_h,
                 iteration,
@@ -341,10 +349,9 @@ impl Checkpoint {
     }
 
     /// Whether this checkpoint belongs to the search of `other` (same board, goal, start,
-    /// heuristic, pruning depth and child order); the error names the first field that
-    /// differs.
+    /// heuristic and pruning depth); the error names the first field that differs.
     pub fn check_same_search(&self, other: &Checkpoint) -> Result<(), CheckpointError> {
-        let fields: [(&'static str, String, String); 6] = [
+        let fields: [(&'static str, String, String); 5] = [
             ("board", self.board.clone(), other.board.clone()),
             ("goal", join(&self.goal), join(&other.goal)),
             ("start position", join(&self.start), join(&other.start)),
@@ -353,11 +360,6 @@ impl Checkpoint {
                 "prune depth",
                 self.prune_depth.to_string(),
                 other.prune_depth.to_string(),
-            ),
-            (
-                "child order",
-                self.order.name().to_string(),
-                other.order.name().to_string(),
             ),
         ];
         for (field, saved, current) in fields {
@@ -527,7 +529,6 @@ mod tests {
             start: vec![8, 6, 7, 2, 5, 4, 3, 0, 1],
             heuristic: "manhattan".into(),
             prune_depth: 8,
-            order: ChildOrder::Estimate,
             state: SearchState {
                 initial_h: 21,
                 iteration: 3,
@@ -586,26 +587,33 @@ mod tests {
         b.start.swap(0, 1);
         let e = a.check_same_search(&b).unwrap_err().to_string();
         assert!(e.contains("start position"), "{e}");
-        let mut b = a.clone();
-        b.order = ChildOrder::Moves;
-        let e = a.check_same_search(&b).unwrap_err().to_string();
-        assert!(e.contains("child order"), "{e}");
     }
 
     #[test]
-    fn a_file_without_an_order_line_is_in_move_order() {
+    fn files_in_move_order_are_refused_clearly() {
+        let text = sample().to_text();
+        assert!(text.contains("\norder h\n"), "{text}");
+        // A checksummed file whose body is `body`.
+        let sealed = |body: String| format!("{body}checksum {:016x}\n", fnv1a(body.as_bytes()));
+        let body = |f: &dyn Fn(&str) -> Option<String>| -> String {
+            text.lines()
+                .filter(|l| !l.starts_with("checksum "))
+                .filter_map(f)
+                .map(|l| format!("{l}\n"))
+                .collect()
+        };
         // What files written before the order existed hold: no `order` line.
-        let mut c = sample();
-        c.order = ChildOrder::Moves;
-        let text = c.to_text();
-        let body: String = text
-            .lines()
-            .filter(|l| !l.starts_with("order ") && !l.starts_with("checksum "))
-            .map(|l| format!("{l}\n"))
-            .collect();
-        let old = format!("{body}checksum {:016x}\n", fnv1a(body.as_bytes()));
-        assert_eq!(Checkpoint::parse(&old).unwrap(), c);
-        let bad = text.replace("order moves", "order sideways");
-        assert!(Checkpoint::parse(&bad).is_err());
+        let old = sealed(body(&|l| (!l.starts_with("order ")).then(|| l.to_string())));
+        let moves = sealed(body(&|l| Some(l.replace("order h", "order moves"))));
+        for file in [old, moves] {
+            let e = Checkpoint::parse(&file).unwrap_err();
+            assert!(matches!(e, CheckpointError::MoveOrder(_)), "{e}");
+            assert!(e.to_string().contains("move table's order"), "{e}");
+        }
+        let bad = sealed(body(&|l| Some(l.replace("order h", "order sideways"))));
+        assert!(matches!(
+            Checkpoint::parse(&bad),
+            Err(CheckpointError::Field { field: "order", .. })
+        ));
     }
 }

@@ -144,7 +144,6 @@ fn two_phases<H: Heuristic + Sync, K: Packed, Q: OpenList<K>>(
         goal: &goal_tiles,
         clock: &e.clock,
         threads,
-        order: opts.order,
     };
     // The frontier's tasks, held beside A*'s table: the roots, each iteration's queue of
     // their copies, and each root's memo (an `Arc` of its own).

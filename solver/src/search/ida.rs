@@ -49,7 +49,6 @@ pub fn search<H: Heuristic>(h: &H, goal: &Goal, start: &Position, opts: &Options
         &goal_tiles,
         Local::new(clock.clone(), 0),
     );
-    probe.order = opts.order;
     let tracking = opts.observer.is_some() || opts.resume.is_some();
     probe.cursor = Cursor::new(if tracking { CUT_DEPTH } else { 0 });
     // The start's parts serve every iteration (for `bit1` tables they take a walk per table).

@@ -149,39 +149,6 @@ pub struct Limits {
     pub timeout: Option<Duration>,
 }
 
-/// The order in which the cost-bounded depth-first searches (`ida`, `hybrid`'s IDA* phase,
-/// `parallel-ida`) visit a node's children. Every iteration but the last visits every child
-/// whatever the order, so the order changes only how soon the last iteration meets a solution
-/// (and which optimal solution is returned), never a solution's length.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum ChildOrder {
-    /// The move table's order (the blank's neighbours by cell number).
-    Moves,
-    /// Smallest estimate first (ties in the move table's order): every child's estimate is
-    /// looked up before the first child is made.
-    #[default]
-    Estimate,
-}
-
-impl ChildOrder {
-    /// The name used on the command line and in checkpoints (`moves`, `h`).
-    pub fn name(self) -> &'static str {
-        match self {
-            ChildOrder::Moves => "moves",
-            ChildOrder::Estimate => "h",
-        }
-    }
-
-    /// Parses [`ChildOrder::name`]'s names (and `none` for `moves`, `estimate` for `h`).
-    pub fn parse(s: &str) -> Option<ChildOrder> {
-        match s.trim().to_ascii_lowercase().as_str() {
-            "moves" | "none" => Some(ChildOrder::Moves),
-            "h" | "estimate" => Some(ChildOrder::Estimate),
-            _ => None,
-        }
-    }
-}
-
 /// Settings of one search.
 #[derive(Clone, Debug)]
 pub struct Options {
@@ -205,8 +172,6 @@ pub struct Options {
     /// machine (`search/prune.rs`); `Some(0)` turns pruning off (the move back to the parent
     /// is still never made), `None` takes the board's default ([`prune::default_depth`]).
     pub prune_depth: Option<u32>,
-    /// `ida`, `hybrid` and `parallel-ida`: the order of a node's children ([`ChildOrder`]).
-    pub order: ChildOrder,
     /// Wait for the databases' background digest checks before returning (see
     /// [`crate::OpenOptions::verify_in_background`]). A caller that solves many puzzles may
     /// turn it off and call [`crate::HeuristicChoice::wait_verified`] itself before it presents
@@ -234,7 +199,6 @@ impl Default for Options {
             depth_limit: None,
             hybrid_nodes: None,
             prune_depth: None,
-            order: ChildOrder::default(),
             wait_verified: true,
             interrupt: None,
             observer: None,

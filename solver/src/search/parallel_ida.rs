@@ -22,7 +22,7 @@
 use super::bounded::{Donor, Keep, Shared};
 use super::prune::Pruner;
 use super::steal::{Giver, Pool, Stealer, Task};
-use super::{goal_array, ChildOrder, Clock, Options, Outcome, Stats, Stop};
+use super::{goal_array, Clock, Options, Outcome, Stats, Stop};
 use crate::heuristic::Heuristic;
 use crate::position::{MoveTable, Position, MAX_CELLS, NO_CELL};
 use pdbformat::Goal;
@@ -71,7 +71,6 @@ fn run<H: Heuristic + Sync>(h: &H, goal: &Goal, start: &Position, opts: &Options
             goal: &goal_tiles,
             clock: &clock,
             threads,
-            order: opts.order,
         },
         &roots,
         0,
@@ -128,7 +127,6 @@ pub(crate) struct Setting<'a> {
     pub(crate) goal: &'a [u8; MAX_CELLS],
     pub(crate) clock: &'a Clock,
     pub(crate) threads: usize,
-    pub(crate) order: ChildOrder,
 }
 
 /// How the iterations of [`iterate`] ended.
@@ -200,7 +198,6 @@ pub(crate) fn iterate<H: Heuristic + Sync>(
                 pool: &pool,
                 next_bound: &next_bound,
                 winner: &winner,
-                order: set.order,
                 solo: set.threads == 1,
             };
             match std::thread::Builder::new()
@@ -266,7 +263,6 @@ struct Worker<'a, H> {
     pool: &'a Pool,
     next_bound: &'a AtomicU32,
     winner: &'a Mutex<Option<(u32, Vec<u8>)>>,
-    order: ChildOrder,
     /// The only worker: it keeps every subtree.
     solo: bool,
 }
@@ -293,7 +289,6 @@ impl<H: Heuristic> Worker<'_, H> {
             self.goal,
             self.shared,
             donor,
-            self.order,
         );
         let mut holding = false;
         let body = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {

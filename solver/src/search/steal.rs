@@ -23,7 +23,6 @@
 
 use super::bounded::{Budget, Donor, Line, Probe, Shared, SharedBudget};
 use super::prune::{Pruner, FORBIDDEN};
-use super::ChildOrder;
 use crate::heuristic::Heuristic;
 use crate::position::{MoveTable, Position, MAX_CELLS};
 use std::collections::VecDeque;
@@ -311,8 +310,7 @@ pub(crate) struct Stealer<'a, H: Heuristic, D: Donor> {
 
 impl<'a, H: Heuristic, D: Donor> Stealer<'a, H, D> {
     /// A searcher for `goal` (tiles per cell) with `moves`, the machine `prune`, `h`, the
-    /// limits of `shared`, `donor`, and children visited in `order`.
-    #[allow(clippy::too_many_arguments)]
+    /// limits of `shared` and `donor`.
     pub(crate) fn new(
         h: &'a H,
         moves: &'a MoveTable,
@@ -320,12 +318,9 @@ impl<'a, H: Heuristic, D: Donor> Stealer<'a, H, D> {
         goal: &'a [u8; MAX_CELLS],
         shared: &'a Shared,
         donor: D,
-        order: ChildOrder,
     ) -> Self {
-        let mut probe = Probe::with_donor(h, moves, prune, goal, shared.budget(), donor);
-        probe.order = order;
         Stealer {
-            probe,
+            probe: Probe::with_donor(h, moves, prune, goal, shared.budget(), donor),
             bound: 0,
             origin: 0,
             prefix: Vec::new(),

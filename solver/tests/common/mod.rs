@@ -158,34 +158,9 @@ pub trait Ida {
         goal: &Goal,
         limits: &pdbsolver::Limits,
     ) -> Result<pdbsolver::Solution, pdbsolver::SolveError>;
-
-    /// Like [`Ida::ida`] with the children visited in the move table's order
-    /// ([`pdbsolver::search::ChildOrder::Moves`]), where a dominating heuristic provably
-    /// generates no more nodes (with the default order the last iteration's order depends on
-    /// the heuristic).
-    fn ida_in_move_order(
-        &self,
-        puzzle: &Puzzle,
-        goal: &Goal,
-        limits: &pdbsolver::Limits,
-    ) -> Result<pdbsolver::Solution, pdbsolver::SolveError>;
 }
 
 impl Ida for pdbsolver::HeuristicChoice {
-    fn ida_in_move_order(
-        &self,
-        puzzle: &Puzzle,
-        goal: &Goal,
-        limits: &pdbsolver::Limits,
-    ) -> Result<pdbsolver::Solution, pdbsolver::SolveError> {
-        let opts = pdbsolver::Options {
-            limits: *limits,
-            order: pdbsolver::search::ChildOrder::Moves,
-            ..pdbsolver::Options::default()
-        };
-        pdbsolver::solve(pdbsolver::Algorithm::Ida, self, puzzle, goal, &opts)
-    }
-
     fn ida(
         &self,
         puzzle: &Puzzle,
