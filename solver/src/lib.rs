@@ -4,25 +4,18 @@
 //! # Library use
 //! ```
 //! use pdbformat::{Board, Goal, Puzzle};
-//! use pdbsolver::{solve, Algorithm, HeuristicChoice, Options};
+//! use pdbsolver::{solve, HeuristicChoice, Search};
 //!
 //! let goal = Goal::blank_first(Board::new(3, 3).unwrap());
 //! let puzzle = Puzzle::parse_for_goal("3 1 2 0 4 5 6 7 8", &goal).unwrap();
-//! let solution = solve(
-//!     Algorithm::Ida,
-//!     &HeuristicChoice::Manhattan,
-//!     &puzzle,
-//!     &goal,
-//!     &Options::default(),
-//! )
-//! .unwrap();
+//! let solution = solve(&Search::default(), &HeuristicChoice::Manhattan, &puzzle, &goal).unwrap();
 //! assert_eq!(solution.len(), 1);
 //! assert_eq!(solution.blank_notation(), "U");
 //! assert_eq!(solution.tiles_moved, vec![3]);
 //! assert!(solution.optimal);
 //! ```
-//! [`solve`] is the one entry point of every algorithm ([`Algorithm`]); [`Options`] holds the
-//! limits ([`Limits`]) and each algorithm's settings.
+//! [`solve`] is the one entry point of every algorithm: a [`Search`] holds the [`Algorithm`]
+//! with its settings, the [`Limits`] and the hooks (interrupt, observer).
 //! For pattern databases, open files with [`Database::open`] and pass them in
 //! [`HeuristicChoice::Pdb`]; [`locate`] finds (and for 4×4 builds) the default one.
 //!
@@ -70,4 +63,8 @@ pub mod search;
 
 pub use db::{Database, DbError, OpenOptions, Residence};
 pub use heuristic::{Heuristic, HeuristicChoice, HeuristicName};
-pub use search::{replay, solve, Algorithm, Limits, Options, Solution, SolveError, Stats, Stop};
+pub use search::progress::{Event, Iteration, Observer};
+pub use search::{
+    replay, solve, Algorithm, AlgorithmName, Dfs, Hybrid, Ida, Limits, ParallelIda, Pruning,
+    Search, Solution, SolveError, Stats, Stop, Weighted,
+};

@@ -8,7 +8,9 @@
 
 mod common;
 
-use common::{damage, random_solvable, random_walk, small_bit1, write_db_with, Ida, Rng};
+use common::{
+    damage, random_solvable, random_walk, small_bit1, solve_as, write_db_with, Ida, Rng, Settings,
+};
 use pdbformat::format::{
     encode_entries, write_pdb, Compression, Encoding, LoadOptions, PdbFile, TableSource,
     WriteOptions,
@@ -18,7 +20,7 @@ use pdbformat::{Board, Goal, Puzzle};
 use pdbsolver::heuristic::{Heuristic, PdbHeuristic};
 use pdbsolver::position::{MoveTable, Position};
 use pdbsolver::{
-    Algorithm, Database, DbError, HeuristicChoice, Limits, OpenOptions, Options, SolveError,
+    AlgorithmName, Database, DbError, HeuristicChoice, Limits, OpenOptions, SolveError,
 };
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
@@ -156,23 +158,23 @@ fn searches_from_kept_positions_same_as_u8() {
         for i in [1usize, 7] {
             let p = lines[i].puzzle.as_ref().unwrap();
             for (alg, budget) in [
-                (Algorithm::AStar, None),
-                (Algorithm::Hybrid, Some(3_000)),
-                (Algorithm::Weighted, None),
-                (Algorithm::ParallelIda, None),
+                (AlgorithmName::AStar, None),
+                (AlgorithmName::Hybrid, Some(3_000)),
+                (AlgorithmName::Weighted, None),
+                (AlgorithmName::ParallelIda, None),
             ] {
-                let o = Options {
+                let o = Settings {
                     hybrid_nodes: budget,
                     threads: 1,
-                    ..Options::default()
+                    ..Settings::default()
                 };
-                let x = pdbsolver::solve(alg, &a, p, &goal, &o).unwrap();
-                let y = pdbsolver::solve(alg, &b, p, &goal, &o).unwrap();
+                let x = solve_as(alg, &a, p, &goal, &o).unwrap();
+                let y = solve_as(alg, &b, p, &goal, &o).unwrap();
                 let what = format!("{alg} instance {} reflect {reflect}", i + 1);
                 assert_eq!(x.moves, y.moves, "{what}: moves");
                 assert_eq!(x.stats.nodes, y.stats.nodes, "{what}: nodes");
                 assert_eq!(x.stats.stored, y.stats.stored, "{what}: stored");
-                if alg != Algorithm::Weighted {
+                if alg != AlgorithmName::Weighted {
                     assert_eq!(Some(y.len() as u32), lines[i].expected, "{what}");
                 }
             }

@@ -16,8 +16,7 @@ use pdbformat::Puzzle;
 use pdbformat::{Board, Goal};
 use pdbsolver::heuristic::{Heuristic, PdbHeuristic};
 use pdbsolver::position::{MoveTable, Position};
-use pdbsolver::search::progress::{Event, Observer};
-use pdbsolver::{Algorithm, Database, HeuristicChoice, OpenOptions, Options, Solution};
+use pdbsolver::{Database, Event, HeuristicChoice, Observer, OpenOptions, Search, Solution};
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::Arc;
@@ -36,15 +35,15 @@ fn build(path: &Path, partition: &'static str) -> Arc<Database> {
 fn ida_by_bound(h: &HeuristicChoice, p: &Puzzle, goal: &Goal) -> (Solution, BTreeMap<u32, u64>) {
     let done = Arc::new(Mutex::new(BTreeMap::new()));
     let d = done.clone();
-    let opts = Options {
+    let search = Search {
         observer: Some(Observer::new(move |e| {
             if let Event::Iteration(it) = e {
                 d.lock().unwrap().insert(it.bound, it.nodes);
             }
         })),
-        ..Options::default()
+        ..Search::default()
     };
-    let s = pdbsolver::solve(Algorithm::Ida, h, p, goal, &opts).unwrap();
+    let s = pdbsolver::solve(&search, h, p, goal).unwrap();
     let by_bound = done.lock().unwrap().clone();
     (s, by_bound)
 }

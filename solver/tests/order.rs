@@ -6,17 +6,26 @@
 
 mod common;
 
-use common::{all_distances, assert_replays, distance_key, heuristics, random_solvable, Rng};
+use common::{
+    all_distances, assert_replays, distance_key, heuristics, random_solvable, solve_as, Rng,
+    Settings,
+};
 use pdbformat::{Board, Goal, Puzzle};
-use pdbsolver::{Algorithm, HeuristicChoice, Options, Solution};
+use pdbsolver::{AlgorithmName, HeuristicChoice, Solution};
 
 /// Solves `p` with `alg` on `threads` threads.
-fn run(alg: Algorithm, h: &HeuristicChoice, p: &Puzzle, goal: &Goal, threads: usize) -> Solution {
-    let opts = Options {
+fn run(
+    alg: AlgorithmName,
+    h: &HeuristicChoice,
+    p: &Puzzle,
+    goal: &Goal,
+    threads: usize,
+) -> Solution {
+    let opts = Settings {
         threads,
-        ..Options::default()
+        ..Settings::default()
     };
-    let s = pdbsolver::solve(alg, h, p, goal, &opts).unwrap_or_else(|e| panic!("{p:#}: {e}"));
+    let s = solve_as(alg, h, p, goal, &opts).unwrap_or_else(|e| panic!("{p:#}: {e}"));
     assert_replays(p, goal, &s);
     s
 }
@@ -31,7 +40,7 @@ fn smallest_estimate_first_finds_bfs_lengths() {
     for (name, h) in heuristics(dir.path(), &goal) {
         for p in &puzzles {
             let want = dist[distance_key(p)] as usize;
-            let e = run(Algorithm::Ida, &h, p, &goal, 0);
+            let e = run(AlgorithmName::Ida, &h, p, &goal, 0);
             assert_eq!(e.len(), want, "{name}, {p:#}");
         }
     }
@@ -45,8 +54,8 @@ fn one_thread_of_parallel_ida_retraces_ida() {
     let puzzles: Vec<Puzzle> = (0..12).map(|_| random_solvable(&goal, &mut rng)).collect();
     for (name, h) in heuristics(dir.path(), &goal) {
         for p in &puzzles {
-            let ida = run(Algorithm::Ida, &h, p, &goal, 0);
-            let par = run(Algorithm::ParallelIda, &h, p, &goal, 1);
+            let ida = run(AlgorithmName::Ida, &h, p, &goal, 0);
+            let par = run(AlgorithmName::ParallelIda, &h, p, &goal, 1);
             let what = format!("{name}, {p:#}");
             assert_eq!(par.moves, ida.moves, "{what}");
             assert_eq!(par.stats.nodes, ida.stats.nodes, "{what}");

@@ -3,7 +3,7 @@
 
 use super::error::ApiError;
 use pdbformat::{Board, Goal, Puzzle};
-use pdbsolver::{Algorithm, HeuristicName};
+use pdbsolver::{AlgorithmName, HeuristicName};
 use serde_json::{Map, Value};
 use std::time::Duration;
 
@@ -29,7 +29,7 @@ pub struct SolveRequest {
     /// The goal it is solved towards.
     pub goal: Goal,
     /// The algorithm (default `ida`).
-    pub algorithm: Algorithm,
+    pub algorithm: AlgorithmName,
     /// The heuristic asked for (`None`: `auto`).
     pub heuristic: Option<HeuristicName>,
     /// The databases asked for by name (`None`: every loaded one that fits the goal).
@@ -82,7 +82,7 @@ pub fn parse(body: &[u8]) -> Result<SolveRequest, ApiError> {
     }
     let algorithm = match text(&o, "algorithm")? {
         Some(s) => crate::solver_cli::algorithm::parse_algorithm(s).map_err(ApiError::bad)?,
-        None => Algorithm::Ida,
+        None => AlgorithmName::Ida,
     };
     let heuristic = match text(&o, "heuristic")? {
         None => None,
@@ -230,13 +230,13 @@ mod tests {
         let r = parse(br#"{"puzzle": "1 2 3 4 5 6 7 0 8", "goal": "blank-last"}"#).unwrap();
         assert_eq!(r.puzzle.board(), Board::new(3, 3).unwrap());
         assert_eq!(r.goal, Goal::blank_last(r.puzzle.board()));
-        assert_eq!(r.algorithm, Algorithm::Ida);
+        assert_eq!(r.algorithm, AlgorithmName::Ida);
         let r = parse(
             br#"{"puzzle": [1,2,3,4,5,6,7,0,8], "goal": "blank-last", "algorithm": "astar",
                  "heuristic": "manhattan", "max_nodes": 1e30, "timeout": 2.5}"#,
         )
         .unwrap();
-        assert_eq!(r.algorithm, Algorithm::AStar);
+        assert_eq!(r.algorithm, AlgorithmName::AStar);
         assert_eq!(r.heuristic, Some(HeuristicName::Manhattan));
         assert_eq!(r.max_nodes, Some(u64::MAX));
         assert_eq!(r.timeout, Some(Duration::from_millis(2500)));

@@ -12,7 +12,8 @@ use axum::http::StatusCode;
 use pdbformat::{Board, PuzzleError};
 use pdbsolver::search::progress::Observer;
 use pdbsolver::search::prune::{cache, default_depth, DEFAULT_DEPTH};
-use pdbsolver::{solve, DbError, HeuristicChoice, HeuristicName, Limits, Options, SolveError};
+use pdbsolver::{solve, DbError, HeuristicChoice, HeuristicName, Limits, SolveError};
+use pdbsolver::{Algorithm, Hybrid, Ida, ParallelIda, Pruning, Search, Weighted};
 use serde_json::json;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
@@ -27,7 +28,7 @@ pub struct Prepared {
     /// The heuristic in words (the `heuristic` field of the answer).
     pub description: String,
     /// The options: limits clamped to the caps, the stop flag, the observer.
-    pub options: Options,
+    pub options: Search,
 }
 
 /// Chooses the heuristic and the options of `request`: unknown database names are 404, a
@@ -48,18 +49,33 @@ pub fn prepare(
         )));
     }
     let (heuristic, description) = choose_heuristic(&request, catalog)?;
-    let options = Options {
+    let pruning = Pruning::Depth(prune_depth(request.goal.board()));
+    let threads = caps.threads.max(1);
+    let algorithm = match Algorithm::from(request.algorithm) {
+        Algorithm::Ida(_) => Algorithm::Ida(Ida {
+            pruning,
+            ..Ida::default()
+        }),
+        Algorithm::Hybrid(h) => Algorithm::Hybrid(Hybrid {
+            threads,
+            pruning,
+            ..h
+        }),
+        Algorithm::ParallelIda(_) => Algorithm::ParallelIda(ParallelIda { threads, pruning }),
+        Algorithm::Weighted(w) => Algorithm::Weighted(Weighted {
+            weight: request.weight.unwrap_or(w.weight),
+        }),
+        other => other,
+    };
+    let options = Search {
         limits: Limits {
             max_nodes: Some(caps.nodes(request.max_nodes)),
             timeout: Some(caps.time(request.timeout)),
+            max_memory: Some(caps.max_memory),
         },
-        max_memory: Some(caps.max_memory),
-        weight: request.weight.unwrap_or(Options::default().weight),
-        threads: caps.threads.max(1),
         interrupt: Some(stop),
         observer,
-        prune_depth: Some(prune_depth(request.goal.board())),
-        ..Options::default()
+        ..Search::new(algorithm)
     };
     Ok(Prepared {
         request,
@@ -169,7 +185,7 @@ fn choose_heuristic(
 /// database or an internal failure.
 pub fn run(p: &Prepared) -> Result<serde_json::Value, ApiError> {
     let r = &p.request;
-    match solve(r.algorithm, &p.heuristic, &r.puzzle, &r.goal, &p.options) {
+    match solve(&p.options, &p.heuristic, &r.puzzle, &r.goal) {
         Ok(s) => {
             let mut v = run_json(&r.puzzle, &p.description, &s);
             v["goal"] = json!(r.goal.to_string());

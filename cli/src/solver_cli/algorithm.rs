@@ -10,9 +10,10 @@ use clap::Args;
 use pdbformat::units::approx_bytes;
 use pdbformat::units::thousands;
 use pdbformat::{Goal, Puzzle};
-use pdbsolver::search::weighted::describe_weight;
-use pdbsolver::search::{Algorithm, Options};
 use pdbsolver::{solve as solve_one, HeuristicChoice, Limits, Solution, SolveError};
+use pdbsolver::{
+    Algorithm, AlgorithmName, Dfs, Hybrid, Ida, ParallelIda, Pruning, Search, Weighted,
+};
 use serde_json::{json, Value};
 use std::path::PathBuf;
 
@@ -23,7 +24,7 @@ pub struct AlgorithmArgs {
     /// parallel-ida (optimal, threads), dfs (depth-limited, not optimal), weighted (weighted A*
     /// or greedy, not optimal) or strategic (rows then columns, any board size, not optimal).
     #[arg(long, default_value = "ida", value_name = "NAME", value_parser = parse_algorithm)]
-    pub algorithm: Algorithm,
+    pub algorithm: AlgorithmName,
     /// weighted: the weight w of f = g + w*h (at least 1), or inf for greedy best-first search.
     #[arg(long, default_value = "2", value_name = "W", value_parser = parse_weight)]
     pub weight: f64,
@@ -55,36 +56,53 @@ pub struct AlgorithmArgs {
 }
 
 impl AlgorithmArgs {
-    /// The pruning word depth asked for (`Some(0)`: `--no-prune`; `None`: the board's
-    /// default).
-    pub fn prune_setting(&self) -> Option<u32> {
-        if self.no_prune {
-            Some(0)
-        } else {
-            self.prune_depth
+    /// The pruning asked for (`--no-prune`, `--prune-depth`, else the board's default).
+    pub fn pruning(&self) -> Pruning {
+        match (self.no_prune, self.prune_depth) {
+            (true, _) => Pruning::Off,
+            (false, Some(d)) => Pruning::Depth(d),
+            (false, None) => Pruning::BoardDefault,
         }
     }
 
-    /// The search options with `limits`.
-    pub fn options(&self, limits: Limits) -> Options {
-        Options {
+    /// The search with `limits` (and the memory limit of the options).
+    pub fn search(&self, mut limits: Limits) -> Search {
+        limits.max_memory = self.max_memory;
+        let pruning = self.pruning();
+        let algorithm = match self.algorithm {
+            AlgorithmName::Ida => Algorithm::Ida(Ida {
+                pruning,
+                ..Ida::default()
+            }),
+            AlgorithmName::Hybrid => Algorithm::Hybrid(Hybrid {
+                budget: self.hybrid_nodes,
+                threads: self.threads,
+                pruning,
+            }),
+            AlgorithmName::ParallelIda => Algorithm::ParallelIda(ParallelIda {
+                threads: self.threads,
+                pruning,
+            }),
+            AlgorithmName::Dfs => Algorithm::Dfs(Dfs {
+                depth_limit: self.depth_limit,
+            }),
+            AlgorithmName::Weighted => Algorithm::Weighted(Weighted {
+                weight: self.weight,
+            }),
+            name => Algorithm::from(name),
+        };
+        Search {
             limits,
-            max_memory: self.max_memory,
-            weight: self.weight,
-            threads: self.threads,
-            depth_limit: self.depth_limit,
-            hybrid_nodes: self.hybrid_nodes,
-            prune_depth: self.prune_setting(),
             interrupt: Some(super::interrupt_flag()),
-            ..Options::default()
+            ..Search::new(algorithm)
         }
     }
 }
 
 /// Parses an algorithm name.
-pub fn parse_algorithm(s: &str) -> Result<Algorithm, String> {
-    Algorithm::parse(s).ok_or_else(|| {
-        let names: Vec<&str> = Algorithm::ALL.iter().map(|a| a.name()).collect();
+pub fn parse_algorithm(s: &str) -> Result<AlgorithmName, String> {
+    AlgorithmName::parse(s).ok_or_else(|| {
+        let names: Vec<&str> = AlgorithmName::ALL.iter().map(|a| a.name()).collect();
         format!("unknown algorithm {s:?}: use {}", names.join(", "))
     })
 }
@@ -133,7 +151,7 @@ pub fn parse_size(s: &str) -> Result<u64, String> {
 /// The heuristic an algorithm runs with, and its description: none for `bfs` and
 /// `strategic`, otherwise the one the options choose (databases loaded once).
 pub fn heuristic_for(
-    algorithm: Algorithm,
+    algorithm: AlgorithmName,
     args: &HeuristicArgs,
     goal: &Goal,
 ) -> Result<(HeuristicChoice, String)> {
@@ -153,18 +171,18 @@ pub fn exit_code(e: &SolveError) -> i32 {
 }
 
 /// What the algorithm promises, in words.
-fn promise(r: &Solution, opts: &Options) -> String {
-    match r.algorithm {
-        a if a.is_optimal() => format!("{a} (optimal)"),
-        Algorithm::Weighted => format!("weighted, {} (not optimal)", describe_weight(opts.weight)),
-        a => format!("{a} (not optimal)"),
+fn promise(r: &Solution, search: &Search) -> String {
+    match (&search.algorithm, r.algorithm) {
+        (_, a) if a.is_optimal() => format!("{a} (optimal)"),
+        (Algorithm::Weighted(w), _) => format!("weighted, {} (not optimal)", w.describe()),
+        (_, a) => format!("{a} (not optimal)"),
     }
 }
 
 /// The full text report of a run.
-fn run_text(p: &Puzzle, goal: &Goal, heuristic: &str, r: &Solution, opts: &Options) -> String {
+fn run_text(p: &Puzzle, goal: &Goal, heuristic: &str, r: &Solution, search: &Search) -> String {
     let mut out = solution_text(p, &goal.to_string(), heuristic, r);
-    out.push_str(&format!("algorithm:  {}\n", promise(r, opts)));
+    out.push_str(&format!("algorithm:  {}\n", promise(r, search)));
     out.push_str(&format!(
         "memory:     {} estimated peak{}\n",
         approx_bytes(r.stats.peak_memory as f64),
@@ -201,8 +219,11 @@ pub fn run_json(p: &Puzzle, heuristic: &str, r: &Solution) -> Value {
 
 /// The pruning machine of the algorithms that use one, made before the first search.
 fn prepare(algo: &AlgorithmArgs, goal: &Goal) {
-    if matches!(algo.algorithm, Algorithm::Hybrid | Algorithm::ParallelIda) {
-        super::setup::prepare_pruner(goal.board(), algo.prune_setting(), false);
+    if matches!(
+        algo.algorithm,
+        AlgorithmName::Hybrid | AlgorithmName::ParallelIda
+    ) {
+        super::setup::prepare_pruner(goal.board(), algo.pruning(), false);
     }
 }
 
@@ -215,7 +236,7 @@ pub fn solve(
     limits: Limits,
     heuristic: &HeuristicArgs,
 ) -> Result<i32> {
-    let opts = algo.options(limits);
+    let search = algo.search(limits);
     let board = parse_board(heuristic.board.as_deref())?;
     match (input, puzzle.is_empty()) {
         (Some(_), false) => bail!("give either a puzzle or --input FILE, not both"),
@@ -231,12 +252,12 @@ pub fn solve(
             }
             let (choice, desc) = heuristic_for(algo.algorithm, heuristic, &goal)?;
             prepare(algo, &goal);
-            match solve_one(algo.algorithm, &choice, &p, &goal, &opts) {
+            match solve_one(&search, &choice, &p, &goal) {
                 Ok(r) => {
                     if json_out {
                         println!("{}", run_json(&p, &desc, &r));
                     } else {
-                        print!("{}", run_text(&p, &goal, &desc, &r, &opts));
+                        print!("{}", run_text(&p, &goal, &desc, &r, &search));
                     }
                     Ok(0)
                 }
@@ -283,7 +304,7 @@ pub fn solve(
                         continue;
                     }
                 };
-                match solve_one(algo.algorithm, &choice, p, &goal, &opts) {
+                match solve_one(&search, &choice, p, &goal) {
                     Ok(r) => {
                         solved += 1;
                         let mismatch = l.expected.filter(|&e| r.optimal && e as usize != r.len());

@@ -7,14 +7,14 @@
 //! stopped by `--timeout` or `--max-nodes` shows the lower bound its search proved.
 
 use super::setup::{make_goal, make_heuristic, parse_board};
-use super::solve::{ida_options, limits, list_board, puzzle_error, read_input};
+use super::solve::{ida_search, limits, list_board, puzzle_error, read_input};
 use super::{HeuristicArgs, EXIT_ERROR, EXIT_STOPPED};
 use crate::report::{rate, Summary};
 use anyhow::Result;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use pdbformat::units::thousands;
-use pdbsolver::{solve, Algorithm, Options, SolveError, Stop};
+use pdbsolver::{solve, Pruning, Search, SolveError, Stop};
 use serde_json::json;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -59,13 +59,15 @@ pub struct BenchArgs {
 
 /// Runs `solver bench`.
 pub fn run(a: BenchArgs) -> Result<i32> {
-    let opts = Options {
+    let pruning = match (a.no_prune, a.prune_depth) {
+        (true, _) => Pruning::Off,
+        (false, Some(d)) => Pruning::Depth(d),
+        (false, None) => Pruning::BoardDefault,
+    };
+    let opts = Search {
         // Checked once, before the summary.
         wait_verified: false,
-        ..ida_options(
-            &limits(a.max_nodes, a.timeout)?,
-            if a.no_prune { Some(0) } else { a.prune_depth },
-        )
+        ..ida_search(&limits(a.max_nodes, a.timeout)?, pruning)
     };
     let text = read_input(&a.file)?;
     let (board, mut lines) = list_board(&text, parse_board(a.heuristic.board.as_deref())?)?;
@@ -77,8 +79,8 @@ pub fn run(a: BenchArgs) -> Result<i32> {
     // The pruning machine is built once per process; build it before the clock of the first
     // instance starts, and report its build like the database load.
     let prune_start = std::time::Instant::now();
-    super::setup::prepare_pruner(board, opts.prune_depth, a.json);
-    let machine = opts.pruner(board);
+    super::setup::prepare_pruner(board, pruning, a.json);
+    let machine = pruning.machine(board);
     let prune_seconds = prune_start.elapsed().as_secs_f64();
     let published = lines.iter().any(|l| l.published_nodes.is_some());
     if !a.json {
@@ -158,7 +160,7 @@ pub fn run(a: BenchArgs) -> Result<i32> {
             .puzzle
             .as_ref()
             .map_err(|e| SolveError::Puzzle(e.clone()))
-            .and_then(|p| solve(Algorithm::Ida, &setup.heuristic, p, &goal, &opts));
+            .and_then(|p| solve(&opts, &setup.heuristic, p, &goal));
         match result {
             Ok(s) => {
                 summary.add(&s);

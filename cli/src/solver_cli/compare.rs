@@ -13,8 +13,8 @@ use pdbformat::units::approx_bytes;
 use pdbformat::units::thousands;
 use pdbformat::{Board, Goal, Puzzle};
 use pdbsolver::input::PuzzleLine;
-use pdbsolver::search::{self, Algorithm};
 use pdbsolver::{locate, HeuristicChoice, HeuristicName};
+use pdbsolver::{AlgorithmName as Algorithm, Limits, Search};
 use pdbsolver::{Solution, SolveError};
 use serde_json::json;
 use std::collections::HashMap;
@@ -463,7 +463,13 @@ fn print_header(
             .map_or(String::new(), |n| format!(", at most {} nodes", thousands(n))),
         format_args!(
             ", memory limit {}",
-            approx_bytes(a.max_memory.unwrap_or_else(search::default_memory_limit) as f64)
+            approx_bytes(
+                Limits {
+                    max_memory: a.max_memory,
+                    ..Limits::default()
+                }
+                .memory_limit() as f64
+            )
         ),
         load_average()
     );
@@ -523,7 +529,7 @@ impl Comparison<'_> {
         self.pb.set_message(format!("#{} {}", pi + 1, p.label));
         let opts = options(p, self.args, self.base_limits);
         let (choice, _) = &self.heuristics[&p.heuristic];
-        let result = pdbsolver::solve(p.algorithm, choice, puzzle, self.goal, &opts);
+        let result = pdbsolver::solve(&opts, choice, puzzle, self.goal);
         self.pb.inc(1);
         Row {
             puzzle: pi,
@@ -723,7 +729,7 @@ fn print_tables(
 }
 
 /// The search options of pair `p`.
-fn options(p: &Pair, a: &CompareArgs, base: pdbsolver::Limits) -> search::Options {
+fn options(p: &Pair, a: &CompareArgs, base: pdbsolver::Limits) -> Search {
     let mut limits = base;
     if let Some(t) = p.timeout {
         limits.timeout = (t > 0.0).then(|| Duration::from_secs_f64(t));
@@ -741,7 +747,7 @@ fn options(p: &Pair, a: &CompareArgs, base: pdbsolver::Limits) -> search::Option
         no_prune: p.prune == Some(Some(0)),
         prune_depth: p.prune.flatten().filter(|&d| d > 0),
     };
-    args.options(limits)
+    args.search(limits)
 }
 
 /// The optimality cell of one run.

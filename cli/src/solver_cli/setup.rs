@@ -5,7 +5,9 @@ use super::HeuristicArgs;
 use anyhow::{anyhow, bail, Context, Result};
 use pdbformat::{Board, Goal};
 use pdbsolver::heuristic::pdb::reflections_for;
-use pdbsolver::{locate, Algorithm, Database, HeuristicChoice, HeuristicName, OpenOptions};
+use pdbsolver::search::prune::Pruner;
+use pdbsolver::Pruning;
+use pdbsolver::{locate, AlgorithmName, Database, HeuristicChoice, HeuristicName, OpenOptions};
 use std::path::Path;
 use std::sync::Arc;
 
@@ -160,7 +162,7 @@ pub fn make_heuristic(args: &HeuristicArgs, goal: &Goal) -> Result<Setup> {
     let board = goal.board();
     if board.cells() > pdbsolver::position::MAX_CELLS {
         return Err(pdbsolver::SolveError::BoardTooLarge {
-            algorithm: Algorithm::Ida,
+            algorithm: AlgorithmName::Ida,
             board,
             cells: board.cells(),
         }
@@ -402,13 +404,13 @@ fn pruner_source(board: Board) -> Vec<String> {
     lines
 }
 
-/// Makes the duplicate-move machine the search will use on `board` (`setting`: from
+/// Makes the duplicate-move machine the search will use on `board` (`pruning`: from
 /// `--prune-depth` / `--no-prune`) before the search starts, and unless `quiet` says so on
 /// standard error when a deep machine is about to be built rather than read from the cache:
 /// a 5×5 machine of depth 18 takes about 25 s, once.
-pub fn prepare_pruner(board: Board, setting: Option<u32>, quiet: bool) {
-    use pdbsolver::search::prune::{cache, default_depth, Pruner};
-    let depth = setting.unwrap_or_else(|| default_depth(board));
+pub fn prepare_pruner(board: Board, pruning: Pruning, quiet: bool) {
+    use pdbsolver::search::prune::cache;
+    let depth = pruning.depth(board);
     if !quiet && !cache::is_ready(board, depth) {
         match cache::cache_dir() {
             Some(dir) => eprintln!(

@@ -15,7 +15,9 @@ use pdbformat::{Board, Goal, Puzzle, PuzzleError};
 use pdbsolver::input::{read_puzzles, PuzzleLine};
 use pdbsolver::search::checkpoint::{Checkpoint, SearchState};
 use pdbsolver::search::progress::{Event, Observer};
-use pdbsolver::{solve, Algorithm, HeuristicChoice, Limits, Options, SolveError};
+use pdbsolver::{
+    solve, Algorithm, AlgorithmName, HeuristicChoice, Ida, Limits, Pruning, Search, SolveError,
+};
 use std::io::{IsTerminal, Read};
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
@@ -80,17 +82,22 @@ pub fn limits(max_nodes: Option<u64>, timeout: Option<f64>) -> Result<Limits> {
         Some(t) => Some(Duration::from_secs_f64(t)),
         None => None,
     };
-    Ok(Limits { max_nodes, timeout })
+    Ok(Limits {
+        max_nodes,
+        timeout,
+        ..Limits::default()
+    })
 }
 
-/// The options of an IDA* search under `limits`, with duplicate-move pruning of word depth
-/// `prune_depth` (`Some(0)`: off; `None`: the board's default).
-pub fn ida_options(limits: &Limits, prune_depth: Option<u32>) -> Options {
-    Options {
+/// An IDA* search under `limits` with `pruning`.
+pub fn ida_search(limits: &Limits, pruning: Pruning) -> Search {
+    Search {
         limits: *limits,
-        prune_depth,
         interrupt: Some(super::interrupt_flag()),
-        ..Options::default()
+        ..Search::new(Ida {
+            pruning,
+            ..Ida::default()
+        })
     }
 }
 
@@ -113,7 +120,8 @@ pub fn puzzle_error(e: &SolveError, puzzle: Option<&Puzzle>, goal: &Goal) -> Str
 /// Runs `solver solve`.
 pub fn run(a: SolveArgs) -> Result<i32> {
     let limits = limits(a.max_nodes, a.timeout)?;
-    if a.checkpoint.is_some() && (a.algorithm.algorithm != Algorithm::Ida || a.input.is_some()) {
+    if a.checkpoint.is_some() && (a.algorithm.algorithm != AlgorithmName::Ida || a.input.is_some())
+    {
         bail!("--checkpoint works with one puzzle and the ida algorithm");
     }
     if !(a.checkpoint_every.is_finite() && a.checkpoint_every > 0.0) {
@@ -122,7 +130,7 @@ pub fn run(a: SolveArgs) -> Result<i32> {
             a.checkpoint_every
         );
     }
-    if a.algorithm.algorithm != Algorithm::Ida {
+    if a.algorithm.algorithm != AlgorithmName::Ida {
         return super::algorithm::solve(
             &a.algorithm,
             &a.puzzle,
@@ -156,9 +164,9 @@ fn run_one(a: &SolveArgs, board: Option<Board>, limits: &Limits) -> Result<i32> 
         bail!("{}", puzzle_error(&e.into(), Some(&puzzle), &goal));
     }
     let setup = make_heuristic(&a.heuristic, &goal)?;
-    let prune_depth = a.algorithm.prune_setting();
-    super::setup::prepare_pruner(goal.board(), prune_depth, a.quiet);
-    let mut opts = ida_options(limits, prune_depth);
+    let pruning = a.algorithm.pruning();
+    super::setup::prepare_pruner(goal.board(), pruning, a.quiet);
+    let mut opts = ida_search(limits, pruning);
     let show = !a.quiet && (a.progress || std::io::stderr().is_terminal());
     if show {
         opts.observer = Some(progress_printer(a.json));
@@ -167,8 +175,7 @@ fn run_one(a: &SolveArgs, board: Option<Board>, limits: &Limits) -> Result<i32> 
     let mut saver = None;
     if let Some(path) = &a.checkpoint {
         // The depth in effect: a checkpoint names it, not "the default".
-        let depth =
-            prune_depth.unwrap_or_else(|| pdbsolver::search::prune::default_depth(goal.board()));
+        let depth = pruning.depth(goal.board());
         let fresh = Checkpoint::new(&puzzle, &goal, &setup.heuristic, depth, placeholder());
         if path.exists() {
             let saved = Checkpoint::read(path)
@@ -186,9 +193,13 @@ fn run_one(a: &SolveArgs, board: Option<Board>, limits: &Limits) -> Result<i32> 
                     thousands(saved.state.nodes)
                 );
             }
-            opts.resume = Some(saved.state);
+            if let Algorithm::Ida(ida) = &mut opts.algorithm {
+                ida.resume = Some(saved.state);
+            }
         }
-        opts.checkpoint_every = Some(Duration::from_secs_f64(a.checkpoint_every));
+        if let Algorithm::Ida(ida) = &mut opts.algorithm {
+            ida.checkpoint_every = Some(Duration::from_secs_f64(a.checkpoint_every));
+        }
         let (path, slot) = (path.clone(), latest.clone());
         let then = opts.observer.take();
         let write = move |e: &Event| {
@@ -207,7 +218,7 @@ fn run_one(a: &SolveArgs, board: Option<Board>, limits: &Limits) -> Result<i32> 
         opts.observer = Some(Observer::new(write));
         saver = a.checkpoint.clone();
     }
-    let result = solve(Algorithm::Ida, &setup.heuristic, &puzzle, &goal, &opts);
+    let result = solve(&opts, &setup.heuristic, &puzzle, &goal);
     if let Some(path) = &saver {
         let written = latest.lock().unwrap_or_else(|p| p.into_inner()).take();
         match (&result, written) {
@@ -349,7 +360,7 @@ fn run_file(a: &SolveArgs, path: PathBuf, board: Option<Board>, limits: &Limits)
     let (board, lines) = list_board(&text, board)?;
     let goal = make_goal(board, &a.heuristic.goal)?;
     let setup = make_heuristic(&a.heuristic, &goal)?;
-    super::setup::prepare_pruner(board, a.algorithm.prune_setting(), a.quiet);
+    super::setup::prepare_pruner(board, a.algorithm.pruning(), a.quiet);
     if !a.json {
         println!(
             "{} puzzles, {board} board, goal {goal}, heuristic {}",
@@ -370,7 +381,7 @@ fn run_file(a: &SolveArgs, path: PathBuf, board: Option<Board>, limits: &Limits)
         &setup.heuristic,
         &goal,
         &lines,
-        &ida_options(limits, a.algorithm.prune_setting()),
+        &ida_search(limits, a.algorithm.pruning()),
         a.json,
         &pb,
     );
@@ -395,7 +406,7 @@ pub fn solve_lines(
     heuristic: &HeuristicChoice,
     goal: &Goal,
     lines: &[PuzzleLine],
-    opts: &Options,
+    opts: &Search,
     json: bool,
     pb: &ProgressBar,
 ) -> (Summary, bool) {
@@ -407,7 +418,7 @@ pub fn solve_lines(
             .puzzle
             .as_ref()
             .map_err(|e| SolveError::Puzzle(e.clone()))
-            .and_then(|p| solve(Algorithm::Ida, heuristic, p, goal, opts).map(|s| (p, s)));
+            .and_then(|p| solve(opts, heuristic, p, goal).map(|s| (p, s)));
         match result {
             Ok((p, s)) => {
                 let mismatch = l.expected.filter(|&e| e as usize != s.len());

@@ -21,7 +21,7 @@
 
 use super::bucket_queue::{BucketQueue, HeapQueue, OpenList, TwoBucketQueue};
 use super::key::{map_bytes_next, Layout, Packed, PosMap};
-use super::{Clock, Options, Outcome, Stats, Stop};
+use super::{Clock, Outcome, Search, Stats, Stop};
 use crate::heuristic::{Heuristic, StepChange};
 use crate::position::{MoveTable, Position, MAX_CELLS, NO_CELL};
 use pdbformat::Goal;
@@ -146,7 +146,7 @@ impl<'a, H: Heuristic, K: Packed, Q: OpenList<K>> Engine<'a, H, K, Q> {
         h: &'a H,
         goal: &Goal,
         start: &Position,
-        opts: &Options,
+        search: &Search,
         open: Q,
         priority: Priority,
         reopen: bool,
@@ -172,8 +172,8 @@ impl<'a, H: Heuristic, K: Packed, Q: OpenList<K>> Engine<'a, H, K, Q> {
             expanded: 0,
             peak: 0,
             stored_peak: 0,
-            clock: Clock::of(opts),
-            max_memory: opts.memory_limit(),
+            clock: Clock::of(search),
+            max_memory: search.limits.memory_limit(),
             initial_h,
             start_parts,
         };
@@ -387,16 +387,21 @@ pub(crate) use with_key;
 ///
 /// # Panics
 /// If the board has more than 64 cells.
-pub fn search<H: Heuristic>(h: &H, goal: &Goal, start: &Position, opts: &Options) -> Outcome {
+pub(crate) fn search<H: Heuristic>(
+    h: &H,
+    goal: &Goal,
+    start: &Position,
+    search: &Search,
+) -> Outcome {
     with_key!(goal.board().cells(), K => match queue_for(h) {
         QueueChoice::TwoBuckets => run_to_end(Engine::<H, K, _>::new(
-            h, goal, start, opts, TwoBucketQueue::default(), Priority::AStar, true,
+            h, goal, start, search, TwoBucketQueue::default(), Priority::AStar, true,
         )),
         QueueChoice::Buckets => run_to_end(Engine::<H, K, _>::new(
-            h, goal, start, opts, BucketQueue::default(), Priority::AStar, true,
+            h, goal, start, search, BucketQueue::default(), Priority::AStar, true,
         )),
         QueueChoice::Heap => run_to_end(Engine::<H, K, _>::new(
-            h, goal, start, opts, HeapQueue::default(), Priority::AStar, true,
+            h, goal, start, search, HeapQueue::default(), Priority::AStar, true,
         )),
     })
 }

@@ -21,8 +21,9 @@
 
 use super::bounded::{Donor, Keep, Shared};
 use super::prune::Pruner;
+use super::prune::Pruning;
 use super::steal::{Giver, Pool, Stealer, Task};
-use super::{goal_array, Clock, Options, Outcome, Stats, Stop};
+use super::{goal_array, Clock, Outcome, Search, Stats, Stop};
 use crate::heuristic::Heuristic;
 use crate::position::{MoveTable, Position, MAX_CELLS, NO_CELL};
 use pdbformat::Goal;
@@ -30,8 +31,17 @@ use std::collections::VecDeque;
 use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
 use std::sync::Mutex;
 
-/// The threads `opts.threads` asks for (0: one per core).
-pub fn thread_count(threads: usize) -> usize {
+/// The settings of parallel IDA* (`parallel-ida`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ParallelIda {
+    /// Worker threads (0: one per core).
+    pub threads: usize,
+    /// The duplicate-move pruning machine.
+    pub pruning: Pruning,
+}
+
+/// The threads that a `threads` setting asks for (0: one per core).
+pub(crate) fn thread_count(threads: usize) -> usize {
     if threads > 0 {
         threads
     } else {
@@ -43,19 +53,21 @@ pub fn thread_count(threads: usize) -> usize {
 ///
 /// # Panics
 /// If the board has more than 64 cells.
-pub fn search<H>(h: &H, goal: &Goal, start: &Position, opts: &Options) -> Outcome
+pub(crate) fn search<H>(
+    h: &H,
+    goal: &Goal,
+    start: &Position,
+    settings: &ParallelIda,
+    search: &Search,
+) -> Outcome
 where
     H: Heuristic + Sync,
 {
-    run(h, goal, start, opts)
-}
-
-fn run<H: Heuristic + Sync>(h: &H, goal: &Goal, start: &Position, opts: &Options) -> Outcome {
-    let clock = Clock::of(opts);
-    let threads = thread_count(opts.threads);
+    let clock = Clock::of(search);
+    let threads = thread_count(settings.threads);
     let board = goal.board();
     let moves = MoveTable::new(board);
-    let pruner = opts.pruner(board);
+    let pruner = settings.pruning.machine(board);
     let goal_tiles = goal_array(goal);
     // The start is the one root: every iteration searches it again from its memo.
     let parts = h.init(&start.tiles);

@@ -72,6 +72,36 @@ pub fn default_depth(board: Board) -> u32 {
     }
 }
 
+/// Which duplicate-move pruning machine a cost-bounded search (`ida`, `hybrid`,
+/// `parallel-ida`) steps through.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Pruning {
+    /// The machine of the board's default word depth ([`default_depth`]).
+    #[default]
+    BoardDefault,
+    /// No machine: only the move straight back to the previous cell is never made.
+    Off,
+    /// The machine of this word depth (1 to [`MAX_DEPTH`]; 0 is [`Pruning::Off`]).
+    Depth(u32),
+}
+
+impl Pruning {
+    /// The word depth on `board` (0: off).
+    pub fn depth(self, board: Board) -> u32 {
+        match self {
+            Pruning::BoardDefault => default_depth(board),
+            Pruning::Off => 0,
+            Pruning::Depth(d) => d,
+        }
+    }
+
+    /// The machine on `board`, built once per process for each board and depth
+    /// ([`Pruner::shared`]).
+    pub fn machine(self, board: Board) -> Arc<Pruner> {
+        Pruner::shared(board, self.depth(board))
+    }
+}
+
 /// The crate's multiplicative hasher for packed keys.
 type Fast = super::key::BuildFast;
 
