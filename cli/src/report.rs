@@ -2,7 +2,7 @@
 
 use pdbformat::units::thousands;
 use pdbformat::Puzzle;
-use pdbsolver::search::progress::Iteration;
+use pdbsolver::Iteration;
 use pdbsolver::Solution;
 use serde_json::{json, Value};
 

@@ -46,25 +46,37 @@
 //!
 //! # Node counts
 //! Nodes are counted as *generated* (every child produced by a move, including those pruned at
-//! once by the bound), summed over all IDA* iterations; see [`search::ida`].
+//! once by the bound), summed over all IDA* iterations, and likewise over every phase of the
+//! other algorithms.
 //!
 //! # Algorithms
 //! Besides IDA* (the default), [`solve`] runs breadth-first search, A* (with bucket queues
 //! where the heuristic allows), A*+IDA*, parallel IDA*, depth-limited DFS, weighted A* and
 //! greedy search, and a human row-by-row strategy for boards of any size, with the same
-//! heuristics; see [`search`].
+//! heuristics: the variants of [`Algorithm`], each with its settings ([`Ida`], [`Hybrid`],
+//! [`ParallelIda`], [`Dfs`], [`Weighted`]).
+//!
+//! # The façade
+//! Besides the names re-exported here, five modules are public: [`heuristic`] (the
+//! [`heuristic::Heuristic`] trait, its implementations and the search position), [`prune`]
+//! (the duplicate-move pruning machine and its cache files), [`checkpoint`] (the state and the
+//! file of long IDA* searches), [`locate`] (the default database) and [`input`] (puzzle list
+//! files). Everything else (the algorithms, the database loading, packed keys) is private.
 
-pub mod db;
+pub mod checkpoint;
+mod db;
 pub mod heuristic;
 pub mod input;
+mod key;
 pub mod locate;
-pub mod position;
-pub mod search;
+mod position;
+pub mod prune;
+mod search;
 
-pub use db::{Database, DbError, OpenOptions, Residence};
-pub use heuristic::{Heuristic, HeuristicChoice, HeuristicName};
-pub use search::progress::{Event, Iteration, Observer};
+pub use db::{Database, DbError, LoadedTable, OpenOptions, Residence};
+pub use heuristic::{HeuristicChoice, HeuristicName};
+pub use prune::Pruning;
 pub use search::{
-    replay, solve, Algorithm, AlgorithmName, Dfs, Hybrid, Ida, Limits, ParallelIda, Pruning,
-    Search, Solution, SolveError, Stats, Stop, Weighted,
+    replay, solve, Algorithm, AlgorithmName, Dfs, Event, Hybrid, Ida, Iteration, Limits, Observer,
+    ParallelIda, Search, Solution, SolveError, Stats, Stop, Weighted, MAX_THREADS,
 };

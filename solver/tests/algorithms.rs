@@ -1,4 +1,4 @@
-//! The algorithms of `pdbsolver::search`: optimal ones agree with each other and with exhaustive
+//! The algorithms behind `pdbsolver::solve`: optimal ones agree with each other and with exhaustive
 //! distances on rectangular boards and both goal conventions; non-optimal ones return move
 //! sequences that replay to the goal; limits (nodes, time, memory) stop every search cleanly;
 //! the strategy solves large boards; the heuristics keep the promises bucket queues rely on.
@@ -13,7 +13,7 @@ use pdbformat::{Board, Goal, Puzzle};
 use pdbsolver::heuristic::{
     Hamming, Heuristic, LinearConflict, Manhattan, PdbHeuristic, StepChange,
 };
-use pdbsolver::position::{MoveTable, Position};
+use pdbsolver::heuristic::{MoveTable, Position};
 use pdbsolver::{AlgorithmName, Limits, Solution, SolveError, Stop};
 use pdbsolver::{Database, HeuristicChoice, OpenOptions};
 use std::path::Path;

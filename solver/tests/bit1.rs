@@ -17,8 +17,7 @@ use pdbformat::format::{
 };
 use pdbformat::rank::TableKind;
 use pdbformat::{Board, Goal, Puzzle};
-use pdbsolver::heuristic::{Heuristic, PdbHeuristic};
-use pdbsolver::position::{MoveTable, Position};
+use pdbsolver::heuristic::{Heuristic, MoveTable, PdbHeuristic, Position};
 use pdbsolver::{
     AlgorithmName, Database, DbError, HeuristicChoice, Limits, OpenOptions, SolveError,
 };

@@ -4,7 +4,7 @@
 //! progress reports add up; the interrupt flag stops a search with its lower bound.
 
 use pdbformat::{Board, Goal, Puzzle};
-use pdbsolver::search::checkpoint::SearchState;
+use pdbsolver::checkpoint::SearchState;
 use pdbsolver::{
     Algorithm, AlgorithmName, Event, HeuristicChoice, Ida, Observer, Search, Solution, SolveError,
     Stop,

@@ -8,7 +8,7 @@ mod common;
 
 use common::{all_distances, distance_key, Rng};
 use pdbformat::{Board, Direction, Goal, Puzzle};
-use pdbsolver::search::prune::{default_depth, Pruner, FORBIDDEN};
+use pdbsolver::prune::{default_depth, Pruner, FORBIDDEN};
 use pdbsolver::{HeuristicChoice, Ida, Pruning, Search, Solution};
 use std::collections::HashMap;
 
@@ -388,7 +388,7 @@ fn same_as_main(max_bytes: usize, min_bytes: usize) {
     {
         let board = Board::new(w, h).unwrap();
         let p = Pruner::new(board, depth);
-        let file = pdbsolver::search::prune::cache::encode(board, &p);
+        let file = pdbsolver::prune::cache::encode(board, &p);
         assert_eq!(file.len(), bytes, "{w}x{h} depth {depth}");
         let hex: String = file[file.len() - 32..]
             .iter()

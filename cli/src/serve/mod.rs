@@ -118,8 +118,8 @@ fn warm_pruners(mut boards: Vec<pdbformat::Board>) {
         .name("serve-pruners".into())
         .spawn(move || {
             for board in boards {
-                let depth = pdbsolver::search::prune::default_depth(board);
-                pdbsolver::search::prune::Pruner::shared(board, depth);
+                let depth = pdbsolver::prune::default_depth(board);
+                pdbsolver::prune::Pruner::shared(board, depth);
             }
         });
 }

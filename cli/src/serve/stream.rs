@@ -13,7 +13,7 @@ use axum::body::{Body, Bytes};
 use axum::http::{header, StatusCode};
 use axum::response::Response;
 use futures_core::Stream;
-use pdbsolver::search::progress::{Event, Observer};
+use pdbsolver::{Event, Observer};
 use serde_json::{json, Value};
 use std::convert::Infallible;
 use std::pin::Pin;

@@ -51,7 +51,7 @@ pub struct AlgorithmArgs {
     /// machines of depth 12 or more are read from a file beside the databases when there is
     /// one, else cached in the user cache directory, or in $PDB_PRUNE_CACHE, `off` for none).
     #[arg(long, value_name = "L",
-          value_parser = clap::value_parser!(u32).range(1..=pdbsolver::search::prune::MAX_DEPTH as i64))]
+          value_parser = clap::value_parser!(u32).range(1..=pdbsolver::prune::MAX_DEPTH as i64))]
     pub prune_depth: Option<u32>,
 }
 

@@ -51,7 +51,7 @@ pub struct BenchArgs {
     /// are read from a file beside the databases when there is one, else cached in the user
     /// cache directory, or in $PDB_PRUNE_CACHE, `off` for none).
     #[arg(long, value_name = "L",
-          value_parser = clap::value_parser!(u32).range(1..=pdbsolver::search::prune::MAX_DEPTH as i64))]
+          value_parser = clap::value_parser!(u32).range(1..=pdbsolver::prune::MAX_DEPTH as i64))]
     prune_depth: Option<u32>,
     #[command(flatten)]
     heuristic: HeuristicArgs,
@@ -94,7 +94,7 @@ pub fn run(a: BenchArgs) -> Result<i32> {
         if machine.depth() == 0 {
             println!("pruning machine: off");
         } else {
-            use pdbsolver::search::prune::Origin;
+            use pdbsolver::prune::Origin;
             let how = match machine.origin() {
                 Origin::Built => "built".to_string(),
                 Origin::Loaded(p) => format!("read from {}", p.display()),

@@ -182,7 +182,7 @@ pub fn parse_pair(s: &str) -> Result<Pair, String> {
                     d => Some(
                         d.parse::<u32>()
                             .ok()
-                            .filter(|d| (1..=pdbsolver::search::prune::MAX_DEPTH).contains(d))
+                            .filter(|d| (1..=pdbsolver::prune::MAX_DEPTH).contains(d))
                             .ok_or_else(|| bad("on, off or a word depth 1 to 24"))?,
                     ),
                 })

@@ -5,7 +5,7 @@ use super::HeuristicArgs;
 use anyhow::{anyhow, bail, Context, Result};
 use pdbformat::{Board, Goal};
 use pdbsolver::heuristic::pdb::reflections_for;
-use pdbsolver::search::prune::Pruner;
+use pdbsolver::prune::Pruner;
 use pdbsolver::Pruning;
 use pdbsolver::{locate, AlgorithmName, Database, HeuristicChoice, HeuristicName, OpenOptions};
 use std::path::Path;
@@ -160,7 +160,7 @@ fn buildable(goal: &Goal) -> bool {
 pub fn make_heuristic(args: &HeuristicArgs, goal: &Goal) -> Result<Setup> {
     let name = heuristic_name(&args.heuristic)?;
     let board = goal.board();
-    if board.cells() > pdbsolver::position::MAX_CELLS {
+    if board.cells() > pdbsolver::heuristic::MAX_CELLS {
         return Err(pdbsolver::SolveError::BoardTooLarge {
             algorithm: AlgorithmName::Ida,
             board,
@@ -368,7 +368,7 @@ pub fn locate(args: &HeuristicArgs) -> Result<i32> {
 /// a file beside the databases (read and checked, as the search would), the cache, or a
 /// build; a line per file beside the databases passed over, then the answer.
 fn pruner_source(board: Board) -> Vec<String> {
-    use pdbsolver::search::prune::{cache, default_depth, Origin, MAX_DEPTH};
+    use pdbsolver::prune::{cache, default_depth, Origin, MAX_DEPTH};
     let depth = default_depth(board).min(MAX_DEPTH);
     let what = format!("pruning machine (word depth {depth})");
     if depth < cache::MIN_CACHED_DEPTH {
@@ -409,7 +409,7 @@ fn pruner_source(board: Board) -> Vec<String> {
 /// standard error when a deep machine is about to be built rather than read from the cache:
 /// a 5×5 machine of depth 18 takes about 25 s, once.
 pub fn prepare_pruner(board: Board, pruning: Pruning, quiet: bool) {
-    use pdbsolver::search::prune::cache;
+    use pdbsolver::prune::cache;
     let depth = pruning.depth(board);
     if !quiet && !cache::is_ready(board, depth) {
         match cache::cache_dir() {

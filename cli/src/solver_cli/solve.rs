@@ -12,12 +12,12 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use pdbformat::units::thousands;
 use pdbformat::{Board, Goal, Puzzle, PuzzleError};
+use pdbsolver::checkpoint::{Checkpoint, SearchState};
 use pdbsolver::input::{read_puzzles, PuzzleLine};
-use pdbsolver::search::checkpoint::{Checkpoint, SearchState};
-use pdbsolver::search::progress::{Event, Observer};
 use pdbsolver::{
     solve, Algorithm, AlgorithmName, HeuristicChoice, Ida, Limits, Pruning, Search, SolveError,
 };
+use pdbsolver::{Event, Observer};
 use std::io::{IsTerminal, Read};
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};

@@ -11,13 +11,13 @@ mod linear_conflict;
 mod manhattan;
 pub mod pdb;
 
+pub use crate::position::{MoveTable, Position, MAX_CELLS, NO_CELL};
 pub use hamming::Hamming;
 pub use linear_conflict::LinearConflict;
 pub use manhattan::Manhattan;
-pub use pdb::PdbHeuristic;
+pub use pdb::{reflections_for, PdbHeuristic};
 
 use crate::db::{Database, DbError};
-use crate::position::MAX_CELLS;
 use pdbformat::Goal;
 use std::sync::Arc;
 
@@ -133,8 +133,8 @@ pub trait Heuristic {
 ///
 /// Every move costs 1, so a heuristic whose estimate changes by at most 1 per move is
 /// *consistent*: `f` never decreases along a path, A* never has to reopen a closed node, and
-/// the open list can be an array of buckets indexed by `f` (see
-/// [`crate::search::bucket_queue`]).
+/// the open list can be an array of buckets indexed by `f` (the solver's A* picks its open
+/// list from this promise).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum StepChange {
     /// Only admissibility is promised: a move may change the estimate by more than 1 (linear

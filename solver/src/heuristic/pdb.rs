@@ -482,7 +482,7 @@ impl Heuristic for PdbHeuristic {
         p
     }
 
-    /// Looks up every component's entry for the child (the first [`PREFETCHED`] at the indexes
+    /// Looks up every component's entry for the child (the first `PREFETCHED` at the indexes
     /// `prepare` computed, whose cache lines are on their way) and keeps the values in
     /// `pending`, so that `apply` only writes them. Stops at the first component whose sum
     /// exceeds `limit` (the child will be pruned): its other lines are not waited for.

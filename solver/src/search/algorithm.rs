@@ -7,8 +7,8 @@ use super::dfs::Dfs;
 use super::hybrid::Hybrid;
 use super::ida::Ida;
 use super::parallel_ida::ParallelIda;
-use super::prune::Pruning;
 use super::weighted::Weighted;
+use crate::prune::Pruning;
 
 /// The most threads a search may ask for.
 pub const MAX_THREADS: usize = 4096;

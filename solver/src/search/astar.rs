@@ -20,9 +20,9 @@
 //! [`super::hybrid`].
 
 use super::bucket_queue::{BucketQueue, HeapQueue, OpenList, TwoBucketQueue};
-use super::key::{map_bytes_next, Layout, Packed, PosMap};
 use super::{Clock, Outcome, Search, Stats, Stop};
 use crate::heuristic::{Heuristic, StepChange};
+use crate::key::{map_bytes_next, Layout, Packed, PosMap};
 use crate::position::{MoveTable, Position, MAX_CELLS, NO_CELL};
 use pdbformat::Goal;
 use std::collections::hash_map::Entry;
@@ -365,17 +365,17 @@ pub(crate) fn queue_for<H: Heuristic>(h: &H) -> QueueChoice {
 /// Calls `f` with the key type that fits `cells` cells.
 macro_rules! with_key {
     ($cells:expr, $k:ident => $body:expr) => {
-        match $crate::search::key::Layout::new($cells).key_width() {
-            $crate::search::key::KeyWidth::U64 => {
+        match $crate::key::Layout::new($cells).key_width() {
+            $crate::key::KeyWidth::U64 => {
                 type $k = u64;
                 $body
             }
-            $crate::search::key::KeyWidth::U128 => {
+            $crate::key::KeyWidth::U128 => {
                 type $k = u128;
                 $body
             }
-            $crate::search::key::KeyWidth::Wide => {
-                type $k = $crate::search::key::Wide;
+            $crate::key::KeyWidth::Wide => {
+                type $k = $crate::key::Wide;
                 $body
             }
         }

@@ -10,8 +10,8 @@
 //! limit on the way.
 
 use super::astar::with_key;
-use super::key::{map_bytes, map_bytes_next, Layout, Packed, PosMap};
 use super::{goal_array, Clock, Outcome, Search, Stats, Stop};
+use crate::key::{map_bytes, map_bytes_next, Layout, Packed, PosMap};
 use crate::position::{MoveTable, Position, NO_CELL};
 use pdbformat::units::{approx_bytes, approx_count};
 use pdbformat::{Board, Goal};

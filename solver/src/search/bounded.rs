@@ -19,10 +19,10 @@
 //! visiting order), so that a search can start again there.
 
 use super::children::Children;
-use super::prune::{Pruner, FORBIDDEN};
 use super::{Clock, Stop};
 use crate::heuristic::Heuristic;
 use crate::position::{MoveTable, Position, MAX_CELLS};
+use crate::prune::{Pruner, FORBIDDEN};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::sync::Mutex;
 

@@ -11,9 +11,9 @@
 //! visit every child whatever the order; the move table's order was tried and met the goal
 //! later). Nothing is allocated.
 
-use super::prune::{Pruner, FORBIDDEN};
 use crate::heuristic::Heuristic;
 use crate::position::Position;
+use crate::prune::{Pruner, FORBIDDEN};
 
 /// The children of one node: per move slot (index into the blank's targets), the pruning
 /// machine's next state, the heuristic's prepared update and the estimate; and the order in

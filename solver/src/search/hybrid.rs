@@ -29,23 +29,23 @@
 
 use super::astar::{finish, queue_for, with_key, Engine, Node, Priority, QueueChoice, Step};
 use super::bucket_queue::{BucketQueue, HeapQueue, OpenList, TwoBucketQueue};
-use super::key::Packed;
 use super::parallel_ida::{first_task, iterate, thread_count, Setting};
-use super::prune::Pruning;
 use super::steal::Task;
 use super::{goal_array, Outcome, Search};
 use crate::heuristic::Heuristic;
+use crate::key::Packed;
 use crate::position::{MoveTable, Position, MAX_CELLS};
+use crate::prune::Pruning;
 use pdbformat::Goal;
 
 /// The default A* budget, in stored positions.
-pub const DEFAULT_NODES: u64 = 1_000_000;
+pub(crate) const DEFAULT_NODES: u64 = 1_000_000;
 
 /// The settings of A*+IDA* (`hybrid`).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Hybrid {
     /// How many positions A* may store before IDA* takes over from its frontier (`None`:
-    /// [`DEFAULT_NODES`], or fewer when the memory limit would not hold them).
+    /// 1,000,000, or fewer when the memory limit would not hold them).
     pub budget: Option<u64>,
     /// Threads of the IDA* phase (0: one per core).
     pub threads: usize,

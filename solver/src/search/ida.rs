@@ -14,7 +14,7 @@
 
 //!
 //! **Long searches**: with [`Search::observer`] the search reports each finished iteration
-//! ([`super::progress::Iteration`]) and checkpoints ([`SearchState`]), one when a limit or
+//! ([`super::observer::Iteration`]) and checkpoints ([`SearchState`]), one when a limit or
 //! [`Search::interrupt`] stops it within an iteration and one every
 //! [`Ida::checkpoint_every`]: the search pauses at the next node, reports where it stands,
 //! and goes on from there (redoing only the unfinished subtree below the cut depth).
@@ -22,12 +22,12 @@
 //! never stopped.
 
 use super::bounded::{Budget, Cursor, Local, Probe};
-use super::checkpoint::SearchState;
-use super::progress::{Event, Tracker};
-use super::prune::Pruning;
+use super::observer::{Event, Tracker};
 use super::{goal_array, Clock, Outcome, Search, Stats, Stop};
+use crate::checkpoint::SearchState;
 use crate::heuristic::Heuristic;
 use crate::position::{MoveTable, Position, NO_CELL};
+use crate::prune::Pruning;
 use pdbformat::Goal;
 use std::time::{Duration, Instant};
 

@@ -20,12 +20,12 @@
 //! by up to that much per thread.
 
 use super::bounded::{Donor, Keep, Shared};
-use super::prune::Pruner;
-use super::prune::Pruning;
 use super::steal::{Giver, Pool, Stealer, Task};
 use super::{goal_array, Clock, Outcome, Search, Stats, Stop};
 use crate::heuristic::Heuristic;
 use crate::position::{MoveTable, Position, MAX_CELLS, NO_CELL};
+use crate::prune::Pruner;
+use crate::prune::Pruning;
 use pdbformat::Goal;
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicU32, Ordering::Relaxed};

@@ -2,7 +2,7 @@
 //! the puzzle and the settings, prepares the heuristic (the one dispatch over heuristics),
 //! runs the search, and replays the solution on the puzzle before returning it.
 
-use super::progress::Observer;
+use super::observer::Observer;
 use super::solution::finish_moves;
 use super::{astar, bfs, dfs, hybrid, ida, parallel_ida, strategic, weighted};
 use super::{Algorithm, AlgorithmName, Clock, Limits, Outcome, Solution, SolveError, Stats};
@@ -41,7 +41,7 @@ pub struct Search {
     /// honours it.
     pub interrupt: Option<Arc<AtomicBool>>,
     /// Told of each finished IDA* iteration and of each checkpoint
-    /// ([`super::progress::Event`]); only `ida` reports.
+    /// ([`super::observer::Event`]); only `ida` reports.
     pub observer: Option<Observer>,
     /// Wait for the databases' background digest checks before returning (see
     /// [`crate::OpenOptions::verify_in_background`]). A caller that solves many puzzles may

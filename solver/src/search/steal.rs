@@ -22,9 +22,9 @@
 //! the next iteration or the end. Workers live for the whole search.
 
 use super::bounded::{Budget, Donor, Line, Probe, Shared, SharedBudget};
-use super::prune::{Pruner, FORBIDDEN};
 use crate::heuristic::Heuristic;
 use crate::position::{MoveTable, Position, MAX_CELLS};
+use crate::prune::{Pruner, FORBIDDEN};
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};

@@ -2,7 +2,7 @@
 //! (with an estimate of the next one from the growth factor) and the checkpoints, through a
 //! callback in [`super::Search`]. The library only calls it; the command line prints.
 
-use super::checkpoint::SearchState;
+use crate::checkpoint::SearchState;
 use std::fmt;
 use std::sync::Arc;
 

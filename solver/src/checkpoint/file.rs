@@ -1,7 +1,5 @@
-//! Checkpoints of an IDA* search: where it stands ([`SearchState`]: the bound, the counters and
-//! the path of the unfinished subtree at the cut depth, in the DFS order of the bounded loop)
-//! and the file that holds it with what it belongs to ([`Checkpoint`]: board, goal, start,
-//! heuristic identity, pruning depth), checksummed and written atomically.
+//! The checkpoint file: [`Checkpoint`], a search state with what it belongs to (board, goal,
+//! start, heuristic identity, pruning depth), as checksummed text written atomically.
 //!
 //! The file is text, one `key value` line per field in a fixed order, then `checksum` with the
 //! 64-bit FNV-1a hash of every byte before that line:
@@ -37,40 +35,17 @@
 //! moves`, or no `order` line: written before the order existed) are refused with
 //! [`CheckpointError::MoveOrder`]: that order is gone, and such a path means another place.
 
-use super::progress;
+use super::{CheckpointError, SearchState};
 use crate::heuristic::HeuristicChoice;
 use pdbformat::{Board, Goal, Puzzle};
 use std::fmt::Write as _;
 use std::path::Path;
-use thiserror::Error;
 
 /// The version written in the first line; other versions are refused.
 pub const VERSION: u32 = 1;
 
 /// The value of the `order` line: children smallest estimate first.
 const ORDER: &str = "h";
-
-/// How far a search got: enough to start again at the same place of the same iteration.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SearchState {
-    /// The start's estimate.
-    pub initial_h: u32,
-    /// The iteration's number, from 1.
-    pub iteration: u32,
-    /// The iteration's bound: every solution shorter than it has been ruled out.
-    pub bound: u32,
-    /// The smallest `g + h` above the bound met so far in this iteration (`None`: none yet).
-    pub next_bound: Option<u32>,
-    /// The slot (index into the blank's targets, in the order of the move table) of each move
-    /// from the start down to the unfinished subtree.
-    pub path: Vec<u8>,
-    /// Generated nodes, over all iterations, before that subtree.
-    pub nodes: u64,
-    /// Expanded nodes, likewise.
-    pub expanded: u64,
-    /// `nodes` when this iteration began.
-    pub iteration_start_nodes: u64,
-}
 
 /// A checkpoint file's contents: the search state and what it belongs to.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -87,57 +62,6 @@ pub struct Checkpoint {
     pub prune_depth: u32,
     /// Where the search stands.
     pub state: SearchState,
-}
-
-/// Why a checkpoint cannot be used.
-#[derive(Debug, Error)]
-pub enum CheckpointError {
-    /// The file could not be read or written.
-    #[error("checkpoint {path}: {source}")]
-    Io {
-        /// The file.
-        path: String,
-        /// The failure.
-        source: std::io::Error,
-    },
-    /// Not a checkpoint, or one of another version.
-    #[error("not a version {VERSION} solver checkpoint (first line: {0:?})")]
-    Version(String),
-    /// The file ends before a field.
-    #[error("the checkpoint is truncated: it ends before the field `{0}`")]
-    Truncated(&'static str),
-    /// A field's line is not what it should be.
-    #[error("the checkpoint's field `{field}` is damaged: {why}")]
-    Field {
-        /// The field.
-        field: &'static str,
-        /// What is wrong.
-        why: String,
-    },
-    /// The checksum does not match the contents.
-    #[error("the checkpoint is damaged: its checksum is {stored}, its contents give {computed}")]
-    Checksum {
-        /// The checksum written.
-        stored: String,
-        /// The checksum of the contents.
-        computed: String,
-    },
-    /// The checkpoint was written by a search that visited children in the move table's
-    /// order, which the solver no longer has.
-    #[error("the checkpoint is of a search in the move table's order ({0}), which this solver no longer has: remove the file to start the search afresh")]
-    MoveOrder(&'static str),
-    /// The checkpoint belongs to another search.
-    #[error(
-        "the checkpoint is for another search: its {field} is {saved}, this search's is {current}"
-    )]
-    Mismatch {
-        /// The field that differs.
-        field: &'static str,
-        /// The checkpoint's value.
-        saved: String,
-        /// This search's value.
-        current: String,
-    },
 }
 
 /// 64-bit FNV-1a: enough to tell a damaged file (not a defence against forgery).
@@ -394,47 +318,6 @@ impl Checkpoint {
     }
 }
 
-impl SearchState {
-    /// Checks that the state can continue a search whose start has the estimate `h0` (the
-    /// search refuses it otherwise): the same estimate, a bound not below it, a path within
-    /// the bound.
-    pub fn check_start(&self, h0: u32) -> Result<(), CheckpointError> {
-        if self.initial_h != h0 {
-            return Err(CheckpointError::Mismatch {
-                field: "initial estimate",
-                saved: self.initial_h.to_string(),
-                current: h0.to_string(),
-            });
-        }
-        if self.bound < h0 || self.iteration == 0 {
-            return Err(CheckpointError::Field {
-                field: "bound",
-                why: format!(
-                    "bound {} in iteration {} cannot follow the start's estimate {h0}",
-                    self.bound, self.iteration
-                ),
-            });
-        }
-        if self.path.len() > super::ida::CUT_DEPTH {
-            return Err(CheckpointError::Field {
-                field: "path",
-                why: format!(
-                    "{} moves, more than the cut depth {}",
-                    self.path.len(),
-                    super::ida::CUT_DEPTH
-                ),
-            });
-        }
-        if self.path.len() > self.bound as usize {
-            return Err(CheckpointError::Field {
-                field: "path",
-                why: format!("{} moves exceed the bound {}", self.path.len(), self.bound),
-            });
-        }
-        Ok(())
-    }
-}
-
 /// The remaining lines of a checkpoint, read in order.
 struct Fields<'a> {
     text: &'a str,
@@ -500,22 +383,6 @@ fn to_u16(v: Vec<u64>, field: &'static str) -> Result<Vec<u16>, CheckpointError>
             })
         })
         .collect()
-}
-
-/// An observer that keeps the latest checkpoint in `slot` (for callers that write it
-/// themselves), passing every event on to `then` as well.
-pub fn keep_latest(
-    slot: std::sync::Arc<std::sync::Mutex<Option<SearchState>>>,
-    then: Option<progress::Observer>,
-) -> progress::Observer {
-    progress::Observer::new(move |e| {
-        if let progress::Event::Checkpoint(s) = e {
-            *slot.lock().unwrap_or_else(|p| p.into_inner()) = Some(s.clone());
-        }
-        if let Some(t) = &then {
-            t.tell(e);
-        }
-    })
 }
 
 #[cfg(test)]

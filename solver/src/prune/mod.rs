@@ -24,7 +24,7 @@
 //! entries when the states fit, else `u32`. The inverse move (a string of length 2 equivalent
 //! to the empty string) is the depth-2 case of the machine.
 //!
-//! **Building.** The enumeration (`prune/words.rs`) names effects by their strings rather than
+//! **Building.** The enumeration (`prune/forbidden.rs`) names effects by their strings rather than
 //! packed boards; the minimisation refines only the states whose signature may have changed.
 //! A 5×5 machine of depth 18 takes about 25 s on two cores and 0.56 GB at its peak.
 //!
@@ -33,13 +33,13 @@
 //! milliseconds.
 
 pub mod cache;
-mod words;
+mod forbidden;
 
 pub use cache::Origin;
+use forbidden::Word;
 use pdbformat::{Board, Direction};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
-use words::Word;
 
 /// The word depth used on boards of at most 16 cells when none is given: measured on Korf's
 /// 100 (see `BENCHMARKS.md`, "Solver: duplicate-move pruning").
@@ -103,7 +103,7 @@ impl Pruning {
 }
 
 /// The crate's multiplicative hasher for packed keys.
-type Fast = super::key::BuildFast;
+type Fast = crate::key::BuildFast;
 
 /// The machines built so far, by board width, height and word depth.
 type Machines = HashMap<(usize, usize, u32), Arc<Pruner>>;
@@ -318,7 +318,7 @@ impl Pruner {
     }
 
     fn words_of(board: Board, depth: u32) -> Vec<Word> {
-        words::forbidden(board, depth)
+        forbidden::words(board, depth)
     }
 
     /// The state a search starts in with the blank on `cell`.
