@@ -15,7 +15,9 @@
 //! assert!(solution.optimal);
 //! ```
 //! [`solve`] is the one entry point of every algorithm: a [`Search`] holds the [`Algorithm`]
-//! with its settings, the [`Limits`] and the hooks (interrupt, observer).
+//! with its settings, the [`Limits`] and the hooks (interrupt, observer). A [`Request`] makes
+//! a `Search` from settings as a user gives them (text keys, optional fields, defaults),
+//! refusing those the algorithm does not take.
 //! For pattern databases, open files with [`Database::open`] and pass them in
 //! [`HeuristicChoice::Pdb`]; [`locate`] finds (and for 4×4 builds) the default one.
 //!
@@ -71,11 +73,13 @@ mod key;
 pub mod locate;
 mod position;
 pub mod prune;
+mod request;
 mod search;
 
 pub use db::{Database, DbError, LoadedTable, OpenOptions, Residence};
 pub use heuristic::{HeuristicChoice, HeuristicName};
 pub use prune::Pruning;
+pub use request::{Request, RequestError};
 pub use search::{
     replay, solve, Algorithm, AlgorithmName, Dfs, Event, Hybrid, Ida, Iteration, Limits, Observer,
     ParallelIda, Search, Solution, SolveError, Stats, Stop, Weighted, MAX_THREADS,

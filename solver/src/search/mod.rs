@@ -47,6 +47,7 @@ mod steal;
 mod strategic;
 mod weighted;
 
+pub(crate) use algorithm::{check_threads, check_weight};
 pub use algorithm::{Algorithm, AlgorithmName, MAX_THREADS};
 pub use dfs::Dfs;
 pub use hybrid::Hybrid;
