@@ -8,7 +8,7 @@ use super::api::AppState;
 use super::error::ApiError;
 use super::limits::{StopOnDrop, Ticket};
 use super::search::{self, Prepared};
-use crate::report::iteration_json;
+use crate::answer::iteration_json;
 use axum::body::{Body, Bytes};
 use axum::http::{header, StatusCode};
 use axum::response::Response;

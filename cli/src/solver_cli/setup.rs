@@ -5,8 +5,8 @@ use super::HeuristicArgs;
 use anyhow::{anyhow, bail, Context, Result};
 use pdbformat::{Board, Goal};
 use pdbsolver::heuristic::pdb::reflections_for;
-use pdbsolver::prune::Pruner;
-use pdbsolver::Pruning;
+use pdbsolver::prune::{Pruner, Pruning};
+use pdbsolver::Request;
 use pdbsolver::{locate, AlgorithmName, Database, HeuristicChoice, HeuristicName, OpenOptions};
 use std::path::Path;
 use std::sync::Arc;
@@ -30,16 +30,6 @@ pub fn parse_board(spec: Option<&str>) -> Result<Option<Board>> {
 /// Parses `--goal` for `board`.
 pub fn make_goal(board: Board, spec: &str) -> Result<Goal> {
     Goal::parse(board, spec).map_err(|e| anyhow!("{e}"))
-}
-
-/// The heuristic asked for: `None` for `auto`.
-fn heuristic_name(spec: &str) -> Result<Option<HeuristicName>> {
-    if spec.trim().eq_ignore_ascii_case("auto") {
-        return Ok(None);
-    }
-    HeuristicName::parse(spec).map(Some).ok_or_else(|| {
-        anyhow!("unknown heuristic {spec:?}: use auto, pdb, hamming, manhattan or linear-conflict")
-    })
 }
 
 /// Opens a database for `goal` and says so on standard error, with a progress bar (bytes of
@@ -156,9 +146,25 @@ fn buildable(goal: &Goal) -> bool {
         && pdbformat::Symmetry::taking(board, 0, goal.blank_cell()).is_some()
 }
 
-/// Chooses (and loads) the heuristic for `goal` from the options.
-pub fn make_heuristic(args: &HeuristicArgs, goal: &Goal) -> Result<Setup> {
-    let name = heuristic_name(&args.heuristic)?;
+/// The heuristic an algorithm runs with, and its description: none for the algorithms that
+/// use none (`bfs`, `strategic`), otherwise the one `request` names, made for `goal` with the
+/// databases of `args` (loaded once).
+pub fn heuristic_for(
+    args: &HeuristicArgs,
+    request: &Request,
+    goal: &Goal,
+) -> Result<(HeuristicChoice, String)> {
+    if !request.algorithm_name().uses_heuristic() {
+        return Ok((HeuristicChoice::Manhattan, "none".into()));
+    }
+    let setup = make_heuristic(args, request, goal)?;
+    Ok((setup.heuristic, setup.description))
+}
+
+/// Chooses (and loads) the heuristic for `goal` that `request` names (`auto` when none), with
+/// the databases of `args` and the reflection `request` asks for.
+pub fn make_heuristic(args: &HeuristicArgs, request: &Request, goal: &Goal) -> Result<Setup> {
+    let name = request.heuristic;
     let board = goal.board();
     if board.cells() > pdbsolver::heuristic::MAX_CELLS {
         return Err(pdbsolver::SolveError::BoardTooLarge {
@@ -168,7 +174,7 @@ pub fn make_heuristic(args: &HeuristicArgs, goal: &Goal) -> Result<Setup> {
         }
         .into());
     }
-    let reflect = !args.no_reflect;
+    let reflect = request.reflect();
     let classic = |c: HeuristicChoice, what: &str| Setup {
         heuristic: c,
         description: what.to_string(),

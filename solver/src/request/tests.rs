@@ -262,3 +262,22 @@ fn defaults_fill_only_what_fits() {
     });
     assert_eq!(plain.threads, Some(2));
 }
+
+#[test]
+fn sizes_weights_and_names_read_as_people_write_them() {
+    let memory = |v: &str| with(&[("max-memory", v)]).map(|r| r.max_memory);
+    assert_eq!(memory("512M"), Ok(Some(512 << 20)));
+    assert_eq!(memory("1.5G"), Ok(Some(3 << 29)));
+    assert_eq!(memory("1000"), Ok(Some(1000)));
+    assert_eq!(memory("2 GiB"), Ok(Some(2 << 30)));
+    assert!(memory("lots").is_err());
+    assert!(memory("-1G").is_err());
+    assert!(memory("0").is_err());
+    let weight = |v: &str| with(&[("weight", v)]).map(|r| r.weight);
+    assert_eq!(weight("inf"), Ok(Some(f64::INFINITY)));
+    assert_eq!(weight("1.5"), Ok(Some(1.5)));
+    assert!(weight("0.5").is_err());
+    assert!(weight("nan").is_err());
+    assert!(with(&[("algorithm", "a*")]).is_ok());
+    assert!(with(&[("algorithm", "quantum")]).is_err());
+}
