@@ -128,7 +128,7 @@ impl StopOnDrop {
         StopOnDrop(Arc::new(AtomicBool::new(false)))
     }
 
-    /// The flag, for [`pdbsolver::Options::interrupt`].
+    /// The flag, for [`pdbsolver::Search::interrupt`].
     pub fn flag(&self) -> Arc<AtomicBool> {
         self.0.clone()
     }

@@ -9,7 +9,7 @@
 use super::flags::{limits_request, request_error, LimitFlags, PruneFlags};
 use super::puzzles::{list_board, read_input};
 use super::setup::{make_goal, make_heuristic, parse_board, prepare_pruner};
-use super::{HeuristicArgs, EXIT_ERROR, EXIT_STOPPED};
+use super::{batch_exit_code, HeuristicArgs};
 use crate::answer::{failure_json, failure_message, rate, solution_json};
 use crate::summary::Summary;
 use anyhow::Result;
@@ -281,13 +281,7 @@ pub fn run(a: BenchArgs) -> Result<i32> {
         );
         println!("{}", summary.text());
     }
-    Ok(if stopped {
-        EXIT_STOPPED
-    } else if summary.failed > 0 || summary.mismatched > 0 {
-        EXIT_ERROR
-    } else {
-        0
-    })
+    Ok(batch_exit_code(&summary, stopped))
 }
 
 /// Our nodes divided by the published count (0 when that is 0).

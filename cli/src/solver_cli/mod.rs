@@ -30,6 +30,19 @@ pub fn exit_code(e: &SolveError) -> i32 {
     }
 }
 
+/// The exit code of a batch of puzzles: [`EXIT_STOPPED`] when a limit or Ctrl-C stopped a
+/// search (`stopped`), else [`EXIT_ERROR`] when a puzzle failed or a length differs from its
+/// line's, else 0.
+pub fn batch_exit_code(summary: &crate::summary::Summary, stopped: bool) -> i32 {
+    if stopped {
+        EXIT_STOPPED
+    } else if summary.failed > 0 || summary.mismatched > 0 {
+        EXIT_ERROR
+    } else {
+        0
+    }
+}
+
 /// The flag a Ctrl-C sets: searches read it every 1,024 nodes and stop with their proven lower
 /// bound (and checkpoint). The handler is installed on first use, just before the first search;
 /// a second Ctrl-C quits at once. The `ctrlc` crate installs it portably (a signal handler on

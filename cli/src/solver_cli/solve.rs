@@ -6,7 +6,7 @@ use super::checkpoint::{self, Checkpointing};
 use super::flags::{request_error, SearchFlags};
 use super::puzzles::{from_args, list_board, read_input};
 use super::setup::{heuristic_for, make_goal, parse_board, prepare_pruner};
-use super::{exit_code, HeuristicArgs, EXIT_ERROR, EXIT_STOPPED};
+use super::{batch_exit_code, exit_code, HeuristicArgs};
 use crate::answer::{
     failure_json, failure_message, iteration_json, iteration_line, solution_json, solution_line,
     solution_text,
@@ -262,13 +262,7 @@ impl Run<'_> {
         } else {
             println!("{}", summary.text());
         }
-        Ok(if stopped {
-            EXIT_STOPPED
-        } else if summary.failed > 0 || summary.mismatched > 0 {
-            EXIT_ERROR
-        } else {
-            0
-        })
+        Ok(batch_exit_code(&summary, stopped))
     }
 }
 

@@ -5,7 +5,7 @@
 //! (`search/steal.rs`): one loop for every cost-bounded search.
 //!
 //! Moves are made in place, the move back to the parent is never generated, nor a move the
-//! duplicate-move machine of `search/prune.rs` forbids (its state is carried per depth, as an
+//! duplicate-move machine of `prune/` forbids (its state is carried per depth, as an
 //! argument of the recursion); each node's children are readied by the one child step of
 //! `search/children.rs` (lookups prepared and prefetched together, estimates looked up before
 //! any child is made, children visited smallest estimate first), a child whose `g + h`
@@ -13,7 +13,7 @@
 //! nothing is allocated (the path's capacity, and a donor's frames, are reserved before each
 //! search).
 //!
-//! The [`Cursor`] is the hook of checkpointed searches (`search/checkpoint.rs`): it records
+//! The [`Cursor`] is the hook of checkpointed searches (`checkpoint/`): it records
 //! which child each level above a cut depth is working on, so that a stopped search can say
 //! where it stood, and it makes a search skip the children before a given path (in the
 //! visiting order), so that a search can start again there.

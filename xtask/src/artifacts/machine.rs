@@ -4,7 +4,7 @@
 //! the 24-puzzle tables does not spend the 25 s its depth-18 machine takes to build.
 //!
 //! The file is the solver's cache file (`prune-<W>x<H>-d<depth>.fsm`, layout in
-//! `solver/src/search/prune/cache.rs`), for the word depth the solver uses by default on the
+//! `solver/src/prune/cache.rs`), for the word depth the solver uses by default on the
 //! board; boards whose default machine is built in milliseconds (depth below
 //! `cache::MIN_CACHED_DEPTH`) get none.
 
