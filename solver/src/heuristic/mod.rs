@@ -5,13 +5,16 @@
 //! moved on the board) and later [`Heuristic::undo`] with the token `apply` returned. Only what
 //! the moved tile touches is recomputed: one distance for Manhattan, two lines for linear
 //! conflict, one pattern per view for pattern databases.
+//!
+//! The position the heuristics read, [`Position`] (at most [`MAX_CELLS`] cells, moves made in
+//! place) and its [`MoveTable`], are here too, for code that drives a heuristic itself.
 
 mod hamming;
 mod linear_conflict;
 mod manhattan;
 pub mod pdb;
 
-pub use crate::position::{MoveTable, Position, MAX_CELLS, NO_CELL};
+pub use crate::position::{MoveTable, Position, MAX_CELLS};
 pub use hamming::Hamming;
 pub use linear_conflict::LinearConflict;
 pub use manhattan::Manhattan;
