@@ -3,7 +3,7 @@
 
 use crate::answer::rate;
 use pdbformat::units::thousands;
-use pdbsolver::Solution;
+use pdbsolver::{Solution, SolveError};
 
 /// Totals of a batch.
 #[derive(Clone, Debug, Default)]
@@ -12,6 +12,8 @@ pub struct Summary {
     pub solved: usize,
     /// Puzzles not solved (unreadable, unsolvable, stopped by a limit).
     pub failed: usize,
+    /// Whether a limit or Ctrl-C stopped a search.
+    pub stopped: bool,
     /// Solutions whose length differs from the one given on the line.
     pub mismatched: usize,
     /// Search seconds of each solved puzzle.
@@ -26,6 +28,12 @@ impl Summary {
         self.solved += 1;
         self.seconds.push(s.stats.seconds);
         self.nodes.push(s.stats.nodes);
+    }
+
+    /// Records a puzzle that was not solved, for the error `e`.
+    pub fn add_failure(&mut self, e: &SolveError) {
+        self.failed += 1;
+        self.stopped |= matches!(e, SolveError::Stopped { .. });
     }
 
     /// Total search seconds.

@@ -132,7 +132,6 @@ pub fn run(a: BenchArgs) -> Result<i32> {
     // Keep the clock moving while a hard instance is being searched.
     pb.enable_steady_tick(Duration::from_millis(250));
     let mut summary = Summary::default();
-    let mut stopped = false;
     for (i, l) in lines.iter().enumerate() {
         let number = l.id.map_or(i + 1, |id| id as usize);
         let columns = |nodes: u64| match l.published_nodes {
@@ -188,8 +187,7 @@ pub fn run(a: BenchArgs) -> Result<i32> {
                 }
             }
             Err(e) => {
-                summary.failed += 1;
-                stopped |= matches!(e, SolveError::Stopped { .. });
+                summary.add_failure(&e);
                 let msg = failure_message(&e, l.puzzle.as_ref().ok(), &goal, "--goal");
                 if a.json {
                     let mut v = failure_json(&l.text, &e, &msg);
@@ -281,7 +279,7 @@ pub fn run(a: BenchArgs) -> Result<i32> {
         );
         println!("{}", summary.text());
     }
-    Ok(batch_exit_code(&summary, stopped))
+    Ok(batch_exit_code(&summary))
 }
 
 /// Our nodes divided by the published count (0 when that is 0).

@@ -31,10 +31,10 @@ pub fn exit_code(e: &SolveError) -> i32 {
 }
 
 /// The exit code of a batch of puzzles: [`EXIT_STOPPED`] when a limit or Ctrl-C stopped a
-/// search (`stopped`), else [`EXIT_ERROR`] when a puzzle failed or a length differs from its
-/// line's, else 0.
-pub fn batch_exit_code(summary: &crate::summary::Summary, stopped: bool) -> i32 {
-    if stopped {
+/// search, else [`EXIT_ERROR`] when a puzzle failed or a length differs from its line's, else
+/// 0.
+pub fn batch_exit_code(summary: &crate::summary::Summary) -> i32 {
+    if summary.stopped {
         EXIT_STOPPED
     } else if summary.failed > 0 || summary.mismatched > 0 {
         EXIT_ERROR

@@ -204,7 +204,6 @@ impl Run<'_> {
         let say = |s: String| pb.suspend(|| println!("{s}"));
         let complain = |s: String| pb.suspend(|| eprintln!("error: {s}"));
         let mut summary = Summary::default();
-        let mut stopped = false;
         for (i, l) in lines.iter().enumerate() {
             let result = l
                 .puzzle
@@ -243,8 +242,7 @@ impl Run<'_> {
                     pb.set_message(format!("last: {} moves", s.len()));
                 }
                 Err(e) => {
-                    summary.failed += 1;
-                    stopped |= matches!(e, SolveError::Stopped { .. });
+                    summary.add_failure(&e);
                     let msg = failure_message(&e, l.puzzle.as_ref().ok(), &goal, "--goal");
                     if a.json {
                         let mut v = failure_json(&l.text, &e, &msg);
@@ -262,7 +260,7 @@ impl Run<'_> {
         } else {
             println!("{}", summary.text());
         }
-        Ok(batch_exit_code(&summary, stopped))
+        Ok(batch_exit_code(&summary))
     }
 }
 
