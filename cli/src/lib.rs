@@ -8,12 +8,13 @@
 //! clone). The library part is what the binaries and the workspace's `xtask` share; it is not
 //! meant as an API.
 
+pub mod answer;
 pub mod bars;
 mod pdbgen_cli;
-pub mod report;
 #[cfg(feature = "serve")]
 mod serve;
 mod solver_cli;
+pub mod summary;
 
 pub use pdbgen_cli::run as pdbgen_main;
 pub use solver_cli::run as solver_main;

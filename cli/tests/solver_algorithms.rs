@@ -200,21 +200,6 @@ fn solve_errors_and_limits() {
             "solve",
             "--algorithm",
             "astar",
-            "--heuristic",
-            "lc",
-            "--queue",
-            "buckets",
-            P8,
-        ])
-        .assert()
-        .code(1)
-        .stderr(predicate::function(says_each_cause_once))
-        .stderr(predicate::str::contains("at most 1"));
-    solver(home.path())
-        .args([
-            "solve",
-            "--algorithm",
-            "astar",
             "--goal",
             "blank-last",
             "2 1 3 4 5 6 7 8 0",
@@ -227,7 +212,6 @@ fn solve_errors_and_limits() {
         ["--algorithm", "warp"],
         ["--weight", "0.5"],
         ["--max-memory", "lots"],
-        ["--queue", "stack"],
     ] {
         solver(home.path())
             .args(["solve"])

@@ -629,35 +629,3 @@ fn boards_beyond_64_cells_are_refused() {
         .stderr(predicate::function(says_each_cause_once))
         .stderr(predicate::str::contains("at most 64 cells"));
 }
-
-#[test]
-fn lanes_are_set_and_checked_on_the_command_line() {
-    let home = tempfile::tempdir().unwrap();
-    let puzzle = "8 6 7 2 5 4 3 0 1";
-    let solve = |lanes: &str| {
-        common::solver(home.path())
-            .args([
-                "solve",
-                "--heuristic",
-                "manhattan",
-                "--lanes",
-                lanes,
-                puzzle,
-            ])
-            .output()
-            .unwrap()
-    };
-    for lanes in ["1", "3", "16"] {
-        let out = solve(lanes);
-        assert!(out.status.success(), "--lanes {lanes}: {out:?}");
-        let text = String::from_utf8_lossy(&out.stdout);
-        let length = text.lines().find_map(|l| l.strip_prefix("length:"));
-        assert_eq!(length.map(str::trim), Some("27"), "--lanes {lanes}: {text}");
-    }
-    for bad in ["0", "17", "four"] {
-        let out = solve(bad);
-        assert_eq!(out.status.code(), Some(2), "--lanes {bad}: {out:?}");
-        let err = String::from_utf8_lossy(&out.stderr);
-        assert!(err.contains("lanes"), "--lanes {bad}: {err}");
-    }
-}

@@ -7,8 +7,8 @@ mod common;
 use common::{damage, small_bit1, solver};
 use pdbformat::format::Compression;
 use pdbformat::Board;
-use pdbsolver::search::prune::cache::{self, file_name, write};
-use pdbsolver::search::prune::Pruner;
+use pdbsolver::prune::cache::{self, file_name, write};
+use pdbsolver::prune::Pruner;
 use predicates::prelude::*;
 
 #[test]

@@ -4,7 +4,7 @@
 //! The cache is not used: the machine is always built.
 
 use pdbformat::Board;
-use pdbsolver::search::prune::{cache, Pruner};
+use pdbsolver::prune::{cache, Pruner};
 use std::process::ExitCode;
 
 fn main() -> ExitCode {

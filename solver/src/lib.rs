@@ -4,25 +4,20 @@
 //! # Library use
 //! ```
 //! use pdbformat::{Board, Goal, Puzzle};
-//! use pdbsolver::{solve, Algorithm, HeuristicChoice, Options};
+//! use pdbsolver::{solve, HeuristicChoice, Search};
 //!
 //! let goal = Goal::blank_first(Board::new(3, 3).unwrap());
 //! let puzzle = Puzzle::parse_for_goal("3 1 2 0 4 5 6 7 8", &goal).unwrap();
-//! let solution = solve(
-//!     Algorithm::Ida,
-//!     &HeuristicChoice::Manhattan,
-//!     &puzzle,
-//!     &goal,
-//!     &Options::default(),
-//! )
-//! .unwrap();
+//! let solution = solve(&Search::default(), &HeuristicChoice::Manhattan, &puzzle, &goal).unwrap();
 //! assert_eq!(solution.len(), 1);
 //! assert_eq!(solution.blank_notation(), "U");
 //! assert_eq!(solution.tiles_moved, vec![3]);
 //! assert!(solution.optimal);
 //! ```
-//! [`solve`] is the one entry point of every algorithm ([`Algorithm`]); [`Options`] holds the
-//! limits ([`Limits`]) and each algorithm's settings.
+//! [`solve`] is the one entry point of every algorithm: a [`Search`] holds the [`Algorithm`]
+//! with its settings, the [`Limits`] and the hooks (interrupt, observer). A [`Request`] makes
+//! a `Search` from settings as a user gives them (text keys, optional fields, defaults),
+//! refusing those the algorithm does not take.
 //! For pattern databases, open files with [`Database::open`] and pass them in
 //! [`HeuristicChoice::Pdb`]; [`locate`] finds (and for 4×4 builds) the default one.
 //!
@@ -53,21 +48,39 @@
 //!
 //! # Node counts
 //! Nodes are counted as *generated* (every child produced by a move, including those pruned at
-//! once by the bound), summed over all IDA* iterations; see [`search::ida`].
+//! once by the bound), summed over all IDA* iterations, and likewise over every phase of the
+//! other algorithms.
 //!
 //! # Algorithms
 //! Besides IDA* (the default), [`solve`] runs breadth-first search, A* (with bucket queues
 //! where the heuristic allows), A*+IDA*, parallel IDA*, depth-limited DFS, weighted A* and
 //! greedy search, and a human row-by-row strategy for boards of any size, with the same
-//! heuristics; see [`search`].
+//! heuristics: the variants of [`Algorithm`], each with its settings ([`Ida`], [`Hybrid`],
+//! [`ParallelIda`], [`Dfs`], [`Weighted`]).
+//!
+//! # The façade
+//! Besides the names re-exported here, five modules are public: [`heuristic`] (the
+//! [`heuristic::Heuristic`] trait, its implementations and the search position), [`prune`]
+//! (the duplicate-move pruning machine and its cache files), [`checkpoint`] (the state and the
+//! file of long IDA* searches), [`locate`] (the default database) and [`input`] (puzzle list
+//! files). Everything else (the algorithms, the database loading, packed keys) is private.
 
-pub mod db;
+pub mod checkpoint;
+mod db;
 pub mod heuristic;
 pub mod input;
+mod key;
 pub mod locate;
-pub mod position;
-pub mod search;
+mod position;
+pub mod prune;
+mod request;
+mod search;
 
-pub use db::{Database, DbError, OpenOptions, Residence};
-pub use heuristic::{Heuristic, HeuristicChoice, HeuristicName};
-pub use search::{replay, solve, Algorithm, Limits, Options, Solution, SolveError, Stats, Stop};
+pub use db::{Database, DbError, LoadedTable, OpenOptions, Residence};
+pub use heuristic::{HeuristicChoice, HeuristicName};
+pub use prune::Pruning;
+pub use request::{Request, RequestError};
+pub use search::{
+    replay, solve, Algorithm, AlgorithmName, Dfs, Event, Hybrid, Ida, Iteration, Limits, Observer,
+    ParallelIda, Search, Solution, SolveError, Stats, Stop, Weighted, MAX_THREADS,
+};

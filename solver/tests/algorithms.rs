@@ -1,27 +1,29 @@
-//! The algorithms of `pdbsolver::search`: optimal ones agree with each other and with exhaustive
+//! The algorithms behind `pdbsolver::solve`: optimal ones agree with each other and with exhaustive
 //! distances on rectangular boards and both goal conventions; non-optimal ones return move
 //! sequences that replay to the goal; limits (nodes, time, memory) stop every search cleanly;
 //! the strategy solves large boards; the heuristics keep the promises bucket queues rely on.
 
 mod common;
 
-use common::{all_distances, distance_key, random_solvable, random_walk, write_db, Rng};
+use common::{
+    all_distances, distance_key, random_solvable, random_walk, solve_as, write_db, Rng, Settings,
+};
 use pdbformat::rank::TableKind;
 use pdbformat::{Board, Goal, Puzzle};
 use pdbsolver::heuristic::{
     Hamming, Heuristic, LinearConflict, Manhattan, PdbHeuristic, StepChange,
 };
-use pdbsolver::position::{MoveTable, Position};
-use pdbsolver::search::{Algorithm, Options, QueueChoice, Solution, SolveError, Stop};
+use pdbsolver::heuristic::{MoveTable, Position};
+use pdbsolver::{AlgorithmName, Limits, Solution, SolveError, Stop};
 use pdbsolver::{Database, HeuristicChoice, OpenOptions};
 use std::path::Path;
 use std::sync::Arc;
 
-const OPTIMAL: [Algorithm; 4] = [
-    Algorithm::Ida,
-    Algorithm::AStar,
-    Algorithm::Hybrid,
-    Algorithm::ParallelIda,
+const OPTIMAL: [AlgorithmName; 4] = [
+    AlgorithmName::Ida,
+    AlgorithmName::AStar,
+    AlgorithmName::Hybrid,
+    AlgorithmName::ParallelIda,
 ];
 
 fn board(w: usize, h: usize) -> Board {
@@ -32,13 +34,13 @@ fn goals(b: Board) -> [Goal; 2] {
     [Goal::blank_first(b), Goal::blank_last(b)]
 }
 
-/// Options that make every phase run even on small boards: a tiny hybrid budget (so that
-/// IDA* runs from A*'s frontier) and three threads with a shallow split.
-fn opts() -> Options {
-    Options {
+/// Settings that make every phase run even on small boards: a tiny hybrid budget (so that
+/// IDA* runs from A*'s frontier) and three threads.
+fn opts() -> Settings {
+    Settings {
         hybrid_nodes: Some(50),
         threads: 3,
-        ..Options::default()
+        ..Settings::default()
     }
 }
 
@@ -57,8 +59,8 @@ fn check_replay(p: &Puzzle, goal: &Goal, r: &Solution) {
     assert_eq!(r.moves.len(), r.tiles_moved.len());
 }
 
-fn solve(alg: Algorithm, h: &HeuristicChoice, p: &Puzzle, g: &Goal, o: &Options) -> Solution {
-    let r = pdbsolver::solve(alg, h, p, g, o).unwrap_or_else(|e| panic!("{alg} on {p:#}: {e}"));
+fn solve(alg: AlgorithmName, h: &HeuristicChoice, p: &Puzzle, g: &Goal, o: &Settings) -> Solution {
+    let r = solve_as(alg, h, p, g, o).unwrap_or_else(|e| panic!("{alg} on {p:#}: {e}"));
     check_replay(p, g, &r);
     r
 }
@@ -119,7 +121,7 @@ fn optimal_algorithms_match_exhaustive_distances_on_small_boards() {
                 let p = random_solvable(goal, &mut rng);
                 let want = dist[distance_key(&p)] as usize;
                 let r = solve(
-                    Algorithm::Bfs,
+                    AlgorithmName::Bfs,
                     &HeuristicChoice::Manhattan,
                     &p,
                     goal,
@@ -151,7 +153,7 @@ fn optimal_algorithms_agree_on_3x4_and_4x3() {
             ];
             for p in &puzzles {
                 let want = solve(
-                    Algorithm::Ida,
+                    AlgorithmName::Ida,
                     &HeuristicChoice::LinearConflict,
                     p,
                     &goal,
@@ -160,7 +162,7 @@ fn optimal_algorithms_agree_on_3x4_and_4x3() {
                 .len();
                 for hc in [HeuristicChoice::Manhattan, HeuristicChoice::LinearConflict] {
                     for alg in OPTIMAL {
-                        let o = Options {
+                        let o = Settings {
                             hybrid_nodes: Some(2_000),
                             ..opts()
                         };
@@ -195,9 +197,9 @@ fn optimal_algorithms_agree_on_4x4_with_databases() {
         );
         for steps in [30, 45] {
             let p = random_walk(&goal, steps, &mut rng);
-            let want = solve(Algorithm::Ida, &h, &p, &goal, &opts()).len();
+            let want = solve(AlgorithmName::Ida, &h, &p, &goal, &opts()).len();
             for alg in OPTIMAL {
-                let o = Options {
+                let o = Settings {
                     hybrid_nodes: Some(5_000),
                     ..opts()
                 };
@@ -208,7 +210,7 @@ fn optimal_algorithms_agree_on_4x4_with_databases() {
                 );
             }
             let r = solve(
-                Algorithm::Ida,
+                AlgorithmName::Ida,
                 &HeuristicChoice::LinearConflict,
                 &p,
                 &goal,
@@ -220,59 +222,34 @@ fn optimal_algorithms_agree_on_4x4_with_databases() {
 }
 
 #[test]
-fn every_open_list_gives_the_same_length() {
+fn each_heuristic_gets_the_open_list_its_promise_allows_with_the_same_length() {
     let mut rng = Rng::new(0x5eed_0004);
     let b = board(3, 3);
     for goal in goals(b) {
         for _ in 0..5 {
             let p = random_solvable(&goal, &mut rng);
             let want = solve(
-                Algorithm::Ida,
+                AlgorithmName::Ida,
                 &HeuristicChoice::Manhattan,
                 &p,
                 &goal,
                 &opts(),
             )
             .len();
-            for q in [
-                QueueChoice::Heap,
-                QueueChoice::Buckets,
-                QueueChoice::TwoBuckets,
+            // Exactly 1 per move, at most 1, no promise (`StepChange`).
+            for (h, queue) in [
+                (HeuristicChoice::Manhattan, "two-bucket queue"),
+                (HeuristicChoice::Hamming, "bucket queue"),
+                (HeuristicChoice::LinearConflict, "binary heap"),
             ] {
-                let o = Options { queue: q, ..opts() };
-                let r = solve(Algorithm::AStar, &HeuristicChoice::Manhattan, &p, &goal, &o);
-                assert_eq!(r.len(), want, "{q:?}");
-                let r = solve(
-                    Algorithm::Hybrid,
-                    &HeuristicChoice::Manhattan,
-                    &p,
-                    &goal,
-                    &o,
-                );
-                assert_eq!(r.len(), want, "hybrid {q:?}");
+                let r = solve(AlgorithmName::AStar, &h, &p, &goal, &opts());
+                assert_eq!(r.len(), want, "{queue}");
+                assert_eq!(r.stats.detail, queue);
+                let r = solve(AlgorithmName::Hybrid, &h, &p, &goal, &opts());
+                assert_eq!(r.len(), want, "hybrid {queue}");
+                assert!(r.stats.detail.contains(queue), "{}", r.stats.detail);
             }
-            let r = solve(
-                Algorithm::AStar,
-                &HeuristicChoice::Hamming,
-                &p,
-                &goal,
-                &Options {
-                    queue: QueueChoice::Buckets,
-                    ..opts()
-                },
-            );
-            assert_eq!(r.len(), want);
         }
-    }
-    // Buckets need a promise that linear conflict does not make.
-    let p = random_solvable(&Goal::blank_first(b), &mut rng);
-    for (h, q) in [
-        (HeuristicChoice::LinearConflict, QueueChoice::Buckets),
-        (HeuristicChoice::Hamming, QueueChoice::TwoBuckets),
-    ] {
-        let o = Options { queue: q, ..opts() };
-        let e = pdbsolver::solve(Algorithm::AStar, &h, &p, &Goal::blank_first(b), &o).unwrap_err();
-        assert!(matches!(e, SolveError::Refused(_)), "{e}");
     }
 }
 
@@ -376,9 +353,12 @@ fn non_optimal_algorithms_return_valid_sequences() {
                     &[5.0, f64::INFINITY]
                 };
                 for &weight in weights {
-                    let o = Options { weight, ..opts() };
+                    let o = Settings {
+                        weight: Some(weight),
+                        ..opts()
+                    };
                     let r = solve(
-                        Algorithm::Weighted,
+                        AlgorithmName::Weighted,
                         &HeuristicChoice::Manhattan,
                         &p,
                         &goal,
@@ -391,7 +371,7 @@ fn non_optimal_algorithms_return_valid_sequences() {
                     runs.push(r);
                 }
                 runs.push(solve(
-                    Algorithm::Strategic,
+                    AlgorithmName::Strategic,
                     &HeuristicChoice::Manhattan,
                     &p,
                     &goal,
@@ -399,7 +379,7 @@ fn non_optimal_algorithms_return_valid_sequences() {
                 ));
                 if b.cells() <= 12 {
                     runs.push(solve(
-                        Algorithm::Dfs,
+                        AlgorithmName::Dfs,
                         &HeuristicChoice::LinearConflict,
                         &p,
                         &goal,
@@ -425,8 +405,8 @@ fn bfs_refuses_the_15_puzzle() {
     let b = board(4, 4);
     let goal = Goal::blank_first(b);
     let p = Puzzle::parse(KORF1, None).unwrap();
-    match pdbsolver::solve(
-        Algorithm::Bfs,
+    match solve_as(
+        AlgorithmName::Bfs,
         &HeuristicChoice::Manhattan,
         &p,
         &goal,
@@ -438,12 +418,21 @@ fn bfs_refuses_the_15_puzzle() {
     // And a 3x3 board with too little memory.
     let g3 = Goal::blank_first(board(3, 3));
     let p3 = Puzzle::parse("8 6 7 2 5 4 3 0 1", None).unwrap();
-    let o = Options {
-        max_memory: Some(1 << 20),
+    let o = Settings {
+        limits: Limits {
+            max_memory: Some(1 << 20),
+            ..Limits::default()
+        },
         ..opts()
     };
     assert!(matches!(
-        pdbsolver::solve(Algorithm::Bfs, &HeuristicChoice::Manhattan, &p3, &g3, &o),
+        solve_as(
+            AlgorithmName::Bfs,
+            &HeuristicChoice::Manhattan,
+            &p3,
+            &g3,
+            &o
+        ),
         Err(SolveError::Refused(_))
     ));
 }
@@ -452,15 +441,22 @@ fn bfs_refuses_the_15_puzzle() {
 fn memory_limit_stops_astar_cleanly() {
     let goal = Goal::blank_first(board(4, 4));
     let p = Puzzle::parse(KORF1, None).unwrap();
-    for alg in [Algorithm::AStar, Algorithm::Weighted, Algorithm::Hybrid] {
+    for alg in [
+        AlgorithmName::AStar,
+        AlgorithmName::Weighted,
+        AlgorithmName::Hybrid,
+    ] {
         let limit = 4u64 << 20;
-        let o = Options {
-            max_memory: Some(limit),
+        let o = Settings {
+            limits: Limits {
+                max_memory: Some(limit),
+                ..Limits::default()
+            },
             hybrid_nodes: Some(u64::MAX),
-            weight: 1.0,
+            weight: Some(1.0),
             ..opts()
         };
-        match pdbsolver::solve(alg, &HeuristicChoice::Manhattan, &p, &goal, &o) {
+        match solve_as(alg, &HeuristicChoice::Manhattan, &p, &goal, &o) {
             Err(SolveError::Stopped {
                 stop: Stop::Memory,
                 stats,
@@ -471,7 +467,7 @@ fn memory_limit_stops_astar_cleanly() {
                     stats.peak_memory
                 );
                 assert!(stats.stored > 10_000, "{alg} stored {}", stats.stored);
-                if alg == Algorithm::AStar {
+                if alg == AlgorithmName::AStar {
                     assert!(
                         (41..=57).contains(&stats.lower_bound),
                         "{}",
@@ -489,23 +485,23 @@ fn node_and_time_limits_stop_every_search() {
     let goal = Goal::blank_first(board(4, 4));
     let p = Puzzle::parse(KORF1, None).unwrap();
     for alg in [
-        Algorithm::Ida,
-        Algorithm::AStar,
-        Algorithm::Hybrid,
-        Algorithm::ParallelIda,
-        Algorithm::Dfs,
-        Algorithm::Weighted,
+        AlgorithmName::Ida,
+        AlgorithmName::AStar,
+        AlgorithmName::Hybrid,
+        AlgorithmName::ParallelIda,
+        AlgorithmName::Dfs,
+        AlgorithmName::Weighted,
     ] {
-        let o = Options {
-            limits: pdbsolver::Limits {
+        let o = Settings {
+            limits: Limits {
                 max_nodes: Some(20_000),
-                timeout: None,
+                ..Limits::default()
             },
             hybrid_nodes: Some(1_000),
-            weight: 1.0,
+            weight: Some(1.0),
             ..opts()
         };
-        match pdbsolver::solve(alg, &HeuristicChoice::Manhattan, &p, &goal, &o) {
+        match solve_as(alg, &HeuristicChoice::Manhattan, &p, &goal, &o) {
             Err(SolveError::Stopped {
                 stop: Stop::Nodes,
                 stats,
@@ -518,21 +514,24 @@ fn node_and_time_limits_stop_every_search() {
             }
             other => panic!("{alg}: {other:?}"),
         }
-        let o = Options {
-            limits: pdbsolver::Limits {
-                max_nodes: None,
+        let o = Settings {
+            limits: Limits {
                 timeout: Some(std::time::Duration::from_millis(50)),
+                max_memory: Some(1 << 30),
+                ..Limits::default()
             },
-            max_memory: Some(1 << 30),
             hybrid_nodes: Some(1_000),
             ..opts()
         };
         let t0 = std::time::Instant::now();
-        match pdbsolver::solve(alg, &HeuristicChoice::Hamming, &p, &goal, &o) {
+        match solve_as(alg, &HeuristicChoice::Hamming, &p, &goal, &o) {
             Err(SolveError::Stopped { stop, .. }) => {
                 assert!(matches!(stop, Stop::Time | Stop::Memory))
             }
-            Ok(r) => assert!(!r.optimal || alg == Algorithm::Ida, "{alg} finished early?"),
+            Ok(r) => assert!(
+                !r.optimal || alg == AlgorithmName::Ida,
+                "{alg} finished early?"
+            ),
             other => panic!("{alg}: {other:?}"),
         }
         assert!(
@@ -546,19 +545,31 @@ fn node_and_time_limits_stop_every_search() {
 fn dfs_with_a_fixed_limit_can_find_nothing() {
     let goal = Goal::blank_last(board(3, 3));
     let p = Puzzle::parse("8 6 7 2 5 4 3 0 1", None).unwrap();
-    let o = Options {
+    let o = Settings {
         depth_limit: Some(29),
         ..opts()
     };
-    match pdbsolver::solve(Algorithm::Dfs, &HeuristicChoice::Manhattan, &p, &goal, &o) {
+    match solve_as(
+        AlgorithmName::Dfs,
+        &HeuristicChoice::Manhattan,
+        &p,
+        &goal,
+        &o,
+    ) {
         Err(SolveError::NotFound { limit: 29, stats }) => assert!(stats.nodes > 0),
         other => panic!("{other:?}"),
     }
-    let o = Options {
+    let o = Settings {
         depth_limit: Some(41),
         ..opts()
     };
-    let r = solve(Algorithm::Dfs, &HeuristicChoice::Manhattan, &p, &goal, &o);
+    let r = solve(
+        AlgorithmName::Dfs,
+        &HeuristicChoice::Manhattan,
+        &p,
+        &goal,
+        &o,
+    );
     assert!((31..=41).contains(&r.len()));
 }
 
@@ -571,20 +582,20 @@ fn hybrid_reports_each_thread() {
     let mut rng = Rng::new(0x5eed_0007);
     let p = random_walk(&goal, 44, &mut rng);
     let h = HeuristicChoice::LinearConflict;
-    let want = solve(Algorithm::Ida, &h, &p, &goal, &opts()).len();
+    let want = solve(AlgorithmName::Ida, &h, &p, &goal, &opts()).len();
     for threads in [1, 2, 4] {
-        let o = Options {
+        let o = Settings {
             threads,
             hybrid_nodes: Some(300),
             ..opts()
         };
-        let r = solve(Algorithm::Hybrid, &h, &p, &goal, &o);
+        let r = solve(AlgorithmName::Hybrid, &h, &p, &goal, &o);
         assert_eq!(r.len(), want, "{threads} threads");
         assert!(r.stats.detail.contains("frontier"), "{:?}", r.stats);
         assert_eq!(r.stats.per_thread.len(), threads, "{:?}", r.stats);
         assert!(r.stats.per_thread.iter().sum::<u64>() < r.stats.nodes);
         if threads == 1 {
-            let again = solve(Algorithm::Hybrid, &h, &p, &goal, &o);
+            let again = solve(AlgorithmName::Hybrid, &h, &p, &goal, &o);
             assert_eq!((again.stats.nodes, &again.moves), (r.stats.nodes, &r.moves));
         }
     }
@@ -596,7 +607,7 @@ fn parallel_ida_reports_each_thread() {
     let mut rng = Rng::new(0x5eed_0006);
     let p = random_walk(&goal, 40, &mut rng);
     let want = solve(
-        Algorithm::Ida,
+        AlgorithmName::Ida,
         &HeuristicChoice::LinearConflict,
         &p,
         &goal,
@@ -604,26 +615,16 @@ fn parallel_ida_reports_each_thread() {
     )
     .len();
     for threads in [1, 2, 4] {
-        for split in [None, Some(1), Some(6)] {
-            let o = Options {
-                threads,
-                split_depth: split,
-                ..opts()
-            };
-            let r = solve(
-                Algorithm::ParallelIda,
-                &HeuristicChoice::LinearConflict,
-                &p,
-                &goal,
-                &o,
-            );
-            assert_eq!(r.len(), want);
-            assert!(
-                r.stats.per_thread.len() == threads || r.stats.detail.contains("split"),
-                "{:?}",
-                r.stats
-            );
-        }
+        let o = Settings { threads, ..opts() };
+        let r = solve(
+            AlgorithmName::ParallelIda,
+            &HeuristicChoice::LinearConflict,
+            &p,
+            &goal,
+            &o,
+        );
+        assert_eq!(r.len(), want);
+        assert!(r.stats.per_thread.len() == threads, "{:?}", r.stats);
     }
 }
 
@@ -650,7 +651,7 @@ fn strategy_solves_large_and_odd_boards() {
         for goal in &gs {
             let p = random_solvable(goal, &mut rng);
             let r = solve(
-                Algorithm::Strategic,
+                AlgorithmName::Strategic,
                 &HeuristicChoice::Manhattan,
                 &p,
                 goal,
@@ -665,8 +666,8 @@ fn strategy_solves_large_and_odd_boards() {
     let goal = Goal::blank_last(b);
     let p = random_solvable(&goal, &mut rng);
     assert!(matches!(
-        pdbsolver::solve(
-            Algorithm::AStar,
+        solve_as(
+            AlgorithmName::AStar,
             &HeuristicChoice::Manhattan,
             &p,
             &goal,
@@ -681,9 +682,9 @@ fn bad_input_is_an_error() {
     let b = board(3, 3);
     let goal = Goal::blank_last(b);
     let unsolvable = Puzzle::parse("2 1 3 4 5 6 7 8 0", None).unwrap();
-    for alg in Algorithm::ALL {
+    for alg in AlgorithmName::ALL {
         assert!(matches!(
-            pdbsolver::solve(
+            solve_as(
                 alg,
                 &HeuristicChoice::Manhattan,
                 &unsolvable,
@@ -694,13 +695,13 @@ fn bad_input_is_an_error() {
         ));
     }
     let p = Puzzle::parse("1 2 3 4 5 6 7 0 8", None).unwrap();
-    let o = Options {
-        weight: 0.5,
+    let o = Settings {
+        weight: Some(0.5),
         ..opts()
     };
     assert!(matches!(
-        pdbsolver::solve(
-            Algorithm::Weighted,
+        solve_as(
+            AlgorithmName::Weighted,
             &HeuristicChoice::Manhattan,
             &p,
             &goal,
@@ -710,7 +711,7 @@ fn bad_input_is_an_error() {
     ));
     // Already solved: every algorithm returns no moves.
     let solved = Puzzle::solved(&goal);
-    for alg in Algorithm::ALL {
+    for alg in AlgorithmName::ALL {
         let r = solve(alg, &HeuristicChoice::Manhattan, &solved, &goal, &opts());
         assert!(r.is_empty(), "{alg}");
     }

@@ -1,24 +1,25 @@
 //! `bit1` tables read with differential lookups: the same lengths and the same node counts as
 //! the `u8` table they encode (Korf's first ten instances with 6-6-3, random 3x4 and 3x3
 //! puzzles, both goals, with and without reflection); the walk to the goal gives the exact
-//! value of any position; A*, A*+IDA*, weighted A* and split parallel IDA* (which keep
+//! value of any position; A*, A*+IDA*, weighted A* and parallel IDA* (which keep
 //! positions and rebuild a kept position's exact values from a memo instead of walking to the
 //! goal again) search exactly as with the byte table; compressed bit1 files load the same; corrupt ones are
 //! refused with a clear message and never make the solver panic.
 
 mod common;
 
-use common::{damage, random_solvable, random_walk, small_bit1, write_db_with, Ida, Rng};
+use common::{
+    damage, random_solvable, random_walk, small_bit1, solve_as, write_db_with, Ida, Rng, Settings,
+};
 use pdbformat::format::{
     encode_entries, write_pdb, Compression, Encoding, LoadOptions, PdbFile, TableSource,
     WriteOptions,
 };
 use pdbformat::rank::TableKind;
 use pdbformat::{Board, Goal, Puzzle};
-use pdbsolver::heuristic::{Heuristic, PdbHeuristic};
-use pdbsolver::position::{MoveTable, Position};
+use pdbsolver::heuristic::{Heuristic, MoveTable, PdbHeuristic, Position};
 use pdbsolver::{
-    Algorithm, Database, DbError, HeuristicChoice, Limits, OpenOptions, Options, SolveError,
+    AlgorithmName, Database, DbError, HeuristicChoice, Limits, OpenOptions, SolveError,
 };
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
@@ -143,7 +144,7 @@ fn korf_first_ten_same_lengths_and_nodes_as_u8() {
 
 /// The searches that keep positions and rebuild their parts from a memo (A*, A*+IDA* with a
 /// budget small enough for IDA* to run from the frontier, weighted A*, parallel IDA* on one
-/// thread from a breadth-first split, whose roots every iteration searches again) with a
+/// thread, whose root every iteration searches again from its memo) with a
 /// `bit1` table: the same lengths, moves and node counts as with the byte table, i.e. every
 /// rebuilt position's parts hold its exact values.
 #[test]
@@ -155,25 +156,24 @@ fn searches_from_kept_positions_same_as_u8() {
         // Korf's 2nd and 8th instance (lengths 53 and 46): tens of thousands of positions.
         for i in [1usize, 7] {
             let p = lines[i].puzzle.as_ref().unwrap();
-            for (alg, budget, split) in [
-                (Algorithm::AStar, None, None),
-                (Algorithm::Hybrid, Some(3_000), None),
-                (Algorithm::Weighted, None, None),
-                (Algorithm::ParallelIda, None, Some(8)),
+            for (alg, budget) in [
+                (AlgorithmName::AStar, None),
+                (AlgorithmName::Hybrid, Some(3_000)),
+                (AlgorithmName::Weighted, None),
+                (AlgorithmName::ParallelIda, None),
             ] {
-                let o = Options {
+                let o = Settings {
                     hybrid_nodes: budget,
-                    split_depth: split,
                     threads: 1,
-                    ..Options::default()
+                    ..Settings::default()
                 };
-                let x = pdbsolver::solve(alg, &a, p, &goal, &o).unwrap();
-                let y = pdbsolver::solve(alg, &b, p, &goal, &o).unwrap();
+                let x = solve_as(alg, &a, p, &goal, &o).unwrap();
+                let y = solve_as(alg, &b, p, &goal, &o).unwrap();
                 let what = format!("{alg} instance {} reflect {reflect}", i + 1);
                 assert_eq!(x.moves, y.moves, "{what}: moves");
                 assert_eq!(x.stats.nodes, y.stats.nodes, "{what}: nodes");
                 assert_eq!(x.stats.stored, y.stats.stored, "{what}: stored");
-                if alg != Algorithm::Weighted {
+                if alg != AlgorithmName::Weighted {
                     assert_eq!(Some(y.len() as u32), lines[i].expected, "{what}");
                 }
             }

@@ -4,9 +4,11 @@
 //! progress reports add up; the interrupt flag stops a search with its lower bound.
 
 use pdbformat::{Board, Goal, Puzzle};
-use pdbsolver::search::checkpoint::SearchState;
-use pdbsolver::search::progress::{Event, Observer};
-use pdbsolver::{solve, Algorithm, HeuristicChoice, Limits, Options, SolveError, Stop};
+use pdbsolver::checkpoint::SearchState;
+use pdbsolver::{
+    Algorithm, AlgorithmName, Event, HeuristicChoice, Ida, Observer, Search, Solution, SolveError,
+    Stop,
+};
 use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -18,13 +20,33 @@ fn goal4() -> Goal {
     Goal::blank_first(Board::new(4, 4).unwrap())
 }
 
-/// Options reporting every event into `events`.
-fn recording(events: &Arc<Mutex<Vec<Event>>>) -> Options {
+/// IDA* reporting every event into `events`.
+fn recording(events: &Arc<Mutex<Vec<Event>>>) -> Search {
     let e = events.clone();
-    Options {
+    Search {
         observer: Some(Observer::new(move |ev| e.lock().unwrap().push(ev.clone()))),
-        ..Options::default()
+        ..Search::default()
     }
+}
+
+/// The IDA* settings of `search`.
+fn ida(search: &mut Search) -> &mut Ida {
+    match &mut search.algorithm {
+        Algorithm::Ida(settings) => settings,
+        other => panic!("not ida: {other:?}"),
+    }
+}
+
+/// IDA* resuming from `state`.
+fn resuming(state: SearchState) -> Search {
+    Search::new(Ida {
+        resume: Some(state),
+        ..Ida::default()
+    })
+}
+
+fn solve(s: &Search, h: &HeuristicChoice, p: &Puzzle, goal: &Goal) -> Result<Solution, SolveError> {
+    pdbsolver::solve(s, h, p, goal)
 }
 
 fn last_checkpoint(events: &Arc<Mutex<Vec<Event>>>) -> Option<SearchState> {
@@ -39,13 +61,13 @@ fn stopped_and_resumed_search_matches_an_uninterrupted_one() {
     let goal = goal4();
     let p = Puzzle::parse(KORF1, None).unwrap();
     let h = HeuristicChoice::LinearConflict;
-    let whole = solve(Algorithm::Ida, &h, &p, &goal, &Options::default()).unwrap();
+    let whole = solve(&Search::default(), &h, &p, &goal).unwrap();
     assert_eq!(whole.len(), 57);
 
     let events = Arc::new(Mutex::new(Vec::new()));
     let mut opts = recording(&events);
     opts.limits.max_nodes = Some(whole.stats.nodes / 4);
-    let e = solve(Algorithm::Ida, &h, &p, &goal, &opts).unwrap_err();
+    let e = solve(&opts, &h, &p, &goal).unwrap_err();
     let SolveError::Stopped { stop, stats } = e else {
         panic!("expected a stop, got {e}")
     };
@@ -56,17 +78,7 @@ fn stopped_and_resumed_search_matches_an_uninterrupted_one() {
     assert_eq!(stats.lower_bound, state.bound);
     assert!(state.nodes <= stats.nodes);
 
-    let resumed = solve(
-        Algorithm::Ida,
-        &h,
-        &p,
-        &goal,
-        &Options {
-            resume: Some(state.clone()),
-            ..Options::default()
-        },
-    )
-    .unwrap();
+    let resumed = solve(&resuming(state.clone()), &h, &p, &goal).unwrap();
     assert_eq!(resumed.len(), whole.len());
     assert_eq!(resumed.stats.nodes, whole.stats.nodes);
     assert_eq!(resumed.stats.expanded, whole.stats.expanded);
@@ -92,7 +104,7 @@ fn a_chain_of_resumptions_on_5x5_matches_too() {
         }
     }
     let h = HeuristicChoice::LinearConflict;
-    let whole = solve(Algorithm::Ida, &h, &q, &goal, &Options::default()).unwrap();
+    let whole = solve(&Search::default(), &h, &q, &goal).unwrap();
     assert!(whole.stats.iterations >= 2, "{:?}", whole.stats);
     let mut state: Option<SearchState> = None;
     let step = (whole.stats.nodes / 7).max(50);
@@ -102,9 +114,9 @@ fn a_chain_of_resumptions_on_5x5_matches_too() {
         assert!(runs < 100, "no progress");
         let events = Arc::new(Mutex::new(Vec::new()));
         let mut opts = recording(&events);
-        opts.resume = state.take();
+        ida(&mut opts).resume = state.take();
         opts.limits.max_nodes = Some(step);
-        match solve(Algorithm::Ida, &h, &q, &goal, &opts) {
+        match solve(&opts, &h, &q, &goal) {
             Ok(s) => break s,
             Err(SolveError::Stopped { .. }) => state = last_checkpoint(&events),
             Err(e) => panic!("{e}"),
@@ -122,11 +134,11 @@ fn periodic_pauses_change_nothing_and_progress_adds_up() {
     let goal = goal4();
     let p = Puzzle::parse(KORF1, None).unwrap();
     let h = HeuristicChoice::LinearConflict;
-    let whole = solve(Algorithm::Ida, &h, &p, &goal, &Options::default()).unwrap();
+    let whole = solve(&Search::default(), &h, &p, &goal).unwrap();
     let events = Arc::new(Mutex::new(Vec::new()));
     let mut opts = recording(&events);
-    opts.checkpoint_every = Some(Duration::from_millis(2));
-    let paused = solve(Algorithm::Ida, &h, &p, &goal, &opts).unwrap();
+    ida(&mut opts).checkpoint_every = Some(Duration::from_millis(2));
+    let paused = solve(&opts, &h, &p, &goal).unwrap();
     assert_eq!(paused.moves, whole.moves);
     assert_eq!(paused.stats.nodes, whole.stats.nodes);
     let ev = events.lock().unwrap();
@@ -166,23 +178,26 @@ fn the_interrupt_flag_stops_with_the_lower_bound() {
     let goal = goal4();
     let p = Puzzle::parse(KORF1, None).unwrap();
     let flag = Arc::new(AtomicBool::new(true));
-    let opts = Options {
-        interrupt: Some(flag),
-        ..Options::default()
+    let with_flag = |alg: AlgorithmName| Search {
+        interrupt: Some(flag.clone()),
+        ..Search::new(alg)
     };
-    for alg in [Algorithm::Ida, Algorithm::AStar, Algorithm::Hybrid] {
-        let e = solve(alg, &HeuristicChoice::LinearConflict, &p, &goal, &opts).unwrap_err();
+    for alg in [
+        AlgorithmName::Ida,
+        AlgorithmName::AStar,
+        AlgorithmName::Hybrid,
+    ] {
+        let e = solve(&with_flag(alg), &HeuristicChoice::LinearConflict, &p, &goal).unwrap_err();
         match e {
             SolveError::Stopped { stop, .. } => assert_eq!(stop, Stop::Interrupted, "{alg}"),
             e => panic!("{alg}: {e}"),
         }
     }
     let e = solve(
-        Algorithm::Ida,
+        &with_flag(AlgorithmName::Ida),
         &HeuristicChoice::LinearConflict,
         &p,
         &goal,
-        &opts,
     )
     .unwrap_err();
     // Interrupted in the first iteration: the start's estimate (41 or more, of the blank's
@@ -206,17 +221,11 @@ fn a_state_for_another_start_is_refused() {
         expanded: 0,
         iteration_start_nodes: 0,
     };
-    let opts = Options {
-        resume: Some(state),
-        limits: Limits::default(),
-        ..Options::default()
-    };
     let e = solve(
-        Algorithm::Ida,
+        &resuming(state),
         &HeuristicChoice::LinearConflict,
         &p,
         &goal,
-        &opts,
     )
     .unwrap_err();
     assert!(e.to_string().contains("initial estimate"), "{e}");

@@ -1,56 +1,42 @@
 //! `parallel-ida` (work stealing): the same lengths as `ida` on many random positions of
-//! several boards with 1, 2 and 4 threads, with and without a breadth-first split; one
+//! several boards with 1, 2 and 4 threads; one
 //! thread retraces `ida` node for node; node counts per thread add up; node and time limits
 //! stop it on every thread count.
 
 mod common;
 
-use common::{assert_replays, random_solvable, random_walk, Rng};
+use common::{assert_replays, random_solvable, random_walk, solve_as, Rng, Settings};
 use pdbformat::{Board, Goal, Puzzle};
-use pdbsolver::search::{Algorithm, Options, SolveError, Stop};
+use pdbsolver::{AlgorithmName, SolveError, Stop};
 use pdbsolver::{HeuristicChoice, Limits, Solution};
 use std::time::{Duration, Instant};
 
-fn run(alg: Algorithm, p: &Puzzle, goal: &Goal, o: &Options) -> Solution {
-    let r = pdbsolver::solve(alg, &HeuristicChoice::LinearConflict, p, goal, o)
+fn run(alg: AlgorithmName, p: &Puzzle, goal: &Goal, o: &Settings) -> Solution {
+    let r = solve_as(alg, &HeuristicChoice::LinearConflict, p, goal, o)
         .unwrap_or_else(|e| panic!("{alg} on {p:#}: {e}"));
     assert_replays(p, goal, &r);
     r
 }
 
-fn with(threads: usize, split_depth: Option<u32>) -> Options {
-    Options {
+fn with(threads: usize) -> Settings {
+    Settings {
         threads,
-        split_depth,
-        ..Options::default()
+        ..Settings::default()
     }
 }
 
-/// Solves every puzzle with `ida` and with `parallel-ida` over thread counts and splits, and
+/// Solves every puzzle with `ida` and with `parallel-ida` over thread counts, and
 /// checks lengths, optimality flags and the per-thread counts.
 fn agree(goal: &Goal, puzzles: &[Puzzle]) {
     for p in puzzles {
-        let want = run(Algorithm::Ida, p, goal, &Options::default());
+        let want = run(AlgorithmName::Ida, p, goal, &Settings::default());
         for threads in [1, 2, 4] {
-            for split in [None, Some(2)] {
-                let r = run(Algorithm::ParallelIda, p, goal, &with(threads, split));
-                assert_eq!(
-                    r.len(),
-                    want.len(),
-                    "{p:#}: {threads} threads, split {split:?}"
-                );
-                assert!(r.optimal);
-                if r.stats.detail.contains("solved in the split") {
-                    continue;
-                }
-                assert_eq!(r.stats.per_thread.len(), threads, "{:?}", r.stats);
-                let sum: u64 = r.stats.per_thread.iter().sum();
-                if split.is_none() {
-                    assert_eq!(sum, r.stats.nodes, "{p:#}: {:?}", r.stats);
-                } else {
-                    assert!(sum <= r.stats.nodes && sum > 0, "{p:#}: {:?}", r.stats);
-                }
-            }
+            let r = run(AlgorithmName::ParallelIda, p, goal, &with(threads));
+            assert_eq!(r.len(), want.len(), "{p:#}: {threads} threads");
+            assert!(r.optimal);
+            assert_eq!(r.stats.per_thread.len(), threads, "{:?}", r.stats);
+            let sum: u64 = r.stats.per_thread.iter().sum();
+            assert_eq!(sum, r.stats.nodes, "{p:#}: {:?}", r.stats);
         }
     }
 }
@@ -94,8 +80,8 @@ fn one_thread_retraces_ida() {
     let mut rng = Rng::new(0x9a1d_0004);
     for _ in 0..4 {
         let p = random_walk(&goal, 60, &mut rng);
-        let ida = run(Algorithm::Ida, &p, &goal, &Options::default());
-        let par = run(Algorithm::ParallelIda, &p, &goal, &with(1, None));
+        let ida = run(AlgorithmName::Ida, &p, &goal, &Settings::default());
+        let par = run(AlgorithmName::ParallelIda, &p, &goal, &with(1));
         assert_eq!(par.moves, ida.moves, "{p:#}");
         assert_eq!(par.stats.nodes, ida.stats.nodes, "{p:#}");
         assert_eq!(par.stats.expanded, ida.stats.expanded, "{p:#}");
@@ -109,7 +95,7 @@ fn work_is_shared_between_threads() {
     // Korf's first instance under linear conflict: millions of nodes, enough for stealing.
     let goal = Goal::blank_first(Board::new(4, 4).unwrap());
     let p = Puzzle::parse("14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3", None).unwrap();
-    let r = run(Algorithm::ParallelIda, &p, &goal, &with(2, None));
+    let r = run(AlgorithmName::ParallelIda, &p, &goal, &with(2));
     assert_eq!(r.len(), 57);
     let (a, b) = (r.stats.per_thread[0], r.stats.per_thread[1]);
     // Both threads worked a real share (the first task goes to one of them; the other is fed
@@ -123,58 +109,56 @@ fn node_and_time_limits_stop_every_thread_count() {
     let goal = Goal::blank_first(Board::new(4, 4).unwrap());
     let p = Puzzle::parse("14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3", None).unwrap();
     for threads in [1, 2, 4] {
-        for split in [None, Some(3)] {
-            let o = Options {
-                limits: Limits {
-                    max_nodes: Some(200_000),
-                    timeout: None,
-                },
-                ..with(threads, split)
-            };
-            match pdbsolver::solve(
-                Algorithm::ParallelIda,
-                &HeuristicChoice::Manhattan,
-                &p,
-                &goal,
-                &o,
-            ) {
-                Err(SolveError::Stopped {
-                    stop: Stop::Nodes,
-                    stats,
-                }) => {
-                    assert!(
-                        stats.nodes >= 200_000 && stats.nodes <= 200_000 + threads as u64 * 1024,
-                        "{threads} threads: {}",
-                        stats.nodes
-                    );
-                    let sum: u64 = stats.per_thread.iter().sum();
-                    assert!(sum <= stats.nodes && stats.per_thread.len() == threads);
-                }
-                other => panic!("{threads} threads: {other:?}"),
+        let o = Settings {
+            limits: Limits {
+                max_nodes: Some(200_000),
+                ..Limits::default()
+            },
+            ..with(threads)
+        };
+        match solve_as(
+            AlgorithmName::ParallelIda,
+            &HeuristicChoice::Manhattan,
+            &p,
+            &goal,
+            &o,
+        ) {
+            Err(SolveError::Stopped {
+                stop: Stop::Nodes,
+                stats,
+            }) => {
+                assert!(
+                    stats.nodes >= 200_000 && stats.nodes <= 200_000 + threads as u64 * 1024,
+                    "{threads} threads: {}",
+                    stats.nodes
+                );
+                let sum: u64 = stats.per_thread.iter().sum();
+                assert!(sum <= stats.nodes && stats.per_thread.len() == threads);
             }
-            let o = Options {
-                limits: Limits {
-                    max_nodes: None,
-                    timeout: Some(Duration::from_millis(100)),
-                },
-                ..with(threads, split)
-            };
-            let t0 = Instant::now();
-            match pdbsolver::solve(
-                Algorithm::ParallelIda,
-                &HeuristicChoice::Hamming,
-                &p,
-                &goal,
-                &o,
-            ) {
-                Err(SolveError::Stopped {
-                    stop: Stop::Time,
-                    stats,
-                }) => assert!(stats.nodes > 0),
-                other => panic!("{threads} threads: {other:?}"),
-            }
-            assert!(t0.elapsed() < Duration::from_secs(3), "{threads} threads");
+            other => panic!("{threads} threads: {other:?}"),
         }
+        let o = Settings {
+            limits: Limits {
+                timeout: Some(Duration::from_millis(100)),
+                ..Limits::default()
+            },
+            ..with(threads)
+        };
+        let t0 = Instant::now();
+        match solve_as(
+            AlgorithmName::ParallelIda,
+            &HeuristicChoice::Hamming,
+            &p,
+            &goal,
+            &o,
+        ) {
+            Err(SolveError::Stopped {
+                stop: Stop::Time,
+                stats,
+            }) => assert!(stats.nodes > 0),
+            other => panic!("{threads} threads: {other:?}"),
+        }
+        assert!(t0.elapsed() < Duration::from_secs(3), "{threads} threads");
     }
 }
 
@@ -183,16 +167,16 @@ fn solved_start_and_bad_thread_counts() {
     let goal = Goal::blank_last(Board::new(3, 3).unwrap());
     let p = Puzzle::solved(&goal);
     for threads in [1, 3] {
-        let r = run(Algorithm::ParallelIda, &p, &goal, &with(threads, None));
+        let r = run(AlgorithmName::ParallelIda, &p, &goal, &with(threads));
         assert!(r.is_empty());
     }
     // Thousands of threads are refused before any starts.
-    let e = pdbsolver::solve(
-        Algorithm::ParallelIda,
+    let e = solve_as(
+        AlgorithmName::ParallelIda,
         &HeuristicChoice::Manhattan,
         &p,
         &goal,
-        &with(100_000, None),
+        &with(100_000),
     );
     assert!(e.is_err());
 }

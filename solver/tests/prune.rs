@@ -8,8 +8,8 @@ mod common;
 
 use common::{all_distances, distance_key, Rng};
 use pdbformat::{Board, Direction, Goal, Puzzle};
-use pdbsolver::search::prune::{default_depth, Pruner, FORBIDDEN};
-use pdbsolver::{Algorithm, HeuristicChoice, Limits, Options, Solution};
+use pdbsolver::prune::{default_depth, Pruner, FORBIDDEN};
+use pdbsolver::{HeuristicChoice, Ida, Pruning, Search, Solution};
 use std::collections::HashMap;
 
 /// The (length, lexicographic) key of a move string: directions in [`Direction::ALL`] order.
@@ -145,13 +145,12 @@ fn machine_is_built_for_4x4_and_5x5_at_the_default_depth() {
     }
 }
 
-fn solve(h: &HeuristicChoice, p: &Puzzle, goal: &Goal, prune: Option<u32>) -> Solution {
-    let opts = Options {
-        limits: Limits::default(),
-        prune_depth: prune,
-        ..Options::default()
-    };
-    pdbsolver::solve(Algorithm::Ida, h, p, goal, &opts).unwrap()
+fn solve(h: &HeuristicChoice, p: &Puzzle, goal: &Goal, pruning: Pruning) -> Solution {
+    let search = Search::new(Ida {
+        pruning,
+        ..Ida::default()
+    });
+    pdbsolver::solve(&search, h, p, goal).unwrap()
 }
 
 /// Every `step`-th position of the board solved with pruning at `depth`: its BFS distance.
@@ -172,7 +171,12 @@ fn against_bfs(goal: Goal, depth: u32, step: usize) {
         }
         let p = Puzzle::new(board, &tiles).unwrap();
         assert_eq!(distance_key(&p), k);
-        let s = solve(&HeuristicChoice::LinearConflict, &p, &goal, Some(depth));
+        let s = solve(
+            &HeuristicChoice::LinearConflict,
+            &p,
+            &goal,
+            Pruning::Depth(depth),
+        );
         assert_eq!(s.moves.len(), d as usize, "{p:#}");
         assert!(s.optimal);
         checked += 1;
@@ -202,9 +206,9 @@ fn lengths_and_nodes_on_3x4_against_no_pruning() {
     for _ in 0..150 {
         let p = common::random_solvable(&goal, &mut rng);
         let h = HeuristicChoice::LinearConflict;
-        let off = solve(&h, &p, &goal, Some(0));
+        let off = solve(&h, &p, &goal, Pruning::Off);
         for depth in [4, default_depth(b)] {
-            let on = solve(&h, &p, &goal, Some(depth));
+            let on = solve(&h, &p, &goal, Pruning::Depth(depth));
             assert_eq!(on.moves.len(), off.moves.len(), "{p:#}");
             assert!(on.stats.nodes <= off.stats.nodes, "{p:#}");
         }
@@ -239,10 +243,10 @@ fn korf_instances_same_lengths_fewer_nodes() {
         .take(6)
     {
         let p = line.puzzle.unwrap();
-        let off = solve(&h, &p, &goal, Some(0));
+        let off = solve(&h, &p, &goal, Pruning::Off);
         assert_eq!(off.moves.len(), line.expected.unwrap() as usize);
         for depth in [8, default_depth(goal.board()), 14] {
-            let on = solve(&h, &p, &goal, Some(depth));
+            let on = solve(&h, &p, &goal, Pruning::Depth(depth));
             assert_eq!(on.moves.len(), off.moves.len(), "{p:#} depth {depth}");
             assert!(on.stats.nodes <= off.stats.nodes, "{p:#} depth {depth}");
             common::assert_replays(&p, &goal, &on);
@@ -384,7 +388,7 @@ fn same_as_main(max_bytes: usize, min_bytes: usize) {
     {
         let board = Board::new(w, h).unwrap();
         let p = Pruner::new(board, depth);
-        let file = pdbsolver::search::prune::cache::encode(board, &p);
+        let file = pdbsolver::prune::cache::encode(board, &p);
         assert_eq!(file.len(), bytes, "{w}x{h} depth {depth}");
         let hex: String = file[file.len() - 32..]
             .iter()

@@ -4,8 +4,8 @@
 //! beside the databases is read before the cache, and never replaced.
 
 use pdbformat::Board;
-use pdbsolver::search::prune::cache::{self, decode, encode, file_name, read, write};
-use pdbsolver::search::prune::{Origin, Pruner};
+use pdbsolver::prune::cache::{self, decode, encode, file_name, read, write};
+use pdbsolver::prune::{Origin, Pruner};
 
 /// The two machines answer every (state, slot) and every start cell alike.
 fn assert_same(board: Board, a: &Pruner, b: &Pruner) {

@@ -362,7 +362,7 @@ fn publish_then_verify_round_trip() {
         assert_eq!(std::fs::metadata(&path).unwrap().len(), mach.size);
         assert_eq!(xtask::file_sha256(&path).unwrap().hex(), mach.sha256);
         let read = machine::check(&path, board, mach.word_depth).unwrap();
-        let fresh = pdbsolver::search::prune::Pruner::new(board, mach.word_depth);
+        let fresh = pdbsolver::prune::Pruner::new(board, mach.word_depth);
         assert_eq!(
             (read.states(), read.words()),
             (fresh.states(), fresh.words())

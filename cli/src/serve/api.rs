@@ -11,7 +11,7 @@ use axum::http::{header, StatusCode};
 use axum::response::Response;
 use axum::routing::{get, post};
 use axum::Router;
-use pdbsolver::Algorithm;
+use pdbsolver::AlgorithmName;
 use serde_json::json;
 use std::sync::Arc;
 
@@ -59,7 +59,7 @@ async fn method_not_allowed() -> ApiError {
 /// `GET /api/server`: the algorithms, heuristics, databases and limits, for the page.
 async fn server(State(st): State<Arc<AppState>>) -> Response {
     let caps = &st.caps;
-    let algorithms: Vec<serde_json::Value> = Algorithm::ALL
+    let algorithms: Vec<serde_json::Value> = AlgorithmName::ALL
         .iter()
         .map(|a| {
             json!({

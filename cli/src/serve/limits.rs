@@ -1,6 +1,7 @@
 //! What keeps the server alive under load: the server-side caps of every search, the bounded
 //! queue of searches (503 beyond it), and the stop flag raised when a request goes away.
 
+use pdbsolver::Request;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
@@ -34,9 +35,18 @@ impl Caps {
         asked.map_or(self.max_nodes, |n| n.min(self.max_nodes))
     }
 
-    /// The time limit of a request: what it asked for, at most the cap.
-    pub fn time(&self, asked: Option<Duration>) -> Duration {
-        asked.map_or(self.max_time, |t| t.min(self.max_time))
+    /// The time limit of a request in seconds: what it asked for, at most the cap.
+    pub fn seconds(&self, asked: Option<f64>) -> f64 {
+        let cap = self.max_time.as_secs_f64();
+        asked.map_or(cap, |t| t.min(cap))
+    }
+
+    /// Clamps the limits of request `r` to the caps: its nodes and time at most the caps,
+    /// its memory the cap.
+    pub fn clamp(&self, r: &mut Request) {
+        r.max_nodes = Some(self.nodes(r.max_nodes));
+        r.timeout = Some(self.seconds(r.timeout));
+        r.max_memory = Some(self.max_memory);
     }
 }
 
@@ -118,7 +128,7 @@ impl StopOnDrop {
         StopOnDrop(Arc::new(AtomicBool::new(false)))
     }
 
-    /// The flag, for [`pdbsolver::Options::interrupt`].
+    /// The flag, for [`pdbsolver::Search::interrupt`].
     pub fn flag(&self) -> Arc<AtomicBool> {
         self.0.clone()
     }
@@ -164,11 +174,17 @@ mod tests {
         assert_eq!(c.nodes(None), 1000);
         assert_eq!(c.nodes(Some(10)), 10);
         assert_eq!(c.nodes(Some(u64::MAX)), 1000);
-        assert_eq!(c.time(Some(Duration::from_secs(1))), Duration::from_secs(1));
-        assert_eq!(
-            c.time(Some(Duration::from_secs(99))),
-            Duration::from_secs(5)
-        );
+        assert_eq!(c.seconds(Some(1.0)), 1.0);
+        assert_eq!(c.seconds(Some(99.0)), 5.0);
+        let mut r = Request {
+            max_nodes: Some(u64::MAX),
+            timeout: Some(99.0),
+            ..Request::default()
+        };
+        c.clamp(&mut r);
+        assert_eq!(r.max_nodes, Some(1000));
+        assert_eq!(r.timeout, Some(5.0));
+        assert_eq!(r.max_memory, Some(c.max_memory));
     }
 
     #[test]

@@ -55,7 +55,7 @@ pub struct ServeArgs {
     #[arg(long, value_name = "SECONDS", default_value_t = 60.0)]
     max_seconds: f64,
     /// Memory limit of one search (A*, BFS), e.g. 512M or 2G.
-    #[arg(long, value_name = "SIZE", default_value = "1G", value_parser = crate::solver_cli::algorithm::parse_size)]
+    #[arg(long, value_name = "SIZE", default_value = "1G", value_parser = crate::solver_cli::flags::read_as("max-memory", |r| r.max_memory))]
     max_memory: u64,
     /// Threads of one parallel-ida search (and of a hybrid search's IDA* phase).
     #[arg(long, value_name = "N", default_value_t = 2, value_parser = clap::value_parser!(u16).range(1..=256))]
@@ -118,8 +118,8 @@ fn warm_pruners(mut boards: Vec<pdbformat::Board>) {
         .name("serve-pruners".into())
         .spawn(move || {
             for board in boards {
-                let depth = pdbsolver::search::prune::default_depth(board);
-                pdbsolver::search::prune::Pruner::shared(board, depth);
+                let depth = pdbsolver::prune::default_depth(board);
+                pdbsolver::prune::Pruner::shared(board, depth);
             }
         });
 }
@@ -178,8 +178,10 @@ fn load_databases(a: &ServeArgs) -> Result<Vec<Arc<Database>>> {
             .collect();
     }
     let goal = Goal::blank_first(Board::new(4, 4)?);
-    Ok(match make_heuristic(&args, &goal)?.heuristic {
-        HeuristicChoice::Pdb { databases, .. } => databases,
-        _ => Vec::new(),
-    })
+    Ok(
+        match make_heuristic(&args, &pdbsolver::Request::default(), &goal)?.heuristic {
+            HeuristicChoice::Pdb { databases, .. } => databases,
+            _ => Vec::new(),
+        },
+    )
 }

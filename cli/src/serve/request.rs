@@ -1,11 +1,14 @@
-//! The body of `POST /api/solve` read into a checked request: every field typed and bounded,
-//! unknown fields refused, and each problem reported as a message with its HTTP status.
+//! The body of `POST /api/solve` read into a checked request: the puzzle and its goal, the
+//! databases asked for, and the search as a [`pdbsolver::Request`] (the command line's request
+//! layer: names read as `solver solve` reads them, a setting the algorithm does not take
+//! refused); every field typed and bounded, unknown fields refused, and each problem reported
+//! as a message with its HTTP status.
 
 use super::error::ApiError;
+use crate::answer::failure_message;
 use pdbformat::{Board, Goal, Puzzle};
-use pdbsolver::{Algorithm, HeuristicName};
+use pdbsolver::{HeuristicName, Request};
 use serde_json::{Map, Value};
-use std::time::Duration;
 
 /// The fields a request may have.
 const FIELDS: [&str; 10] = [
@@ -28,20 +31,11 @@ pub struct SolveRequest {
     pub puzzle: Puzzle,
     /// The goal it is solved towards.
     pub goal: Goal,
-    /// The algorithm (default `ida`).
-    pub algorithm: Algorithm,
-    /// The heuristic asked for (`None`: `auto`).
-    pub heuristic: Option<HeuristicName>,
     /// The databases asked for by name (`None`: every loaded one that fits the goal).
     pub databases: Option<Vec<String>>,
-    /// The node limit asked for (clamped to the server's cap later).
-    pub max_nodes: Option<u64>,
-    /// The time limit asked for (clamped to the server's cap later).
-    pub timeout: Option<Duration>,
-    /// `weighted`: the weight of `f = g + w·h` (default 2).
-    pub weight: Option<f64>,
-    /// Whether to add the reflected database lookup (default true).
-    pub reflect: bool,
+    /// The search asked for: algorithm, heuristic, reflection, weight, and the node and time
+    /// limits (clamped to the server's caps later, [`super::limits::Caps::clamp`]).
+    pub search: Request,
 }
 
 /// Reads a request body. Malformed JSON, wrong types, unknown fields and unreadable puzzles
@@ -80,19 +74,15 @@ pub fn parse(body: &[u8]) -> Result<SolveRequest, ApiError> {
             &goal,
         )));
     }
-    let algorithm = match text(&o, "algorithm")? {
-        Some(s) => crate::solver_cli::algorithm::parse_algorithm(s).map_err(ApiError::bad)?,
-        None => Algorithm::Ida,
-    };
-    let heuristic = match text(&o, "heuristic")? {
-        None => None,
-        Some(s) if s.trim().eq_ignore_ascii_case("auto") => None,
-        Some(s) => Some(HeuristicName::parse(s).ok_or_else(|| {
-            ApiError::bad(format!(
-                "unknown heuristic {s:?}: use auto, pdb, hamming, manhattan or linear-conflict"
-            ))
-        })?),
-    };
+    let mut search = Request::default();
+    for key in ["algorithm", "heuristic"] {
+        if let Some(s) = text(&o, key)? {
+            search
+                .set(key, s)
+                .map_err(|e| ApiError::bad(e.to_string()))?;
+        }
+    }
+    let heuristic = search.heuristic;
     let databases = match o.get("databases") {
         None | Some(Value::Null) => None,
         Some(Value::Array(a)) if a.len() <= 64 => Some(
@@ -115,41 +105,38 @@ pub fn parse(body: &[u8]) -> Result<SolveRequest, ApiError> {
             "databases need the heuristic pdb (or auto), not another heuristic",
         ));
     }
-    let max_nodes = match o.get("max_nodes") {
+    search.max_nodes = match o.get("max_nodes") {
         None | Some(Value::Null) => None,
         Some(n) => Some(
             count(n).ok_or_else(|| ApiError::bad("max_nodes: a positive whole number of nodes"))?,
         ),
     };
     // Anything beyond a day is clamped to the server's cap anyway.
-    let timeout = positive(&o, "timeout")?.map(|t| Duration::from_secs_f64(t.min(86_400.0)));
-    let weight = positive(&o, "weight")?;
-    if weight.is_some_and(|w| w < 1.0) {
+    search.timeout = positive(&o, "timeout")?.map(|t| t.min(86_400.0));
+    search.weight = positive(&o, "weight")?;
+    if search.weight.is_some_and(|w| w < 1.0) {
         return Err(ApiError::bad("weight: at least 1"));
     }
-    let reflect = match o.get("reflect") {
-        None | Some(Value::Null) => true,
-        Some(Value::Bool(b)) => *b,
+    search.reflect = match o.get("reflect") {
+        None | Some(Value::Null) => None,
+        Some(Value::Bool(b)) => Some(*b),
         Some(_) => return Err(ApiError::bad("reflect: true or false")),
     };
+    // Everything the request layer refuses (a weight for an algorithm that takes none) is
+    // the request's fault, found before it takes a place in the queue.
+    search.resolve().map_err(|e| ApiError::bad(e.to_string()))?;
     Ok(SolveRequest {
         puzzle,
         goal,
-        algorithm,
-        heuristic,
         databases,
-        max_nodes,
-        timeout,
-        weight,
-        reflect,
+        search,
     })
 }
 
 /// The message of a search error for `puzzle`: `solver solve`'s, with its hint naming the
 /// other goal as the API's `goal` field rather than the command line's `--goal`.
 pub fn unsolvable(e: &pdbsolver::SolveError, puzzle: &Puzzle, goal: &Goal) -> String {
-    crate::solver_cli::solve::puzzle_error(e, Some(puzzle), goal)
-        .replace("for --goal ", "for goal ")
+    failure_message(e, Some(puzzle), goal, "goal")
 }
 
 /// A string field.
@@ -230,16 +217,16 @@ mod tests {
         let r = parse(br#"{"puzzle": "1 2 3 4 5 6 7 0 8", "goal": "blank-last"}"#).unwrap();
         assert_eq!(r.puzzle.board(), Board::new(3, 3).unwrap());
         assert_eq!(r.goal, Goal::blank_last(r.puzzle.board()));
-        assert_eq!(r.algorithm, Algorithm::Ida);
+        assert_eq!(r.search.algorithm_name(), pdbsolver::AlgorithmName::Ida);
         let r = parse(
             br#"{"puzzle": [1,2,3,4,5,6,7,0,8], "goal": "blank-last", "algorithm": "astar",
                  "heuristic": "manhattan", "max_nodes": 1e30, "timeout": 2.5}"#,
         )
         .unwrap();
-        assert_eq!(r.algorithm, Algorithm::AStar);
-        assert_eq!(r.heuristic, Some(HeuristicName::Manhattan));
-        assert_eq!(r.max_nodes, Some(u64::MAX));
-        assert_eq!(r.timeout, Some(Duration::from_millis(2500)));
+        assert_eq!(r.search.algorithm_name(), pdbsolver::AlgorithmName::AStar);
+        assert_eq!(r.search.heuristic, Some(HeuristicName::Manhattan));
+        assert_eq!(r.search.max_nodes, Some(u64::MAX));
+        assert_eq!(r.search.timeout, Some(2.5));
         let r = parse(br#"{"puzzle": "1 2 0 3 4 5", "board": "3x2", "goal": "blank-last"}"#);
         assert_eq!(r.map(|r| r.puzzle.board().width()).unwrap_or(0), 3);
     }

@@ -6,13 +6,12 @@ use super::catalog::Catalog;
 use super::error::ApiError;
 use super::limits::Caps;
 use super::request::{unsolvable, SolveRequest};
-use crate::solver_cli::algorithm::run_json;
-use crate::solver_cli::solve::failure_json;
+use crate::answer::{failure_json, solution_json};
 use axum::http::StatusCode;
 use pdbformat::{Board, PuzzleError};
-use pdbsolver::search::progress::Observer;
-use pdbsolver::search::prune::{cache, default_depth, DEFAULT_DEPTH};
-use pdbsolver::{solve, DbError, HeuristicChoice, HeuristicName, Limits, Options, SolveError};
+use pdbsolver::prune::{cache, default_depth, Pruning, DEFAULT_DEPTH};
+use pdbsolver::Observer;
+use pdbsolver::{solve, DbError, HeuristicChoice, HeuristicName, Request, Search, SolveError};
 use serde_json::json;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
@@ -26,8 +25,9 @@ pub struct Prepared {
     pub heuristic: HeuristicChoice,
     /// The heuristic in words (the `heuristic` field of the answer).
     pub description: String,
-    /// The options: limits clamped to the caps, the stop flag, the observer.
-    pub options: Options,
+    /// The search: the request's, its limits clamped to the caps, the server's threads and
+    /// pruning where the algorithm takes them, the stop flag, the observer.
+    pub options: Search,
 }
 
 /// Chooses the heuristic and the options of `request`: unknown database names are 404, a
@@ -48,18 +48,17 @@ pub fn prepare(
         )));
     }
     let (heuristic, description) = choose_heuristic(&request, catalog)?;
-    let options = Options {
-        limits: Limits {
-            max_nodes: Some(caps.nodes(request.max_nodes)),
-            timeout: Some(caps.time(request.timeout)),
-        },
-        max_memory: Some(caps.max_memory),
-        weight: request.weight.unwrap_or(Options::default().weight),
-        threads: caps.threads.max(1),
+    let mut wanted = request.search.clone();
+    caps.clamp(&mut wanted);
+    wanted.fill_from(&Request {
+        threads: Some(caps.threads.max(1)),
+        prune: Some(Pruning::Depth(prune_depth(request.goal.board()))),
+        ..Request::default()
+    });
+    let options = Search {
         interrupt: Some(stop),
         observer,
-        prune_depth: Some(prune_depth(request.goal.board())),
-        ..Options::default()
+        ..wanted.resolve().map_err(|e| ApiError::bad(e.to_string()))?
     };
     Ok(Prepared {
         request,
@@ -88,11 +87,11 @@ fn choose_heuristic(
     r: &SolveRequest,
     catalog: &Catalog,
 ) -> Result<(HeuristicChoice, String), ApiError> {
-    if !r.algorithm.uses_heuristic() {
+    if !r.search.algorithm_name().uses_heuristic() {
         return Ok((HeuristicChoice::Manhattan, "none".into()));
     }
     let classic = |c, d: &str| Ok((c, d.to_string()));
-    match r.heuristic {
+    match r.search.heuristic {
         Some(HeuristicName::Hamming) => {
             return classic(HeuristicChoice::Hamming, "misplaced tiles (hamming)")
         }
@@ -130,7 +129,7 @@ fn choose_heuristic(
         None => catalog.fitting(&r.goal),
     };
     if chosen.is_empty() {
-        if r.heuristic == Some(HeuristicName::Pdb) {
+        if r.search.heuristic == Some(HeuristicName::Pdb) {
             return Err(ApiError::unprocessable(format!(
                 "no database of this server fits the {} board and goal {}",
                 r.goal.board(),
@@ -148,7 +147,7 @@ fn choose_heuristic(
     }
     let heuristic = HeuristicChoice::Pdb {
         databases: chosen.iter().map(|s| s.db.clone()).collect(),
-        reflect: r.reflect,
+        reflect: r.search.reflect(),
     };
     heuristic.check(&r.goal).map_err(|e| db_error(&e))?;
     let names: Vec<String> = chosen
@@ -169,9 +168,9 @@ fn choose_heuristic(
 /// database or an internal failure.
 pub fn run(p: &Prepared) -> Result<serde_json::Value, ApiError> {
     let r = &p.request;
-    match solve(r.algorithm, &p.heuristic, &r.puzzle, &r.goal, &p.options) {
+    match solve(&p.options, &p.heuristic, &r.puzzle, &r.goal) {
         Ok(s) => {
-            let mut v = run_json(&r.puzzle, &p.description, &s);
+            let mut v = solution_json(&r.puzzle, &p.description, &s);
             v["goal"] = json!(r.goal.to_string());
             v["board"] = json!(r.goal.board().to_string());
             Ok(v)
@@ -193,7 +192,7 @@ pub fn run(p: &Prepared) -> Result<serde_json::Value, ApiError> {
             Err(ApiError {
                 status,
                 message: msg.clone(),
-                extra: failure_json(&r.puzzle, &e, &msg),
+                extra: failure_json(&format!("{:#}", r.puzzle), &e, &msg),
             })
         }
     }

@@ -6,16 +6,17 @@
 //! IDA* nodes) get two more columns: that count and the ratio of ours to it. An instance
 //! stopped by `--timeout` or `--max-nodes` shows the lower bound its search proved.
 
-use super::setup::{make_goal, make_heuristic, parse_board};
-use super::solve::{ida_options, limits, list_board, puzzle_error, read_input};
-use super::{HeuristicArgs, EXIT_ERROR, EXIT_STOPPED};
-use crate::report::{rate, Summary};
+use super::flags::{limits_request, request_error, LimitFlags, PruneFlags};
+use super::puzzles::{list_board, read_input};
+use super::setup::{make_goal, make_heuristic, parse_board, prepare_pruner};
+use super::{batch_exit_code, HeuristicArgs};
+use crate::answer::{failure_json, failure_message, rate, solution_json};
+use crate::summary::Summary;
 use anyhow::Result;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use pdbformat::units::thousands;
-use pdbsolver::search::ChildOrder;
-use pdbsolver::{solve, Algorithm, Options, SolveError, Stop};
+use pdbsolver::{solve, Search, SolveError, Stop};
 use serde_json::json;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -29,68 +30,48 @@ pub struct BenchArgs {
     /// Only the first N instances.
     #[arg(long, value_name = "N")]
     first: Option<usize>,
-    /// Stop an instance's search after generating this many nodes.
-    #[arg(long, value_name = "N")]
-    max_nodes: Option<u64>,
-    /// Stop an instance's search after this many seconds.
-    #[arg(long, value_name = "SECONDS")]
-    timeout: Option<f64>,
-    /// Print JSON lines instead of the table: one object per instance, in order
-    /// ({"instance", "id", "line", "length", "expected", "initial_h", "nodes", "expanded",
-    /// "iterations", "seconds", "moves", "published_nodes", "ratio"}, or {"instance", "id",
-    /// "line", "error"} when it was not solved, with "stopped", "lower_bound", "nodes",
-    /// "seconds", "published_nodes" when a limit stopped it), then one {"summary": {"file", "heuristic", "instances", "solved", "failed",
+    /// Print JSON lines instead of the table: one object per instance, in order (the
+    /// answer of `solve --json`, {"puzzle", "length", "moves", "nodes", "expanded",
+    /// "iterations", "initial_h", "seconds", …}, with "instance", "id", "line", "expected",
+    /// "published_nodes" and "ratio"; or {"instance", "id", "line", "puzzle", "error"} when it
+    /// was not solved, with "stopped", "lower_bound", "initial_h", "nodes", "seconds",
+    /// "expected", "published_nodes" when a limit stopped it), then one {"summary": {"file",
+    /// "heuristic", "instances", "solved", "failed",
     /// "mismatched", "total_nodes", "total_seconds", "mean_nodes", "mean_seconds",
     /// "median_nodes", "median_seconds", "nodes_per_second", "load_seconds"}}.
     #[arg(long)]
     json: bool,
-    /// Turn duplicate-move pruning off (the move back to the previous cell is still never made).
-    #[arg(long)]
-    no_prune: bool,
-    /// Word depth of the duplicate-move pruning machine (1 to 24; default 12 on boards of at
-    /// most 16 cells, 18 on 17 to 25 cells, 10 on larger ones; machines of depth 12 or more
-    /// are read from a file beside the databases when there is one, else cached in the user
-    /// cache directory, or in $PDB_PRUNE_CACHE, `off` for none).
-    #[arg(long, value_name = "L",
-          value_parser = clap::value_parser!(u32).range(1..=pdbsolver::search::prune::MAX_DEPTH as i64))]
-    prune_depth: Option<u32>,
-    /// The order of a node's children: h (smallest estimate first) or moves (the move
-    /// table's order).
-    #[arg(long, default_value = "h", value_name = "ORDER", value_parser = super::algorithm::parse_order)]
-    order: ChildOrder,
-    /// Depth-first walks interleaved in one thread, so that one walk's table lookups travel
-    /// from memory while the others compute (1 to 16; 1: one recursive walk).
-    #[arg(long, default_value_t = pdbsolver::search::DEFAULT_LANES, value_name = "N",
-          value_parser = super::algorithm::parse_lanes)]
-    lanes: usize,
+    #[command(flatten)]
+    limits: LimitFlags,
+    #[command(flatten)]
+    prune: PruneFlags,
     #[command(flatten)]
     heuristic: HeuristicArgs,
 }
 
 /// Runs `solver bench`.
 pub fn run(a: BenchArgs) -> Result<i32> {
-    let opts = Options {
+    let mut request = limits_request(&a.limits, &a.prune);
+    a.heuristic.add_to(&mut request)?;
+    let opts = Search {
+        interrupt: Some(super::interrupt_flag()),
         // Checked once, before the summary.
         wait_verified: false,
-        ..ida_options(
-            &limits(a.max_nodes, a.timeout)?,
-            if a.no_prune { Some(0) } else { a.prune_depth },
-            a.order,
-            a.lanes,
-        )
+        ..request.resolve().map_err(request_error)?
     };
+    let pruning = opts.algorithm.pruning().unwrap_or_default();
     let text = read_input(&a.file)?;
     let (board, mut lines) = list_board(&text, parse_board(a.heuristic.board.as_deref())?)?;
     if let Some(n) = a.first {
         lines.truncate(n);
     }
     let goal = make_goal(board, &a.heuristic.goal)?;
-    let setup = make_heuristic(&a.heuristic, &goal)?;
+    let setup = make_heuristic(&a.heuristic, &request, &goal)?;
     // The pruning machine is built once per process; build it before the clock of the first
     // instance starts, and report its build like the database load.
     let prune_start = std::time::Instant::now();
-    super::setup::prepare_pruner(board, opts.prune_depth, a.json);
-    let machine = opts.pruner(board);
+    prepare_pruner(board, pruning, a.json);
+    let machine = pruning.machine(board);
     let prune_seconds = prune_start.elapsed().as_secs_f64();
     let published = lines.iter().any(|l| l.published_nodes.is_some());
     if !a.json {
@@ -104,7 +85,7 @@ pub fn run(a: BenchArgs) -> Result<i32> {
         if machine.depth() == 0 {
             println!("pruning machine: off");
         } else {
-            use pdbsolver::search::prune::Origin;
+            use pdbsolver::prune::Origin;
             let how = match machine.origin() {
                 Origin::Built => "built".to_string(),
                 Origin::Loaded(p) => format!("read from {}", p.display()),
@@ -151,7 +132,6 @@ pub fn run(a: BenchArgs) -> Result<i32> {
     // Keep the clock moving while a hard instance is being searched.
     pb.enable_steady_tick(Duration::from_millis(250));
     let mut summary = Summary::default();
-    let mut stopped = false;
     for (i, l) in lines.iter().enumerate() {
         let number = l.id.map_or(i + 1, |id| id as usize);
         let columns = |nodes: u64| match l.published_nodes {
@@ -170,7 +150,7 @@ pub fn run(a: BenchArgs) -> Result<i32> {
             .puzzle
             .as_ref()
             .map_err(|e| SolveError::Puzzle(e.clone()))
-            .and_then(|p| solve(Algorithm::Ida, &setup.heuristic, p, &goal, &opts));
+            .and_then(|p| solve(&opts, &setup.heuristic, p, &goal));
         match result {
             Ok(s) => {
                 summary.add(&s);
@@ -182,24 +162,15 @@ pub fn run(a: BenchArgs) -> Result<i32> {
                     _ => String::new(),
                 };
                 if a.json {
-                    println!(
-                        "{}",
-                        json!({
-                            "instance": i + 1,
-                            "id": l.id,
-                            "line": l.line,
-                            "length": s.len(),
-                            "expected": l.expected,
-                            "initial_h": s.stats.initial_h,
-                            "nodes": s.stats.nodes,
-                            "expanded": s.stats.expanded,
-                            "iterations": s.stats.iterations,
-                            "seconds": s.stats.seconds,
-                            "moves": s.blank_notation(),
-                            "published_nodes": l.published_nodes,
-                            "ratio": l.published_nodes.map(|p| ratio(s.stats.nodes, p)),
-                        })
-                    );
+                    let p = l.puzzle.as_ref().expect("solved");
+                    let mut v = solution_json(p, &setup.description, &s);
+                    v["instance"] = json!(i + 1);
+                    v["id"] = json!(l.id);
+                    v["line"] = json!(l.line);
+                    v["expected"] = json!(l.expected);
+                    v["published_nodes"] = json!(l.published_nodes);
+                    v["ratio"] = json!(l.published_nodes.map(|p| ratio(s.stats.nodes, p)));
+                    println!("{v}");
                 } else {
                     pb.suspend(|| {
                         println!(
@@ -216,28 +187,21 @@ pub fn run(a: BenchArgs) -> Result<i32> {
                 }
             }
             Err(e) => {
-                summary.failed += 1;
-                stopped |= matches!(e, SolveError::Stopped { .. });
-                let msg = puzzle_error(&e, l.puzzle.as_ref().ok(), &goal);
+                summary.add_failure(&e);
+                let msg = failure_message(&e, l.puzzle.as_ref().ok(), &goal, "--goal");
+                if a.json {
+                    let mut v = failure_json(&l.text, &e, &msg);
+                    v["instance"] = json!(i + 1);
+                    v["id"] = json!(l.id);
+                    v["line"] = json!(l.line);
+                    if matches!(e, SolveError::Stopped { .. }) {
+                        v["expected"] = json!(l.expected);
+                        v["published_nodes"] = json!(l.published_nodes);
+                    }
+                    println!("{v}");
+                }
                 if let SolveError::Stopped { stop, stats } = &e {
-                    if a.json {
-                        println!(
-                            "{}",
-                            json!({
-                                "instance": i + 1,
-                                "id": l.id,
-                                "line": l.line,
-                                "error": msg,
-                                "stopped": stop.describe(),
-                                "lower_bound": stats.lower_bound,
-                                "expected": l.expected,
-                                "initial_h": stats.initial_h,
-                                "nodes": stats.nodes,
-                                "seconds": stats.seconds,
-                                "published_nodes": l.published_nodes,
-                            })
-                        );
-                    } else {
+                    if !a.json {
                         // The length column shows the proven lower bound, marked `>=`.
                         pb.suspend(|| {
                             println!(
@@ -258,12 +222,7 @@ pub fn run(a: BenchArgs) -> Result<i32> {
                         pb.inc(1);
                         break;
                     }
-                } else if a.json {
-                    println!(
-                        "{}",
-                        json!({ "instance": i + 1, "id": l.id, "line": l.line, "error": msg })
-                    );
-                } else {
+                } else if !a.json {
                     pb.suspend(|| println!("{:>4} error (line {}): {msg}", number, l.line));
                 }
             }
@@ -320,13 +279,7 @@ pub fn run(a: BenchArgs) -> Result<i32> {
         );
         println!("{}", summary.text());
     }
-    Ok(if stopped {
-        EXIT_STOPPED
-    } else if summary.failed > 0 || summary.mismatched > 0 {
-        EXIT_ERROR
-    } else {
-        0
-    })
+    Ok(batch_exit_code(&summary))
 }
 
 /// Our nodes divided by the published count (0 when that is 0).

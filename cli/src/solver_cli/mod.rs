@@ -1,12 +1,15 @@
 //! Command-line arguments and dispatch; every failure becomes a message and an exit code.
 
-pub(crate) mod algorithm;
 mod bench;
+mod checkpoint;
 mod compare;
+pub(crate) mod flags;
+mod puzzles;
 pub(crate) mod setup;
-pub(crate) mod solve;
+mod solve;
 
 use clap::{Args, Parser, Subcommand};
+use pdbsolver::{Request, SolveError};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, OnceLock};
@@ -17,6 +20,28 @@ pub const EXIT_ERROR: i32 = 1;
 pub const EXIT_STOPPED: i32 = 3;
 /// Exit code of a second Ctrl-C, which quits at once (128 + SIGINT, as a shell reports it).
 pub const EXIT_INTERRUPTED_TWICE: i32 = 130;
+
+/// The exit code of a search that failed with `e`: [`EXIT_STOPPED`] for a limit or Ctrl-C,
+/// else [`EXIT_ERROR`].
+pub fn exit_code(e: &SolveError) -> i32 {
+    match e {
+        SolveError::Stopped { .. } => EXIT_STOPPED,
+        _ => EXIT_ERROR,
+    }
+}
+
+/// The exit code of a batch of puzzles: [`EXIT_STOPPED`] when a limit or Ctrl-C stopped a
+/// search, else [`EXIT_ERROR`] when a puzzle failed or a length differs from its line's, else
+/// 0.
+pub fn batch_exit_code(summary: &crate::summary::Summary) -> i32 {
+    if summary.stopped {
+        EXIT_STOPPED
+    } else if summary.failed > 0 || summary.mismatched > 0 {
+        EXIT_ERROR
+    } else {
+        0
+    }
+}
 
 /// The flag a Ctrl-C sets: searches read it every 1,024 nodes and stop with their proven lower
 /// bound (and checkpoint). The handler is installed on first use, just before the first search;
@@ -134,6 +159,18 @@ pub struct HeuristicArgs {
     /// Never build the default database; fall back to linear-conflict when none is found.
     #[arg(long)]
     pub no_build: bool,
+}
+
+impl HeuristicArgs {
+    /// Adds the heuristic and the reflection these flags ask for to the request `r`.
+    pub fn add_to(&self, r: &mut Request) -> anyhow::Result<()> {
+        r.set("heuristic", &self.heuristic)
+            .map_err(flags::request_error)?;
+        if self.no_reflect {
+            r.reflect = Some(false);
+        }
+        Ok(())
+    }
 }
 
 #[derive(Args, Debug)]

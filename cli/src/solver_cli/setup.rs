@@ -5,7 +5,9 @@ use super::HeuristicArgs;
 use anyhow::{anyhow, bail, Context, Result};
 use pdbformat::{Board, Goal};
 use pdbsolver::heuristic::pdb::reflections_for;
-use pdbsolver::{locate, Algorithm, Database, HeuristicChoice, HeuristicName, OpenOptions};
+use pdbsolver::prune::{Pruner, Pruning};
+use pdbsolver::Request;
+use pdbsolver::{locate, AlgorithmName, Database, HeuristicChoice, HeuristicName, OpenOptions};
 use std::path::Path;
 use std::sync::Arc;
 
@@ -28,16 +30,6 @@ pub fn parse_board(spec: Option<&str>) -> Result<Option<Board>> {
 /// Parses `--goal` for `board`.
 pub fn make_goal(board: Board, spec: &str) -> Result<Goal> {
     Goal::parse(board, spec).map_err(|e| anyhow!("{e}"))
-}
-
-/// The heuristic asked for: `None` for `auto`.
-fn heuristic_name(spec: &str) -> Result<Option<HeuristicName>> {
-    if spec.trim().eq_ignore_ascii_case("auto") {
-        return Ok(None);
-    }
-    HeuristicName::parse(spec).map(Some).ok_or_else(|| {
-        anyhow!("unknown heuristic {spec:?}: use auto, pdb, hamming, manhattan or linear-conflict")
-    })
 }
 
 /// Opens a database for `goal` and says so on standard error, with a progress bar (bytes of
@@ -154,19 +146,35 @@ fn buildable(goal: &Goal) -> bool {
         && pdbformat::Symmetry::taking(board, 0, goal.blank_cell()).is_some()
 }
 
-/// Chooses (and loads) the heuristic for `goal` from the options.
-pub fn make_heuristic(args: &HeuristicArgs, goal: &Goal) -> Result<Setup> {
-    let name = heuristic_name(&args.heuristic)?;
+/// The heuristic an algorithm runs with, and its description: none for the algorithms that
+/// use none (`bfs`, `strategic`), otherwise the one `request` names, made for `goal` with the
+/// databases of `args` (loaded once).
+pub fn heuristic_for(
+    args: &HeuristicArgs,
+    request: &Request,
+    goal: &Goal,
+) -> Result<(HeuristicChoice, String)> {
+    if !request.algorithm_name().uses_heuristic() {
+        return Ok((HeuristicChoice::Manhattan, "none".into()));
+    }
+    let setup = make_heuristic(args, request, goal)?;
+    Ok((setup.heuristic, setup.description))
+}
+
+/// Chooses (and loads) the heuristic for `goal` that `request` names (`auto` when none), with
+/// the databases of `args` and the reflection `request` asks for.
+pub fn make_heuristic(args: &HeuristicArgs, request: &Request, goal: &Goal) -> Result<Setup> {
+    let name = request.heuristic;
     let board = goal.board();
-    if board.cells() > pdbsolver::position::MAX_CELLS {
+    if board.cells() > pdbsolver::heuristic::MAX_CELLS {
         return Err(pdbsolver::SolveError::BoardTooLarge {
-            algorithm: Algorithm::Ida,
+            algorithm: AlgorithmName::Ida,
             board,
             cells: board.cells(),
         }
         .into());
     }
-    let reflect = !args.no_reflect;
+    let reflect = request.reflect();
     let classic = |c: HeuristicChoice, what: &str| Setup {
         heuristic: c,
         description: what.to_string(),
@@ -366,7 +374,7 @@ pub fn locate(args: &HeuristicArgs) -> Result<i32> {
 /// a file beside the databases (read and checked, as the search would), the cache, or a
 /// build; a line per file beside the databases passed over, then the answer.
 fn pruner_source(board: Board) -> Vec<String> {
-    use pdbsolver::search::prune::{cache, default_depth, Origin, MAX_DEPTH};
+    use pdbsolver::prune::{cache, default_depth, Origin, MAX_DEPTH};
     let depth = default_depth(board).min(MAX_DEPTH);
     let what = format!("pruning machine (word depth {depth})");
     if depth < cache::MIN_CACHED_DEPTH {
@@ -402,13 +410,13 @@ fn pruner_source(board: Board) -> Vec<String> {
     lines
 }
 
-/// Makes the duplicate-move machine the search will use on `board` (`setting`: from
+/// Makes the duplicate-move machine the search will use on `board` (`pruning`: from
 /// `--prune-depth` / `--no-prune`) before the search starts, and unless `quiet` says so on
 /// standard error when a deep machine is about to be built rather than read from the cache:
 /// a 5×5 machine of depth 18 takes about 25 s, once.
-pub fn prepare_pruner(board: Board, setting: Option<u32>, quiet: bool) {
-    use pdbsolver::search::prune::{cache, default_depth, Pruner};
-    let depth = setting.unwrap_or_else(|| default_depth(board));
+pub fn prepare_pruner(board: Board, pruning: Pruning, quiet: bool) {
+    use pdbsolver::prune::cache;
+    let depth = pruning.depth(board);
     if !quiet && !cache::is_ready(board, depth) {
         match cache::cache_dir() {
             Some(dir) => eprintln!(

@@ -1,25 +1,24 @@
-//! `solver solve`: one puzzle from the arguments, or a file of puzzles with a progress bar and a
-//! closing summary; text or one JSON object per puzzle.
+//! `solver solve`: one puzzle from the arguments with a full report, or a file of puzzles with a
+//! progress bar, one line each and a closing summary; text or one JSON object per puzzle. One
+//! path for every algorithm: the flags make a request, the request a search.
 
-use super::setup::{make_goal, make_heuristic, parse_board};
-use super::{HeuristicArgs, EXIT_ERROR, EXIT_STOPPED};
-use crate::report::rate;
-use crate::report::{
-    error_json, iteration_json, solution_json, solution_line, solution_text, Summary,
+use super::checkpoint::{self, Checkpointing};
+use super::flags::{request_error, SearchFlags};
+use super::puzzles::{from_args, list_board, read_input};
+use super::setup::{heuristic_for, make_goal, parse_board, prepare_pruner};
+use super::{batch_exit_code, exit_code, HeuristicArgs};
+use crate::answer::{
+    failure_json, failure_message, iteration_json, iteration_line, solution_json, solution_line,
+    solution_text,
 };
-use anyhow::{anyhow, bail, Context, Result};
+use crate::summary::Summary;
+use anyhow::{bail, Result};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
-use pdbformat::units::thousands;
-use pdbformat::{Board, Goal, Puzzle, PuzzleError};
-use pdbsolver::input::{read_puzzles, PuzzleLine};
-use pdbsolver::search::checkpoint::{Checkpoint, SearchState};
-use pdbsolver::search::progress::{Event, Observer};
-use pdbsolver::search::ChildOrder;
-use pdbsolver::{solve, Algorithm, HeuristicChoice, Limits, Options, SolveError};
-use std::io::{IsTerminal, Read};
-use std::path::PathBuf;
-use std::sync::{Arc, Mutex};
+use pdbformat::{Board, Goal};
+use pdbsolver::{solve, AlgorithmName, Event, HeuristicChoice, Observer, Search, SolveError};
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 /// Arguments of `solver solve`.
@@ -36,12 +35,6 @@ pub struct SolveArgs {
     /// Print one JSON object per puzzle (puzzle, length, moves, tiles, nodes, seconds, …).
     #[arg(long)]
     json: bool,
-    /// Stop a puzzle's search after generating this many nodes.
-    #[arg(long, value_name = "N")]
-    max_nodes: Option<u64>,
-    /// Stop a puzzle's search after this many seconds.
-    #[arg(long, value_name = "SECONDS")]
-    timeout: Option<f64>,
     /// Print one line per IDA* iteration on standard error (bound, nodes, nodes/s, time, and
     /// an estimate of the next iteration), even when standard error is not a terminal. On a
     /// terminal this is the default for a single puzzle. With --json the lines are JSON
@@ -69,60 +62,19 @@ pub struct SolveArgs {
     #[command(flatten)]
     heuristic: HeuristicArgs,
     #[command(flatten)]
-    algorithm: super::algorithm::AlgorithmArgs,
-}
-
-/// Limits from the options.
-pub fn limits(max_nodes: Option<u64>, timeout: Option<f64>) -> Result<Limits> {
-    let timeout = match timeout {
-        Some(t) if !(t.is_finite() && t > 0.0) => {
-            bail!("--timeout must be a positive number of seconds, not {t}")
-        }
-        Some(t) => Some(Duration::from_secs_f64(t)),
-        None => None,
-    };
-    Ok(Limits { max_nodes, timeout })
-}
-
-/// The options of an IDA* search under `limits`, with duplicate-move pruning of word depth
-/// `prune_depth` (`Some(0)`: off; `None`: the board's default), children visited in `order`,
-/// `lanes` walks interleaved.
-pub fn ida_options(
-    limits: &Limits,
-    prune_depth: Option<u32>,
-    order: ChildOrder,
-    lanes: usize,
-) -> Options {
-    Options {
-        limits: *limits,
-        prune_depth,
-        order,
-        lanes,
-        interrupt: Some(super::interrupt_flag()),
-        ..Options::default()
-    }
-}
-
-/// An error message for a puzzle that cannot reach `goal`, with a hint when the other named
-/// goal fits.
-pub fn puzzle_error(e: &SolveError, puzzle: Option<&Puzzle>, goal: &Goal) -> String {
-    let mut msg = e.to_string();
-    if let (SolveError::Puzzle(PuzzleError::Unsolvable { .. }), Some(p)) = (e, puzzle) {
-        let b = goal.board();
-        for other in [Goal::blank_first(b), Goal::blank_last(b)] {
-            if other != *goal && p.is_solvable(&other) {
-                msg.push_str(&format!(" (it is solvable for --goal {other})"));
-                break;
-            }
-        }
-    }
-    msg
+    search: SearchFlags,
 }
 
 /// Runs `solver solve`.
 pub fn run(a: SolveArgs) -> Result<i32> {
-    let limits = limits(a.max_nodes, a.timeout)?;
-    if a.checkpoint.is_some() && (a.algorithm.algorithm != Algorithm::Ida || a.input.is_some()) {
+    let request = a.search.request(&a.heuristic)?;
+    let search = Search {
+        interrupt: Some(super::interrupt_flag()),
+        ..request.resolve().map_err(request_error)?
+    };
+    if a.checkpoint.is_some()
+        && (request.algorithm_name() != AlgorithmName::Ida || a.input.is_some())
+    {
         bail!("--checkpoint works with one puzzle and the ida algorithm");
     }
     if !(a.checkpoint_every.is_finite() && a.checkpoint_every > 0.0) {
@@ -131,160 +83,184 @@ pub fn run(a: SolveArgs) -> Result<i32> {
             a.checkpoint_every
         );
     }
-    if a.algorithm.algorithm != Algorithm::Ida {
-        return super::algorithm::solve(
-            &a.algorithm,
-            &a.puzzle,
-            a.input.as_ref(),
-            a.json,
-            limits,
-            &a.heuristic,
-        );
-    }
     let board = parse_board(a.heuristic.board.as_deref())?;
+    let run = Run {
+        args: &a,
+        request: &request,
+        search,
+    };
     match (&a.input, a.puzzle.is_empty()) {
         (Some(_), false) => bail!("give either a puzzle or --input FILE, not both"),
         (None, true) => {
             bail!("give a puzzle (e.g. solver solve \"1 2 3 4 5 6 7 0 8\") or --input FILE")
         }
-        (Some(path), true) => run_file(&a, path.clone(), board, &limits),
-        (None, false) => run_one(&a, board, &limits),
+        (Some(path), true) => run.file(path, board),
+        (None, false) => run.one(board),
     }
 }
 
-fn run_one(a: &SolveArgs, board: Option<Board>, limits: &Limits) -> Result<i32> {
-    let text = a.puzzle.join(" ");
-    let text = if a.puzzle.len() == 1 {
-        &a.puzzle[0]
-    } else {
-        &text
-    };
-    let puzzle = Puzzle::parse(text, board).map_err(|e| anyhow!("{e}"))?;
-    let goal = make_goal(puzzle.board(), &a.heuristic.goal)?;
-    if let Err(e) = puzzle.check_solvable(&goal) {
-        bail!("{}", puzzle_error(&e.into(), Some(&puzzle), &goal));
-    }
-    let setup = make_heuristic(&a.heuristic, &goal)?;
-    let prune_depth = a.algorithm.prune_setting();
-    super::setup::prepare_pruner(goal.board(), prune_depth, a.quiet);
-    let mut opts = ida_options(limits, prune_depth, a.algorithm.order, a.algorithm.lanes);
-    let show = !a.quiet && (a.progress || std::io::stderr().is_terminal());
-    if show {
-        opts.observer = Some(progress_printer(a.json));
-    }
-    let latest = Arc::new(Mutex::new(None));
-    let mut saver = None;
-    if let Some(path) = &a.checkpoint {
-        // The depth in effect: a checkpoint names it, not "the default".
-        let depth =
-            prune_depth.unwrap_or_else(|| pdbsolver::search::prune::default_depth(goal.board()));
-        let fresh = Checkpoint::new(
-            &puzzle,
-            &goal,
-            &setup.heuristic,
-            depth,
-            a.algorithm.order,
-            placeholder(),
-        );
-        if path.exists() {
-            let saved = Checkpoint::read(path)
-                .and_then(|c| c.check_same_search(&fresh).map(|()| c))
-                .with_context(|| format!("cannot resume from {}", path.display()))?;
-            saved
-                .check_state()
-                .with_context(|| format!("cannot resume from {}", path.display()))?;
-            if !a.quiet {
-                eprintln!(
-                    "resuming from {}: iteration {}, bound {}, {} nodes so far",
-                    path.display(),
-                    saved.state.iteration,
-                    saved.state.bound,
-                    thousands(saved.state.nodes)
-                );
-            }
-            opts.resume = Some(saved.state);
+/// One `solver solve` under way: its arguments, its request and its search.
+struct Run<'a> {
+    args: &'a SolveArgs,
+    request: &'a pdbsolver::Request,
+    search: Search,
+}
+
+impl Run<'_> {
+    /// The heuristic for `goal` (none for the algorithms that use none) and its description,
+    /// and the pruning machine made before the first search.
+    fn prepare(&self, goal: &Goal) -> Result<(HeuristicChoice, String)> {
+        let h = heuristic_for(&self.args.heuristic, self.request, goal)?;
+        if let Some(pruning) = self.search.algorithm.pruning() {
+            prepare_pruner(goal.board(), pruning, self.args.quiet);
         }
-        opts.checkpoint_every = Some(Duration::from_secs_f64(a.checkpoint_every));
-        let (path, slot) = (path.clone(), latest.clone());
-        let then = opts.observer.take();
-        let write = move |e: &Event| {
-            if let Event::Checkpoint(st) = e {
-                let c = Checkpoint {
-                    state: st.clone(),
-                    ..fresh.clone()
-                };
-                let r = c.write(&path).map_err(|e| e.to_string());
-                *slot.lock().unwrap_or_else(|p| p.into_inner()) = Some(r);
-            }
-            if let Some(t) = &then {
-                t.tell(e);
-            }
+        Ok(h)
+    }
+
+    /// One puzzle from the arguments: a full report.
+    fn one(mut self, board: Option<Board>) -> Result<i32> {
+        let a = self.args;
+        let puzzle = from_args(&a.puzzle, board)?;
+        let goal = make_goal(puzzle.board(), &a.heuristic.goal)?;
+        if let Err(e) = puzzle.check_solvable(&goal) {
+            bail!(
+                "{}",
+                failure_message(&e.into(), Some(&puzzle), &goal, "--goal")
+            );
+        }
+        let (heuristic, description) = self.prepare(&goal)?;
+        if !a.quiet && (a.progress || std::io::stderr().is_terminal()) {
+            self.search.observer = Some(progress_printer(a.json));
+        }
+        let saver: Option<Checkpointing> = match &a.checkpoint {
+            Some(path) => Some(checkpoint::attach(
+                path,
+                Duration::from_secs_f64(a.checkpoint_every),
+                &puzzle,
+                &goal,
+                &heuristic,
+                &mut self.search,
+                a.quiet,
+            )?),
+            None => None,
         };
-        opts.observer = Some(Observer::new(write));
-        saver = a.checkpoint.clone();
-    }
-    let result = solve(Algorithm::Ida, &setup.heuristic, &puzzle, &goal, &opts);
-    if let Some(path) = &saver {
-        let written = latest.lock().unwrap_or_else(|p| p.into_inner()).take();
-        match (&result, written) {
-            (_, Some(Err(e))) => eprintln!("error: {e}"),
-            (Ok(_), _) => {
-                let _ = std::fs::remove_file(path);
+        let result = solve(&self.search, &heuristic, &puzzle, &goal);
+        if let Some(saver) = &saver {
+            saver.finish(&result);
+        }
+        match result {
+            Ok(s) => {
+                if a.json {
+                    println!("{}", solution_json(&puzzle, &description, &s));
+                } else {
+                    print!(
+                        "{}",
+                        solution_text(
+                            &puzzle,
+                            &goal.to_string(),
+                            &description,
+                            &s,
+                            &self.search.algorithm
+                        )
+                    );
+                }
+                Ok(0)
             }
-            (Err(SolveError::Stopped { .. }), Some(Ok(()))) => {
-                eprintln!("checkpoint written to {}", path.display())
+            Err(e) => {
+                let msg = failure_message(&e, Some(&puzzle), &goal, "--goal");
+                if a.json {
+                    println!("{}", failure_json(&format!("{puzzle:#}"), &e, &msg));
+                }
+                eprintln!("error: {msg}");
+                Ok(exit_code(&e))
             }
-            _ => {}
         }
     }
-    match result {
-        Ok(s) => {
-            if a.json {
-                println!("{}", solution_json(&puzzle, &s));
-            } else {
-                print!(
-                    "{}",
-                    solution_text(&puzzle, &goal.to_string(), &setup.description, &s)
-                );
-            }
-            Ok(0)
-        }
-        Err(e) => {
-            let msg = puzzle_error(&e, Some(&puzzle), &goal);
-            if a.json {
-                println!("{}", failure_json(&puzzle, &e, &msg));
-            }
-            eprintln!("error: {msg}");
-            Ok(exit_code(&e))
-        }
-    }
-}
 
-/// The JSON object of a puzzle whose search failed with `e` (described by `msg`): the error,
-/// and for a search stopped by a limit what stopped it and what it proved. `solver serve`
-/// answers with the same object.
-pub fn failure_json(puzzle: &Puzzle, e: &SolveError, msg: &str) -> serde_json::Value {
-    let mut v = error_json(&format!("{puzzle:#}"), None, msg);
-    if let SolveError::Stopped { stop, stats } = e {
-        v["stopped"] = stop.describe().into();
-        v["lower_bound"] = stats.lower_bound.into();
-        v["nodes"] = stats.nodes.into();
-        v["seconds"] = stats.seconds.into();
-    }
-    v
-}
-
-/// A state to fill the checkpoint template with until the search reports one.
-fn placeholder() -> SearchState {
-    SearchState {
-        initial_h: 0,
-        iteration: 0,
-        bound: 0,
-        next_bound: None,
-        path: Vec::new(),
-        nodes: 0,
-        expanded: 0,
-        iteration_start_nodes: 0,
+    /// A file of puzzles: a line per puzzle above a progress bar, each length checked against
+    /// the one on its line, and a summary.
+    fn file(self, path: &Path, board: Option<Board>) -> Result<i32> {
+        let a = self.args;
+        let text = read_input(path)?;
+        let (board, lines) = list_board(&text, board)?;
+        let goal = make_goal(board, &a.heuristic.goal)?;
+        let (heuristic, description) = self.prepare(&goal)?;
+        if !a.json {
+            println!(
+                "{} puzzles, {board} board, goal {goal}, algorithm {}, heuristic {description}",
+                lines.len(),
+                self.search.algorithm.name()
+            );
+        }
+        let pb = ProgressBar::new(lines.len() as u64);
+        pb.set_style(
+            ProgressStyle::with_template(
+                "{spinner} [{elapsed_precise}] {wide_bar} {pos}/{len} {msg} (eta {eta})",
+            )
+            .expect("valid template"),
+        );
+        // Keep the clock moving while a hard instance is being searched.
+        pb.enable_steady_tick(Duration::from_millis(250));
+        let say = |s: String| pb.suspend(|| println!("{s}"));
+        let complain = |s: String| pb.suspend(|| eprintln!("error: {s}"));
+        let mut summary = Summary::default();
+        for (i, l) in lines.iter().enumerate() {
+            let result = l
+                .puzzle
+                .as_ref()
+                .map_err(|e| SolveError::Puzzle(e.clone()))
+                .and_then(|p| solve(&self.search, &heuristic, p, &goal).map(|s| (p, s)));
+            match result {
+                Ok((p, s)) => {
+                    summary.add(&s);
+                    // A proven optimum must match the line's; another is measured against it.
+                    let mismatch = l.expected.filter(|&e| s.optimal && e as usize != s.len());
+                    let excess = l
+                        .expected
+                        .filter(|_| !s.optimal)
+                        .map(|e| s.len() as i64 - e as i64);
+                    if a.json {
+                        let mut v = solution_json(p, &description, &s);
+                        if let Some(e) = l.expected {
+                            v["expected"] = e.into();
+                        }
+                        if let Some(x) = excess {
+                            v["excess"] = x.into();
+                        }
+                        say(v.to_string());
+                    } else {
+                        say(solution_line(i + 1, &s, excess));
+                    }
+                    if let Some(e) = mismatch {
+                        summary.mismatched += 1;
+                        complain(format!(
+                            "line {}: found length {}, the line says {e}",
+                            l.line,
+                            s.len()
+                        ));
+                    }
+                    pb.set_message(format!("last: {} moves", s.len()));
+                }
+                Err(e) => {
+                    summary.add_failure(&e);
+                    let msg = failure_message(&e, l.puzzle.as_ref().ok(), &goal, "--goal");
+                    if a.json {
+                        let mut v = failure_json(&l.text, &e, &msg);
+                        v["line"] = l.line.into();
+                        say(v.to_string());
+                    }
+                    complain(format!("line {}: {msg}", l.line));
+                }
+            }
+            pb.inc(1);
+        }
+        pb.finish_and_clear();
+        if a.json {
+            eprintln!("{}", summary.text());
+        } else {
+            println!("{}", summary.text());
+        }
+        Ok(batch_exit_code(&summary))
     }
 }
 
@@ -295,176 +271,7 @@ fn progress_printer(json: bool) -> Observer {
         if json {
             eprintln!("{}", iteration_json(it));
         } else {
-            let next = match (it.growth, it.next_seconds) {
-                (Some(g), Some(t)) => format!(
-                    "; next: bound {}, about {:.1}x, {:.1} s",
-                    it.next_bound, g, t
-                ),
-                _ => format!("; next: bound {}", it.next_bound),
-            };
-            eprintln!(
-                "iteration {:>3}  bound {:>3}  nodes {:>17}  {:>10}nodes/s  {:>9.2} s (total {:.1} s){next}",
-                it.iteration,
-                it.bound,
-                thousands(it.nodes),
-                rate(it.nodes_per_second()),
-                it.seconds,
-                it.total_seconds
-            );
+            eprintln!("{}", iteration_line(it));
         }
     })
-}
-
-fn exit_code(e: &SolveError) -> i32 {
-    match e {
-        SolveError::Stopped { .. } => EXIT_STOPPED,
-        _ => EXIT_ERROR,
-    }
-}
-
-/// Reads a puzzle file (or standard input for `-`).
-pub fn read_input(path: &PathBuf) -> Result<String> {
-    if path.as_os_str() == "-" {
-        let mut s = String::new();
-        std::io::stdin()
-            .read_to_string(&mut s)
-            .context("cannot read standard input")?;
-        Ok(s)
-    } else {
-        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))
-    }
-}
-
-/// The board of a list: the one given, or the first readable line's.
-pub fn list_board(text: &str, board: Option<Board>) -> Result<(Board, Vec<PuzzleLine>)> {
-    let lines = read_puzzles(text, board);
-    let board = match board {
-        Some(b) => b,
-        None => match lines.iter().find_map(|l| l.puzzle.as_ref().ok()) {
-            Some(p) => p.board(),
-            None => match lines.first() {
-                Some(l) => bail!(
-                    "line {}: {}",
-                    l.line,
-                    l.puzzle
-                        .as_ref()
-                        .err()
-                        .map(|e| e.to_string())
-                        .unwrap_or_default()
-                ),
-                None => bail!("no puzzles in the input"),
-            },
-        },
-    };
-    // Read again with the board fixed so that every line is held to it.
-    Ok((board, read_puzzles(text, Some(board))))
-}
-
-fn run_file(a: &SolveArgs, path: PathBuf, board: Option<Board>, limits: &Limits) -> Result<i32> {
-    let text = read_input(&path)?;
-    let (board, lines) = list_board(&text, board)?;
-    let goal = make_goal(board, &a.heuristic.goal)?;
-    let setup = make_heuristic(&a.heuristic, &goal)?;
-    super::setup::prepare_pruner(board, a.algorithm.prune_setting(), a.quiet);
-    if !a.json {
-        println!(
-            "{} puzzles, {board} board, goal {goal}, heuristic {}",
-            lines.len(),
-            setup.description
-        );
-    }
-    let pb = ProgressBar::new(lines.len() as u64);
-    pb.set_style(
-        ProgressStyle::with_template(
-            "{spinner} [{elapsed_precise}] {wide_bar} {pos}/{len} {msg} (eta {eta})",
-        )
-        .expect("valid template"),
-    );
-    // Keep the clock moving while a hard instance is being searched.
-    pb.enable_steady_tick(Duration::from_millis(250));
-    let (summary, stopped) = solve_lines(
-        &setup.heuristic,
-        &goal,
-        &lines,
-        &ida_options(
-            limits,
-            a.algorithm.prune_setting(),
-            a.algorithm.order,
-            a.algorithm.lanes,
-        ),
-        a.json,
-        &pb,
-    );
-    pb.finish_and_clear();
-    if a.json {
-        eprintln!("{}", summary.text());
-    } else {
-        println!("{}", summary.text());
-    }
-    Ok(if stopped {
-        EXIT_STOPPED
-    } else if summary.failed > 0 || summary.mismatched > 0 {
-        EXIT_ERROR
-    } else {
-        0
-    })
-}
-
-/// Solves each line, printing one result per puzzle above the bar. Returns the summary and
-/// whether a limit stopped any search.
-pub fn solve_lines(
-    heuristic: &HeuristicChoice,
-    goal: &Goal,
-    lines: &[PuzzleLine],
-    opts: &Options,
-    json: bool,
-    pb: &ProgressBar,
-) -> (Summary, bool) {
-    let mut summary = Summary::default();
-    let mut stopped = false;
-    let say = |s: String| pb.suspend(|| println!("{s}"));
-    for (i, l) in lines.iter().enumerate() {
-        let result = l
-            .puzzle
-            .as_ref()
-            .map_err(|e| SolveError::Puzzle(e.clone()))
-            .and_then(|p| solve(Algorithm::Ida, heuristic, p, goal, opts).map(|s| (p, s)));
-        match result {
-            Ok((p, s)) => {
-                let mismatch = l.expected.filter(|&e| e as usize != s.len());
-                summary.add(&s);
-                if json {
-                    let mut v = solution_json(p, &s);
-                    if let Some(e) = l.expected {
-                        v["expected"] = e.into();
-                    }
-                    say(v.to_string());
-                } else {
-                    say(solution_line(i + 1, &s));
-                }
-                if let Some(e) = mismatch {
-                    summary.mismatched += 1;
-                    pb.suspend(|| {
-                        eprintln!(
-                            "error: line {}: found length {}, the line says {e}",
-                            l.line,
-                            s.len()
-                        )
-                    });
-                }
-                pb.set_message(format!("last: {} moves", s.len()));
-            }
-            Err(e) => {
-                summary.failed += 1;
-                stopped |= matches!(e, SolveError::Stopped { .. });
-                let msg = puzzle_error(&e, l.puzzle.as_ref().ok(), goal);
-                if json {
-                    say(error_json(&l.text, Some(l.line), &msg).to_string());
-                }
-                pb.suspend(|| eprintln!("error: line {}: {msg}", l.line));
-            }
-        }
-        pb.inc(1);
-    }
-    (summary, stopped)
 }

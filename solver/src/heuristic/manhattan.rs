@@ -56,8 +56,6 @@ impl Heuristic for Manhattan {
     #[inline(always)]
     fn prepare(&self, _state: &Self::Parts, _tile: u8, _from: u8, _to: u8) {}
 
-    const EVALUATES: bool = true;
-
     #[inline(always)]
     fn evaluate(
         &self,

@@ -5,19 +5,22 @@
 //! moved on the board) and later [`Heuristic::undo`] with the token `apply` returned. Only what
 //! the moved tile touches is recomputed: one distance for Manhattan, two lines for linear
 //! conflict, one pattern per view for pattern databases.
+//!
+//! The position the heuristics read, [`Position`] (at most [`MAX_CELLS`] cells, moves made in
+//! place) and its [`MoveTable`], are here too, for code that drives a heuristic itself.
 
 mod hamming;
 mod linear_conflict;
 mod manhattan;
 pub mod pdb;
 
+pub use crate::position::{MoveTable, Position, MAX_CELLS};
 pub use hamming::Hamming;
 pub use linear_conflict::LinearConflict;
 pub use manhattan::Manhattan;
-pub use pdb::PdbHeuristic;
+pub use pdb::{reflections_for, PdbHeuristic};
 
 use crate::db::{Database, DbError};
-use crate::position::MAX_CELLS;
 use pdbformat::Goal;
 use std::sync::Arc;
 
@@ -45,15 +48,10 @@ pub trait Heuristic {
     /// that the children's lookups overlap instead of waiting for each other. Changes nothing.
     fn prepare(&self, parts: &Self::Parts, tile: u8, from: u8, to: u8) -> Self::Pending;
 
-    /// Whether [`Heuristic::evaluate`] costs no more than the work `apply` would do anyway (the
-    /// lookups `prepare` readied), so that a search does best to evaluate every child first
-    /// and apply only the children it enters. False: `evaluate` is the general one below (a
-    /// copy of the parts and an `apply`), and a search calls it only when it orders children.
-    const EVALUATES: bool = false;
-
     /// The estimate of the child that the move of `tile` from `from` to `to` makes, computed
     /// from the node's `parts` and `tiles` (the board before the move) without changing them.
-    /// Called after [`Heuristic::prepare`] for every child, before the first is applied; it may
+    /// Called after [`Heuristic::prepare`] for every child, before the first is applied (the
+    /// cost-bounded searches visit children smallest estimate first); it may
     /// keep in `pending` what the child's [`Heuristic::apply`] would otherwise compute again
     /// (the looked-up values). The default applies the move to a copy of the parts.
     ///
@@ -138,8 +136,8 @@ pub trait Heuristic {
 ///
 /// Every move costs 1, so a heuristic whose estimate changes by at most 1 per move is
 /// *consistent*: `f` never decreases along a path, A* never has to reopen a closed node, and
-/// the open list can be an array of buckets indexed by `f` (see
-/// [`crate::search::bucket_queue`]).
+/// the open list can be an array of buckets indexed by `f` (the solver's A* picks its open
+/// list from this promise).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum StepChange {
     /// Only admissibility is promised: a move may change the estimate by more than 1 (linear

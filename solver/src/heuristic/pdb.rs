@@ -112,8 +112,7 @@ impl Clone for PdbParts {
         }
     }
 
-    /// Copies into the vectors already there: no allocation between parts of one heuristic
-    /// (a search lane taking over another's node copies its parts, `search/lanes.rs`).
+    /// Copies into the vectors already there: no allocation between parts of one heuristic.
     fn clone_from(&mut self, source: &Self) {
         self.cells.clone_from(&source.cells);
         self.occ.clone_from(&source.occ);
@@ -483,13 +482,7 @@ impl Heuristic for PdbHeuristic {
         p
     }
 
-    /// False: measured on the 80-move positions with the 7-8, looking every child up before
-    /// the first is entered costs about 20 % per node (the search waits for all the children's
-    /// lines instead of descending while the later ones arrive), so without ordering the
-    /// search applies children one by one as before; `evaluate` is used when ordering.
-    const EVALUATES: bool = false;
-
-    /// Looks up every component's entry for the child (the first [`PREFETCHED`] at the indexes
+    /// Looks up every component's entry for the child (the first `PREFETCHED` at the indexes
     /// `prepare` computed, whose cache lines are on their way) and keeps the values in
     /// `pending`, so that `apply` only writes them. Stops at the first component whose sum
     /// exceeds `limit` (the child will be pruned): its other lines are not waited for.

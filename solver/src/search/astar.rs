@@ -20,9 +20,9 @@
 //! [`super::hybrid`].
 
 use super::bucket_queue::{BucketQueue, HeapQueue, OpenList, TwoBucketQueue};
-use super::key::{map_bytes_next, Layout, Packed, PosMap};
-use super::{Clock, Options, Outcome, QueueChoice, Stats, Stop};
+use super::{Clock, Outcome, Search, Stats, Stop};
 use crate::heuristic::{Heuristic, StepChange};
+use crate::key::{map_bytes_next, Layout, Packed, PosMap};
 use crate::position::{MoveTable, Position, MAX_CELLS, NO_CELL};
 use pdbformat::Goal;
 use std::collections::hash_map::Entry;
@@ -146,7 +146,7 @@ impl<'a, H: Heuristic, K: Packed, Q: OpenList<K>> Engine<'a, H, K, Q> {
         h: &'a H,
         goal: &Goal,
         start: &Position,
-        opts: &Options,
+        search: &Search,
         open: Q,
         priority: Priority,
         reopen: bool,
@@ -172,8 +172,8 @@ impl<'a, H: Heuristic, K: Packed, Q: OpenList<K>> Engine<'a, H, K, Q> {
             expanded: 0,
             peak: 0,
             stored_peak: 0,
-            clock: Clock::of(opts),
-            max_memory: opts.memory_limit(),
+            clock: Clock::of(search),
+            max_memory: search.limits.memory_limit(),
             initial_h,
             start_parts,
         };
@@ -342,40 +342,40 @@ fn keep_memo<H: Heuristic>(h: &H, memos: &mut Vec<u8>, memo_len: usize, parts: &
     (at / memo_len) as u32
 }
 
-/// The open list a search will use with heuristic `h` when `choice` is asked for; an error
-/// when the choice needs a promise the heuristic does not make.
-pub fn queue_for<H: Heuristic>(h: &H, choice: QueueChoice) -> Result<QueueChoice, String> {
-    let step = h.step_change();
-    match choice {
-        QueueChoice::Auto => Ok(match step {
-            StepChange::ExactlyOne => QueueChoice::TwoBuckets,
-            StepChange::AtMostOne => QueueChoice::Buckets,
-            StepChange::Any => QueueChoice::Heap,
-        }),
-        QueueChoice::Heap => Ok(QueueChoice::Heap),
-        QueueChoice::Buckets if step >= StepChange::AtMostOne => Ok(QueueChoice::Buckets),
-        QueueChoice::TwoBuckets if step == StepChange::ExactlyOne => Ok(QueueChoice::TwoBuckets),
-        _ => Err(format!(
-            "the {choice:?} open list needs a heuristic whose estimate changes by {} per move; this one promises {step:?}",
-            if choice == QueueChoice::TwoBuckets { "exactly 1" } else { "at most 1" }
-        )),
+/// The open lists of A* (see [`super::bucket_queue`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum QueueChoice {
+    /// A binary heap (any heuristic).
+    Heap,
+    /// Buckets indexed by `f` (heuristics that change by at most 1 per move).
+    Buckets,
+    /// Two buckets, `f` and `f + 2` (heuristics that change by exactly 1 per move).
+    TwoBuckets,
+}
+
+/// The fastest open list that the promise of `h` ([`Heuristic::step_change`]) allows.
+pub(crate) fn queue_for<H: Heuristic>(h: &H) -> QueueChoice {
+    match h.step_change() {
+        StepChange::ExactlyOne => QueueChoice::TwoBuckets,
+        StepChange::AtMostOne => QueueChoice::Buckets,
+        StepChange::Any => QueueChoice::Heap,
     }
 }
 
 /// Calls `f` with the key type that fits `cells` cells.
 macro_rules! with_key {
     ($cells:expr, $k:ident => $body:expr) => {
-        match $crate::search::key::Layout::new($cells).key_width() {
-            $crate::search::key::KeyWidth::U64 => {
+        match $crate::key::Layout::new($cells).key_width() {
+            $crate::key::KeyWidth::U64 => {
                 type $k = u64;
                 $body
             }
-            $crate::search::key::KeyWidth::U128 => {
+            $crate::key::KeyWidth::U128 => {
                 type $k = u128;
                 $body
             }
-            $crate::search::key::KeyWidth::Wide => {
-                type $k = $crate::search::key::Wide;
+            $crate::key::KeyWidth::Wide => {
+                type $k = $crate::key::Wide;
                 $body
             }
         }
@@ -383,22 +383,25 @@ macro_rules! with_key {
 }
 pub(crate) use with_key;
 
-/// Runs A* from `start` to `goal` with `h`. The open list follows `opts.queue` (which the
-/// caller has checked with [`queue_for`]; `Auto` picks by the heuristic's promise).
+/// Runs A* from `start` to `goal` with `h`, on the open list [`queue_for`] picks.
 ///
 /// # Panics
 /// If the board has more than 64 cells.
-pub fn search<H: Heuristic>(h: &H, goal: &Goal, start: &Position, opts: &Options) -> Outcome {
-    let queue = queue_for(h, opts.queue).unwrap_or(QueueChoice::Heap);
-    with_key!(goal.board().cells(), K => match queue {
+pub(crate) fn search<H: Heuristic>(
+    h: &H,
+    goal: &Goal,
+    start: &Position,
+    search: &Search,
+) -> Outcome {
+    with_key!(goal.board().cells(), K => match queue_for(h) {
         QueueChoice::TwoBuckets => run_to_end(Engine::<H, K, _>::new(
-            h, goal, start, opts, TwoBucketQueue::default(), Priority::AStar, true,
+            h, goal, start, search, TwoBucketQueue::default(), Priority::AStar, true,
         )),
         QueueChoice::Buckets => run_to_end(Engine::<H, K, _>::new(
-            h, goal, start, opts, BucketQueue::default(), Priority::AStar, true,
+            h, goal, start, search, BucketQueue::default(), Priority::AStar, true,
         )),
-        _ => run_to_end(Engine::<H, K, _>::new(
-            h, goal, start, opts, HeapQueue::default(), Priority::AStar, true,
+        QueueChoice::Heap => run_to_end(Engine::<H, K, _>::new(
+            h, goal, start, search, HeapQueue::default(), Priority::AStar, true,
         )),
     })
 }

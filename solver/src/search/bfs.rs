@@ -10,8 +10,8 @@
 //! limit on the way.
 
 use super::astar::with_key;
-use super::key::{map_bytes, map_bytes_next, Layout, Packed, PosMap};
-use super::{goal_array, Clock, Options, Outcome, Stats, Stop};
+use super::{goal_array, Clock, Outcome, Search, Stats, Stop};
+use crate::key::{map_bytes, map_bytes_next, Layout, Packed, PosMap};
 use crate::position::{MoveTable, Position, NO_CELL};
 use pdbformat::units::{approx_bytes, approx_count};
 use pdbformat::{Board, Goal};
@@ -51,13 +51,13 @@ pub fn check_fits(board: Board, max_memory: u64) -> Result<(), String> {
 ///
 /// # Panics
 /// If the board has more than 64 cells.
-pub fn search(goal: &Goal, start: &Position, opts: &Options) -> Outcome {
-    with_key!(goal.board().cells(), K => run::<K>(goal, start, opts))
+pub(crate) fn search(goal: &Goal, start: &Position, search: &Search) -> Outcome {
+    with_key!(goal.board().cells(), K => run::<K>(goal, start, search))
 }
 
-fn run<K: Packed>(goal: &Goal, start: &Position, opts: &Options) -> Outcome {
-    let clock = Clock::of(opts);
-    let max_memory = opts.memory_limit();
+fn run<K: Packed>(goal: &Goal, start: &Position, search: &Search) -> Outcome {
+    let clock = Clock::of(search);
+    let max_memory = search.limits.memory_limit();
     let board = goal.board();
     let layout = Layout::new(board.cells());
     let moves = MoveTable::new(board);

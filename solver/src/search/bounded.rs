@@ -2,29 +2,27 @@
 //! any depth, under a node budget that is the probe's own or shared between threads. `ida`
 //! runs it from the start once per bound, `hybrid` from A*'s frontier, and `parallel-ida`'s
 //! workers from their tasks with a [`Donor`] that gives untried subtrees to idle threads
-//! (`search/steal.rs`): one loop for every cost-bounded search, besides the interleaved
-//! lanes of `search/lanes.rs` (plain `ida` with `--lanes K > 1`), which search the same tree
-//! in another order and share this loop's child step.
+//! (`search/steal.rs`): one loop for every cost-bounded search.
 //!
 //! Moves are made in place, the move back to the parent is never generated, nor a move the
-//! duplicate-move machine of `search/prune.rs` forbids (its state is carried per depth, as an
+//! duplicate-move machine of `prune/` forbids (its state is carried per depth, as an
 //! argument of the recursion); each node's children are readied by the one child step of
 //! `search/children.rs` (lookups prepared and prefetched together, estimates looked up before
-//! any child is made where that costs nothing extra, children ordered), a child whose `g + h`
+//! any child is made, children visited smallest estimate first), a child whose `g + h`
 //! exceeds the bound is counted and never made, the heuristic is updated incrementally, and
 //! nothing is allocated (the path's capacity, and a donor's frames, are reserved before each
 //! search).
 //!
-//! The [`Cursor`] is the hook of checkpointed searches (`search/checkpoint.rs`): it records
+//! The [`Cursor`] is the hook of checkpointed searches (`checkpoint/`): it records
 //! which child each level above a cut depth is working on, so that a stopped search can say
 //! where it stood, and it makes a search skip the children before a given path (in the
 //! visiting order), so that a search can start again there.
 
 use super::children::Children;
-use super::prune::{Pruner, FORBIDDEN};
-use super::{ChildOrder, Clock, Stop};
+use super::{Clock, Stop};
 use crate::heuristic::Heuristic;
 use crate::position::{MoveTable, Position, MAX_CELLS};
+use crate::prune::{Pruner, FORBIDDEN};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::sync::Mutex;
 
@@ -305,8 +303,6 @@ pub(crate) struct Probe<'a, H: Heuristic, B: Budget, D: Donor = Keep> {
     pub(crate) interrupted: bool,
     /// Where the search stands (see [`Cursor`]; off unless its `cut` is set).
     pub(crate) cursor: Cursor,
-    /// The order of each node's children.
-    pub(crate) order: ChildOrder,
     g0: u32,
     /// With a donating `D`: the untried moves per depth (see [`Line::frames`]).
     frames: Vec<[u32; 4]>,
@@ -361,7 +357,6 @@ impl<'a, H: Heuristic, B: Budget, D: Donor> Probe<'a, H, B, D> {
             next_bound: u32::MAX,
             interrupted: false,
             cursor: Cursor::new(0),
-            order: ChildOrder::default(),
             g0: 0,
             frames: Vec::new(),
             polled: 0,
@@ -496,7 +491,6 @@ impl<'a, H: Heuristic, B: Budget, D: Donor> Probe<'a, H, B, D> {
             prev,
             state,
             self.bound.saturating_sub(g + 1),
-            self.order,
         );
         let depth = (g - self.g0) as usize;
         if D::DONATES {
@@ -538,7 +532,7 @@ impl<'a, H: Heuristic, B: Budget, D: Donor> Probe<'a, H, B, D> {
                 }
             }
             let next = targets[slot];
-            match kids.known(slot, g, self.bound) {
+            match kids.above_bound(slot, g, self.bound) {
                 Some(f) => {
                     // Evaluated above the bound: counted, and pruned without being made.
                     self.next_bound = self.next_bound.min(f);

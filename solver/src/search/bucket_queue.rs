@@ -34,8 +34,10 @@ pub trait OpenList<K> {
     /// Removes an entry of the smallest priority: `(prio, g, key)`.
     fn pop(&mut self) -> Option<(u64, u32, K)>;
     /// Entries held (stale ones included).
+    #[cfg(test)]
     fn len(&self) -> usize;
     /// Whether no entry is held.
+    #[cfg(test)]
     fn is_empty(&self) -> bool {
         self.len() == 0
     }
@@ -108,6 +110,7 @@ impl<K: Copy> OpenList<K> for HeapQueue<K> {
     fn pop(&mut self) -> Option<(u64, u32, K)> {
         self.heap.pop().map(|i| (i.prio, i.g, i.key))
     }
+    #[cfg(test)]
     fn len(&self) -> usize {
         self.heap.len()
     }
@@ -176,6 +179,7 @@ impl<K: Copy> OpenList<K> for BucketQueue<K> {
         self.len -= 1;
         Some((self.min as u64, g, key))
     }
+    #[cfg(test)]
     fn len(&self) -> usize {
         self.len
     }
@@ -254,6 +258,7 @@ impl<K: Copy> OpenList<K> for TwoBucketQueue<K> {
         let f = self.f?;
         self.now.pop().map(|(k, g)| (f, g, k))
     }
+    #[cfg(test)]
     fn len(&self) -> usize {
         self.now.len() + self.next.len()
     }

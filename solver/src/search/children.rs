@@ -4,44 +4,30 @@
 //! For a node it decides which moves are made (never back to the parent's cell, nor a move the
 //! duplicate-move machine forbids, whose next state it keeps per move), readies every child's
 //! heuristic update ([`Heuristic::prepare`]: table indexes computed and their cache lines
-//! prefetched together, so that the lookups overlap), and, when the heuristic can do so at no
-//! extra cost ([`Heuristic::EVALUATES`]) or the children are to be ordered, looks up every
-//! child's estimate before any child is made ([`Heuristic::evaluate`]). An evaluated child
-//! whose `g + h` exceeds the bound is then counted and passed over without being made, and with
-//! [`ChildOrder::Estimate`] the children are visited smallest estimate first, which finds the
-//! goal sooner in the last iteration (the earlier iterations visit every child whatever the
-//! order). Nothing is allocated.
+//! prefetched together, so that the lookups overlap), and looks up every child's estimate
+//! before any child is made ([`Heuristic::evaluate`]). A child whose `g + h` exceeds the bound
+//! is then counted and passed over without being made, and the children are visited smallest
+//! estimate first, which finds the goal sooner in the last iteration (the earlier iterations
+//! visit every child whatever the order; the move table's order was tried and met the goal
+//! later). Nothing is allocated.
 
-use super::prune::{Pruner, FORBIDDEN};
-use super::ChildOrder;
 use crate::heuristic::Heuristic;
 use crate::position::Position;
+use crate::prune::{Pruner, FORBIDDEN};
 
 /// The children of one node: per move slot (index into the blank's targets), the pruning
-/// machine's next state, the heuristic's prepared update and, if evaluated, the estimate; and
-/// the order in which to visit the slots.
+/// machine's next state, the heuristic's prepared update and the estimate; and the order in
+/// which to visit the slots.
 pub(crate) struct Children<H: Heuristic> {
     /// The machine's state after each move, [`FORBIDDEN`] for moves not to be made.
     pub(crate) states: [u32; 4],
     /// What [`Heuristic::apply`] needs for each move.
     pub(crate) pending: [H::Pending; 4],
-    /// Each child's estimate, when `evaluated`.
+    /// Each child's estimate (`u32::MAX` for moves not to be made).
     estimates: [u32; 4],
-    /// Whether the estimates were computed.
-    evaluated: bool,
     /// The slots in visiting order (the first `targets.len()` are meaningful).
     pub(crate) order: [u8; 4],
 }
-
-impl<H: Heuristic> Clone for Children<H> {
-    fn clone(&self) -> Self {
-        *self
-    }
-}
-
-// Every field is plain data: a lane takes a copy of another lane's children when it takes
-// over one of their moves (`search/lanes.rs`).
-impl<H: Heuristic> Copy for Children<H> {}
 
 impl<H: Heuristic> Children<H> {
     /// The children of `position` (whose heuristic parts are `parts`) reached by moving the
@@ -59,10 +45,9 @@ impl<H: Heuristic> Children<H> {
         prev: u8,
         state: u32,
         limit: u32,
-        order: ChildOrder,
     ) -> Self {
         let mut kids = Children::prepare(h, prune, parts, position, targets, prev, state);
-        kids.finish(h, parts, position, targets, limit, order);
+        kids.finish(h, parts, position, targets, limit);
         kids
     }
 
@@ -97,47 +82,13 @@ impl<H: Heuristic> Children<H> {
             states,
             pending,
             estimates: [u32::MAX; 4],
-            evaluated: false,
             order: [0, 1, 2, 3],
         }
     }
 
-    /// [`Children::prepare`] written over `self` in place (a lane's frame: no copy of the
-    /// whole struct per node).
-    #[allow(clippy::too_many_arguments)]
-    #[inline(always)]
-    pub(crate) fn prepare_in(
-        &mut self,
-        h: &H,
-        prune: &Pruner,
-        parts: &H::Parts,
-        position: &Position,
-        targets: &[u8],
-        prev: u8,
-        state: u32,
-    ) {
-        self.states = [FORBIDDEN; 4];
-        fill(
-            &mut self.states,
-            &mut self.pending,
-            h,
-            prune,
-            parts,
-            position,
-            targets,
-            prev,
-            state,
-        );
-        self.estimates = [u32::MAX; 4];
-        self.evaluated = false;
-        self.order = [0, 1, 2, 3];
-    }
-
-    /// The second half, which reads the lines [`Children::prepare`] prefetched: when the
-    /// heuristic evaluates at no extra cost or the children are ordered, every child's
-    /// estimate (`limit` as in [`Children::new`]), and with [`ChildOrder::Estimate`] the
-    /// visiting order, smallest estimate first. `parts`, `position` and `targets` are those
-    /// `prepare` was given.
+    /// The second half, which reads the lines [`Children::prepare`] prefetched: every child's
+    /// estimate (`limit` as in [`Children::new`]) and the visiting order, smallest estimate
+    /// first. `parts`, `position` and `targets` are those `prepare` was given.
     #[inline(always)]
     pub(crate) fn finish(
         &mut self,
@@ -146,68 +97,40 @@ impl<H: Heuristic> Children<H> {
         position: &Position,
         targets: &[u8],
         limit: u32,
-        order: ChildOrder,
     ) {
         let blank = position.blank;
-        let sorted = order == ChildOrder::Estimate;
-        self.evaluated = H::EVALUATES || sorted;
-        if self.evaluated {
-            for (slot, &next) in targets.iter().enumerate() {
-                if self.states[slot] != FORBIDDEN {
-                    let tile = position.tiles[next as usize];
-                    self.estimates[slot] = h.evaluate(
-                        parts,
-                        &position.tiles,
-                        tile,
-                        next,
-                        blank,
-                        limit,
-                        &mut self.pending[slot],
-                    );
-                }
+        for (slot, &next) in targets.iter().enumerate() {
+            if self.states[slot] != FORBIDDEN {
+                let tile = position.tiles[next as usize];
+                self.estimates[slot] = h.evaluate(
+                    parts,
+                    &position.tiles,
+                    tile,
+                    next,
+                    blank,
+                    limit,
+                    &mut self.pending[slot],
+                );
             }
         }
-        if sorted {
-            // Insertion sort of at most four slots, stable: ties keep the move table's order.
-            let (ord, estimates) = (&mut self.order, &self.estimates);
-            for i in 1..targets.len() {
-                let mut j = i;
-                while j > 0 && estimates[ord[j - 1] as usize] > estimates[ord[j] as usize] {
-                    ord.swap(j - 1, j);
-                    j -= 1;
-                }
+        // Insertion sort of at most four slots, stable: ties keep the move table's order.
+        let (ord, estimates) = (&mut self.order, &self.estimates);
+        for i in 1..targets.len() {
+            let mut j = i;
+            while j > 0 && estimates[ord[j - 1] as usize] > estimates[ord[j] as usize] {
+                ord.swap(j - 1, j);
+                j -= 1;
             }
         }
     }
 
-    /// No children: every move [`FORBIDDEN`] (a placeholder of preallocated stacks).
-    pub(crate) fn none() -> Self {
-        Children {
-            states: [FORBIDDEN; 4],
-            pending: [H::Pending::default(); 4],
-            estimates: [u32::MAX; 4],
-            evaluated: false,
-            order: [0, 1, 2, 3],
-        }
-    }
-
-    /// The estimate of the child in `slot`, when the children were evaluated.
-    #[inline]
-    pub(crate) fn estimate(&self, slot: usize) -> Option<u32> {
-        (self.evaluated && self.estimates[slot] != u32::MAX).then_some(self.estimates[slot])
-    }
-
-    /// For the child in `slot` of a node at cost `g`: its `f = g + 1 + h` when it was
-    /// evaluated and `f` exceeds `bound` (the child is pruned without being made), else `None`
-    /// (the child is to be made and applied).
+    /// For the child in `slot` (a move to be made) of a node at cost `g`: its
+    /// `f = g + 1 + h` when that exceeds `bound` (the child is pruned without being made),
+    /// else `None` (the child is to be made and applied).
     #[inline(always)]
-    pub(crate) fn known(&self, slot: usize, g: u32, bound: u32) -> Option<u32> {
-        if self.evaluated {
-            let f = g + 1 + self.estimates[slot];
-            (f > bound).then_some(f)
-        } else {
-            None
-        }
+    pub(crate) fn above_bound(&self, slot: usize, g: u32, bound: u32) -> Option<u32> {
+        let f = g + 1 + self.estimates[slot];
+        (f > bound).then_some(f)
     }
 }
 

@@ -5,26 +5,40 @@
 //! branch is cut when `g + h` exceeds the limit: the admissible estimate proves that no
 //! solution within the limit lies below it. Without a fixed limit the search starts at twice
 //! the start's estimate (at least 2) and doubles the limit each time the tree is exhausted,
-//! so it always ends with some solution; with `Options::depth_limit` it runs once and may
+//! so it always ends with some solution; with [`Dfs::depth_limit`] it runs once and may
 //! report that no solution exists within the limit. Solutions are usually far longer than
 //! optimal: depth-first search takes the first path it finds, not the shortest.
 
-use super::{goal_array, Clock, Options, Outcome, Stats, Stop};
+use super::{goal_array, Clock, Outcome, Search, Stats, Stop};
 use crate::heuristic::Heuristic;
 use crate::position::{MoveTable, Position, MAX_CELLS, NO_CELL};
 use pdbformat::Goal;
+
+/// The settings of depth-limited depth-first search (`dfs`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Dfs {
+    /// The depth limit (`None`: start at twice the start's estimate and double it until a
+    /// solution is found).
+    pub depth_limit: Option<u32>,
+}
 
 /// Runs depth-limited DFS from `start` to `goal` with `h`.
 ///
 /// # Panics
 /// If the board has more than 64 cells.
-pub fn search<H: Heuristic>(h: &H, goal: &Goal, start: &Position, opts: &Options) -> Outcome {
-    let clock = Clock::of(opts);
+pub(crate) fn search<H: Heuristic>(
+    h: &H,
+    goal: &Goal,
+    start: &Position,
+    settings: &Dfs,
+    search: &Search,
+) -> Outcome {
+    let clock = Clock::of(search);
     let moves = MoveTable::new(goal.board());
     let goal_tiles = goal_array(goal);
     let parts = h.init(&start.tiles);
     let h0 = h.value(&parts);
-    let mut d = Dfs {
+    let mut d = Walk {
         h,
         parts,
         position: start.clone(),
@@ -37,7 +51,7 @@ pub fn search<H: Heuristic>(h: &H, goal: &Goal, start: &Position, opts: &Options
         limit: 0,
         stop: None,
     };
-    let mut limit = opts.depth_limit.unwrap_or((2 * h0).max(2));
+    let mut limit = settings.depth_limit.unwrap_or((2 * h0).max(2));
     let mut iterations = 0;
     let found = loop {
         iterations += 1;
@@ -46,7 +60,7 @@ pub fn search<H: Heuristic>(h: &H, goal: &Goal, start: &Position, opts: &Options
         if h0 <= limit && d.dfs(0, h0, NO_CELL) {
             break true;
         }
-        if d.stop.is_some() || opts.depth_limit.is_some() {
+        if d.stop.is_some() || settings.depth_limit.is_some() {
             break false;
         }
         limit = limit.saturating_mul(2);
@@ -70,7 +84,8 @@ pub fn search<H: Heuristic>(h: &H, goal: &Goal, start: &Position, opts: &Options
     }
 }
 
-struct Dfs<'a, H: Heuristic> {
+/// The walk of one depth-limited search.
+struct Walk<'a, H: Heuristic> {
     h: &'a H,
     parts: H::Parts,
     position: Position,
@@ -84,7 +99,7 @@ struct Dfs<'a, H: Heuristic> {
     stop: Option<Stop>,
 }
 
-impl<H: Heuristic> Dfs<'_, H> {
+impl<H: Heuristic> Walk<'_, H> {
     fn dfs(&mut self, g: u32, hval: u32, prev: u8) -> bool {
         if hval == 0 && self.position.tiles == self.goal {
             return true;

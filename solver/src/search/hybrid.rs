@@ -12,12 +12,12 @@
 //! solution found is optimal, as in IDA*: every shorter length was ruled out by the earlier
 //! iterations. The solution is A*'s path to the frontier node followed by the probe's moves.
 //!
-//! Bu & Korf run A* until memory is full; here the budget is `Options::hybrid_nodes` (default
-//! 1,000,000 positions, fewer when `max_memory` would not hold them).
+//! Bu & Korf run A* until memory is full; here the budget is [`Hybrid::budget`] (default
+//! 1,000,000 positions, fewer when the memory limit would not hold them).
 //!
 //! **Threads.** The IDA* phase is parallel IDA*'s (`search/parallel_ida.rs`,
 //! `search/steal.rs`) with the frontier nodes as each iteration's first tasks, in the order
-//! above: `Options::threads` workers (0: one per core) take them in turn, and an idle worker
+//! above: [`Hybrid::threads`] workers (0: one per core) take them in turn, and an idle worker
 //! receives the shallowest untried subtree of a busy one, so one large frontier subtree does
 //! not leave the others idle. With one thread the frontier nodes are searched one after the
 //! other exactly as Bu & Korf describe (same nodes, same solution); with more, which optimal
@@ -27,40 +27,53 @@
 //! ([`Heuristic::memo_len`]) in every iteration, never by [`Heuristic::init`], which walks to
 //! the goal for every `bit1` table and view.
 
-use super::astar::{finish, queue_for, with_key, Engine, Node, Priority, Step};
+use super::astar::{finish, queue_for, with_key, Engine, Node, Priority, QueueChoice, Step};
 use super::bucket_queue::{BucketQueue, HeapQueue, OpenList, TwoBucketQueue};
-use super::key::Packed;
 use super::parallel_ida::{first_task, iterate, thread_count, Setting};
 use super::steal::Task;
-use super::{goal_array, Options, Outcome, QueueChoice};
+use super::{goal_array, Outcome, Search};
 use crate::heuristic::Heuristic;
+use crate::key::Packed;
 use crate::position::{MoveTable, Position, MAX_CELLS};
+use crate::prune::Pruning;
 use pdbformat::Goal;
 
 /// The default A* budget, in stored positions.
-pub const DEFAULT_NODES: u64 = 1_000_000;
+pub(crate) const DEFAULT_NODES: u64 = 1_000_000;
+
+/// The settings of A*+IDA* (`hybrid`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Hybrid {
+    /// How many positions A* may store before IDA* takes over from its frontier (`None`:
+    /// 1,000,000, or fewer when the memory limit would not hold them).
+    pub budget: Option<u64>,
+    /// Threads of the IDA* phase (0: one per core).
+    pub threads: usize,
+    /// The duplicate-move pruning machine of the IDA* phase.
+    pub pruning: Pruning,
+}
 
 /// Runs A*+IDA* from `start` to `goal` with `h`.
 ///
 /// # Panics
 /// If the board has more than 64 cells.
-pub fn search<H: Heuristic + Sync>(
+pub(crate) fn search<H: Heuristic + Sync>(
     h: &H,
     goal: &Goal,
     start: &Position,
-    opts: &Options,
+    settings: &Hybrid,
+    search: &Search,
 ) -> Outcome {
-    let queue = queue_for(h, opts.queue).unwrap_or(QueueChoice::Heap);
-    with_key!(goal.board().cells(), K => match queue {
+    with_key!(goal.board().cells(), K => match queue_for(h) {
         QueueChoice::TwoBuckets => two_phases(Engine::<H, K, _>::new(
-            h, goal, start, opts, TwoBucketQueue::default(), Priority::AStar, true,
-        ), goal, opts),
+            h, goal, start, search, TwoBucketQueue::default(), Priority::AStar, true,
+        ), goal, settings, search),
         QueueChoice::Buckets => two_phases(Engine::<H, K, _>::new(
-            h, goal, start, opts, BucketQueue::default(), Priority::AStar, true,
-        ), goal, opts),
-        _ => two_phases(Engine::<H, K, _>::new(
-            h, goal, start, opts, HeapQueue::default(), Priority::AStar, true,
-        ), goal, opts),
+            h, goal, start, search, BucketQueue::default(), Priority::AStar, true,
+        ), goal, settings, search),
+        QueueChoice::Heap => two_phases(Engine::<H, K, _>::new(
+            h, goal, start, search, HeapQueue::default(), Priority::AStar, true,
+        ), goal, settings, search),
     })
 }
 
@@ -81,12 +94,13 @@ impl<K> Frontier<K> {
 fn two_phases<H: Heuristic + Sync, K: Packed, Q: OpenList<K>>(
     mut e: Engine<H, K, Q>,
     goal: &Goal,
-    opts: &Options,
+    settings: &Hybrid,
+    search: &Search,
 ) -> Outcome {
     // The budget: what was asked, but no more than about a third of the memory limit at
     // roughly 48 bytes per stored position (table, open list and growth).
-    let by_memory = (opts.memory_limit() / 3 / 48).max(1);
-    let budget = opts.hybrid_nodes.unwrap_or(DEFAULT_NODES.min(by_memory));
+    let by_memory = (search.limits.memory_limit() / 3 / 48).max(1);
+    let budget = settings.budget.unwrap_or(DEFAULT_NODES.min(by_memory));
     let end = e.run(budget.max(1));
     if !matches!(end, Step::Budget) {
         let mut out = finish(&mut e, end, true);
@@ -118,7 +132,7 @@ fn two_phases<H: Heuristic + Sync, K: Packed, Q: OpenList<K>>(
     frontier.sort_by_key(|n| (n.f(), n.h));
     // Every frontier node is an origin of the iterations, numbered in this order.
     let h = e.heuristic();
-    let pruner = opts.pruner(goal.board());
+    let pruner = settings.pruning.machine(goal.board());
     let roots: Vec<(Task, u32)> = frontier
         .iter()
         .enumerate()
@@ -136,7 +150,7 @@ fn two_phases<H: Heuristic + Sync, K: Packed, Q: OpenList<K>>(
             (task, n.f())
         })
         .collect();
-    let threads = thread_count(opts.threads);
+    let threads = thread_count(settings.threads);
     let moves = MoveTable::new(goal.board());
     let goal_tiles = goal_array(goal);
     let setting = Setting {
@@ -145,7 +159,6 @@ fn two_phases<H: Heuristic + Sync, K: Packed, Q: OpenList<K>>(
         goal: &goal_tiles,
         clock: &e.clock,
         threads,
-        order: opts.order,
     };
     // The frontier's tasks, held beside A*'s table: the roots, each iteration's queue of
     // their copies, and each root's memo (an `Arc` of its own).

@@ -4,9 +4,7 @@
 //! The first bound is the start's estimate, each next bound the smallest `g + h` that exceeded
 //! the previous one. With an admissible heuristic the first solution found is optimal. Each
 //! iteration is one run of the depth-first loop of `search/bounded.rs` under the search's own
-//! node and time budget, or with [`Options::lanes`] above 1 (and neither a checkpoint period
-//! nor a resumed state) of the interleaved walks of `search/lanes.rs`, which generate the
-//! same nodes in every iteration but the last.
+//! node and time budget.
 //!
 //! **Node counting** (the convention of every search, see [`super`]): `nodes` counts
 //! *generated* nodes, every child made by a move, including children pruned at once because
@@ -15,36 +13,56 @@
 //! iteration up to the moment the goal is found.
 
 //!
-//! **Long searches**: with [`Options::observer`] the search reports each finished iteration
-//! ([`super::progress::Iteration`]) and checkpoints ([`super::checkpoint::SearchState`]), one
-//! when a limit or [`Options::interrupt`] stops it within an iteration and one every
-//! [`Options::checkpoint_every`]: the search pauses at the next node, reports where it stands,
+//! **Long searches**: with [`Search::observer`] the search reports each finished iteration
+//! ([`super::observer::Iteration`]) and checkpoints ([`SearchState`]), one when a limit or
+//! [`Search::interrupt`] stops it within an iteration and one every
+//! [`Ida::checkpoint_every`]: the search pauses at the next node, reports where it stands,
 //! and goes on from there (redoing only the unfinished subtree below the cut depth).
-//! [`Options::resume`] starts it from such a state; the node counts come out as if it had
+//! [`Ida::resume`] starts it from such a state; the node counts come out as if it had
 //! never stopped.
 
 use super::bounded::{Budget, Cursor, Local, Probe};
-use super::checkpoint::SearchState;
-use super::lanes::Lanes;
-use super::progress::{Event, Tracker};
-use super::{goal_array, Clock, Options, Outcome, Stats, Stop};
+use super::observer::{Event, Tracker};
+use super::{goal_array, Clock, Outcome, Search, Stats, Stop};
+use crate::checkpoint::SearchState;
 use crate::heuristic::Heuristic;
 use crate::position::{MoveTable, Position, NO_CELL};
+use crate::prune::Pruning;
 use pdbformat::Goal;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// The depth down to which a checkpoint records the path: deep enough that the unfinished
 /// subtree redone after a pause or a resume is a tiny part of an iteration.
 pub const CUT_DEPTH: usize = 20;
 
-/// Runs IDA* from `start` to `goal` with the heuristic `h` (prepared for `goal`), within
-/// `opts.limits`. The caller checks solvability and the board's size first.
-pub fn search<H: Heuristic>(h: &H, goal: &Goal, start: &Position, opts: &Options) -> Outcome {
-    let clock = Clock::of(opts);
+/// The settings of IDA* (`ida`, the default algorithm).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Ida {
+    /// The duplicate-move pruning machine.
+    pub pruning: Pruning,
+    /// Also report a checkpoint this often while searching (to [`Search::observer`]); a
+    /// checkpoint is always reported when a limit or the interrupt stops the search within an
+    /// iteration, if there is an observer.
+    pub checkpoint_every: Option<Duration>,
+    /// Start from this saved search state instead of the start's estimate.
+    pub resume: Option<SearchState>,
+}
+
+/// Runs IDA* from `start` to `goal` with the heuristic `h` (prepared for `goal`), with
+/// `settings`, within the limits of `search`. The caller checks solvability and the board's
+/// size first.
+pub(crate) fn search<H: Heuristic>(
+    h: &H,
+    goal: &Goal,
+    start: &Position,
+    settings: &Ida,
+    search: &Search,
+) -> Outcome {
+    let clock = Clock::of(search);
     let board = goal.board();
     let moves = MoveTable::new(board);
     let goal_tiles = goal_array(goal);
-    let pruner = opts.pruner(board);
+    let pruner = settings.pruning.machine(board);
     let mut probe = Probe::new(
         h,
         &moves,
@@ -52,8 +70,7 @@ pub fn search<H: Heuristic>(h: &H, goal: &Goal, start: &Position, opts: &Options
         &goal_tiles,
         Local::new(clock.clone(), 0),
     );
-    probe.order = opts.order;
-    let tracking = opts.observer.is_some() || opts.resume.is_some();
+    let tracking = search.observer.is_some() || settings.resume.is_some();
     probe.cursor = Cursor::new(if tracking { CUT_DEPTH } else { 0 });
     // The start's parts serve every iteration (for `bit1` tables they take a walk per table).
     let parts = h.init(&start.tiles);
@@ -63,63 +80,13 @@ pub fn search<H: Heuristic>(h: &H, goal: &Goal, start: &Position, opts: &Options
     let goal_blank = goal.tiles().iter().position(|&t| t == 0).unwrap_or(0);
     let parity = (board.manhattan(start.blank as usize, goal_blank) & 1) as u32;
     let tell = |e: Event| {
-        if let Some(o) = &opts.observer {
+        if let Some(o) = &search.observer {
             o.tell(&e)
         }
     };
     let mut tracker = Tracker::default();
-    if opts.lanes > 1 && opts.resume.is_none() && opts.checkpoint_every.is_none() {
-        let mut lanes = Lanes::new(
-            opts.lanes,
-            h,
-            &moves,
-            &pruner,
-            &goal_tiles,
-            Local::new(clock.clone(), 0),
-            parts,
-            opts.order,
-        );
-        let (mut bound, mut iterations) = (h0, 1u32);
-        let mut stop = None;
-        let found = loop {
-            lanes.reset_bound();
-            let (iteration_start_nodes, iteration_t0) = (lanes.nodes(), Instant::now());
-            lanes.set_budget(Local::new(clock.clone(), lanes.nodes()));
-            if lanes.search(start, h0, bound) {
-                break true;
-            }
-            if lanes.interrupted {
-                stop = lanes.budget().stop();
-                break false;
-            }
-            if opts.observer.is_some() {
-                tell(Event::Iteration(tracker.finish(
-                    iterations,
-                    bound,
-                    lanes.next_bound(),
-                    lanes.nodes() - iteration_start_nodes,
-                    lanes.nodes(),
-                    iteration_t0.elapsed().as_secs_f64(),
-                    clock.seconds(),
-                )));
-            }
-            bound = lanes.next_bound();
-            iterations += 1;
-        };
-        let detail = format!(
-            "{iterations} iteration{}, {} lanes, {} taken over",
-            if iterations == 1 { "" } else { "s" },
-            opts.lanes.min(super::MAX_LANES),
-            lanes.steals
-        );
-        let path = found.then(|| std::mem::take(&mut lanes.path));
-        let sizes = (lanes.nodes(), lanes.expanded());
-        return outcome(
-            path, stop, sizes, iterations, h0, bound, parity, detail, &clock,
-        );
-    }
     let (mut bound, mut iterations, mut iteration_start_nodes) = (h0, 1u32, 0u64);
-    if let Some(r) = &opts.resume {
+    if let Some(r) = &settings.resume {
         (bound, iterations, iteration_start_nodes) =
             (r.bound, r.iteration, r.iteration_start_nodes);
         probe.nodes = r.nodes;
@@ -128,9 +95,9 @@ pub fn search<H: Heuristic>(h: &H, goal: &Goal, start: &Position, opts: &Options
         probe.cursor.resume_at(&r.path);
     }
     let session_start_nodes = probe.nodes;
-    let mut next_pause = opts.checkpoint_every.map(|d| Instant::now() + d);
+    let mut next_pause = settings.checkpoint_every.map(|d| Instant::now() + d);
     let mut iteration_t0 = Instant::now();
-    let mut fresh = opts.resume.is_none();
+    let mut fresh = settings.resume.is_none();
     let mut stop = None;
     let found = loop {
         if fresh {
@@ -169,7 +136,7 @@ pub fn search<H: Heuristic>(h: &H, goal: &Goal, start: &Position, opts: &Options
                     probe.nodes = state.nodes;
                     probe.expanded = state.expanded;
                     probe.cursor.resume_at(&state.path);
-                    next_pause = opts.checkpoint_every.map(|d| Instant::now() + d);
+                    next_pause = settings.checkpoint_every.map(|d| Instant::now() + d);
                     fresh = false;
                     continue;
                 }
@@ -177,7 +144,7 @@ pub fn search<H: Heuristic>(h: &H, goal: &Goal, start: &Position, opts: &Options
             break false;
         }
         // Boards of at least 2x2 always have children, so a next bound exists.
-        if opts.observer.is_some() {
+        if search.observer.is_some() {
             tell(Event::Iteration(tracker.finish(
                 iterations,
                 bound,

@@ -1,15 +1,12 @@
 //! IDA* across threads with work stealing: long-lived workers share each iteration's tree,
 //! an idle worker receiving the shallowest untried subtree of a busy one (`search/steal.rs`).
 //!
-//! **Start.** By default every iteration starts from the start position alone: one worker
-//! takes it and the others are fed by donations, the split point moving down the tree as work
-//! gets scarce. With `Options::split_depth` = `d > 0`, a breadth-first split to depth `d`
-//! first keeps each position once (a position met again at the same or a smaller depth is
-//! dropped; on a shortest path every prefix is a shortest path, so the kept copy continues
-//! it), and its positions at depth `d`, in depth-first order, are every iteration's first
-//! tasks. A goal met in the split is an optimal solution (breadth-first).
+//! **Start.** Every iteration starts from the start position alone: one worker takes it and
+//! the others are fed by donations, the split point moving down the tree as work gets
+//! scarce. (A breadth-first split into first tasks was tried and generated more nodes.)
 //!
-//! **Iterations.** The bound starts at the smallest `f` of the first tasks. Each iteration
+//! **Iterations.** The bound starts at the smallest `f` of the first tasks (here the start's
+//! estimate; `hybrid` gives A*'s frontier). Each iteration
 //! runs until the pool is empty and no worker is busy; the next bound is the smallest `f`
 //! that exceeded it in any worker. Iteration `B + 1` starts only once `B` is over, so a
 //! solution found at bound `B` is optimal (every shorter length was ruled out at the earlier
@@ -18,26 +15,33 @@
 //! with more than one thread. With one thread the search visits the nodes of `ida` in its
 //! order (same counts).
 //!
-//! Node counts include the split; `Stats::per_thread` gives each worker's share of the
-//! depth-first nodes, so without a split they sum to the total. The node limit is checked
+//! `Stats::per_thread` gives each worker's share of the nodes; they sum to the total. The node limit is checked
 //! against a shared counter that each worker updates every 1,024 nodes, so it may be passed
 //! by up to that much per thread.
 
-use super::astar::with_key;
 use super::bounded::{Donor, Keep, Shared};
-use super::key::{map_bytes, Layout, Packed, PosMap};
-use super::prune::Pruner;
 use super::steal::{Giver, Pool, Stealer, Task};
-use super::{goal_array, ChildOrder, Clock, Options, Outcome, Stats, Stop};
+use super::{goal_array, Clock, Outcome, Search, Stats, Stop};
 use crate::heuristic::Heuristic;
 use crate::position::{MoveTable, Position, MAX_CELLS, NO_CELL};
+use crate::prune::Pruner;
+use crate::prune::Pruning;
 use pdbformat::Goal;
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
 use std::sync::Mutex;
 
-/// The threads `opts.threads` asks for (0: one per core).
-pub fn thread_count(threads: usize) -> usize {
+/// The settings of parallel IDA* (`parallel-ida`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ParallelIda {
+    /// Worker threads (0: one per core).
+    pub threads: usize,
+    /// The duplicate-move pruning machine.
+    pub pruning: Pruning,
+}
+
+/// The threads that a `threads` setting asks for (0: one per core).
+pub(crate) fn thread_count(threads: usize) -> usize {
     if threads > 0 {
         threads
     } else {
@@ -49,132 +53,28 @@ pub fn thread_count(threads: usize) -> usize {
 ///
 /// # Panics
 /// If the board has more than 64 cells.
-pub fn search<H>(h: &H, goal: &Goal, start: &Position, opts: &Options) -> Outcome
-where
-    H: Heuristic + Sync,
-{
-    with_key!(goal.board().cells(), K => run::<H, K>(h, goal, start, opts))
-}
-
-/// A node of the split: its key, its parent's index in the level above, the blank's cell
-/// here and in the parent.
-#[derive(Clone, Copy)]
-struct SplitNode<K> {
-    key: K,
-    parent: u32,
-    blank: u8,
-    prev: u8,
-}
-
-fn run<H: Heuristic + Sync, K: Packed>(
+pub(crate) fn search<H>(
     h: &H,
     goal: &Goal,
     start: &Position,
-    opts: &Options,
-) -> Outcome {
-    let clock = Clock::of(opts);
-    let threads = thread_count(opts.threads);
+    settings: &ParallelIda,
+    search: &Search,
+) -> Outcome
+where
+    H: Heuristic + Sync,
+{
+    let clock = Clock::of(search);
+    let threads = thread_count(settings.threads);
     let board = goal.board();
-    let layout = Layout::new(board.cells());
     let moves = MoveTable::new(board);
-    let pruner = opts.pruner(board);
+    let pruner = settings.pruning.machine(board);
     let goal_tiles = goal_array(goal);
-    let goal_key: K = layout.pack(&goal_tiles);
-    let h0 = super::estimate(h, &start.tiles);
-    let mut stats = Stats {
-        initial_h: h0,
-        ..Stats::default()
-    };
-
-    // The split.
-    let start_key: K = layout.pack(&start.tiles);
-    let mut levels: Vec<Vec<SplitNode<K>>> = vec![vec![SplitNode {
-        key: start_key,
-        parent: u32::MAX,
-        blank: start.blank,
-        prev: NO_CELL,
-    }]];
-    let mut seen: PosMap<K, ()> = PosMap::default();
-    seen.insert(start_key, ());
-    let mut tiles = [0u8; MAX_CELLS];
-    let mut found: Option<Vec<u8>> = (start_key == goal_key).then(Vec::new);
-    let mut stop: Option<Stop> = None;
-    'split: while found.is_none() {
-        let depth = levels.len() as u32 - 1;
-        let last = levels.last().expect("at least the start");
-        if depth >= opts.split_depth.unwrap_or(0) {
-            break;
-        }
-        let mut next = Vec::new();
-        for (i, n) in last.iter().enumerate() {
-            layout.unpack(n.key, &mut tiles);
-            stats.expanded += 1;
-            for &to in moves.targets(n.blank) {
-                if to == n.prev {
-                    continue;
-                }
-                if let Some(s) = clock.check(stats.nodes) {
-                    stop = Some(s);
-                    break 'split;
-                }
-                stats.nodes += 1;
-                let child = layout.slide(n.key, tiles[to as usize], to, n.blank);
-                if seen.insert(child, ()).is_none() {
-                    next.push(SplitNode {
-                        key: child,
-                        parent: i as u32,
-                        blank: to,
-                        prev: n.blank,
-                    });
-                    if child == goal_key {
-                        levels.push(next);
-                        let last = levels.len() - 1;
-                        found = Some(split_path(&levels, last, levels[last].len() - 1));
-                        break 'split;
-                    }
-                }
-            }
-        }
-        if next.is_empty() {
-            break;
-        }
-        levels.push(next);
-    }
-    let depth = levels.len() as u32 - 1;
-    let level_bytes: u64 = levels
-        .iter()
-        .map(|l| (l.capacity() * std::mem::size_of::<SplitNode<K>>()) as u64)
-        .sum();
-    stats.stored = seen.len() as u64;
-    stats.peak_memory = map_bytes::<K, ()>(seen.capacity()) + level_bytes;
-    drop(seen);
-    stats.lower_bound = depth;
-    if found.is_some() || stop.is_some() {
-        stats.detail = format!("solved in the split (depth {depth})");
-        stats.seconds = clock.seconds();
-        return Outcome {
-            path: found,
-            stop,
-            stats,
-        };
-    }
-
-    // The roots, in the order of a depth-first search (breadth-first levels keep it).
-    let split_nodes = stats.nodes;
-    let last = &levels[depth as usize];
-    let roots: Vec<(Task, u32)> = last
-        .iter()
-        .enumerate()
-        .map(|(i, n)| {
-            let blank = layout.unpack(n.key, &mut tiles);
-            let parts = h.init(&tiles);
-            let mut memo = vec![0u8; h.memo_len()];
-            h.write_memo(&parts, &mut memo);
-            let position = Position { tiles, blank };
-            let task = first_task(&pruner, position, n.prev, i as u32, depth, &memo);
-            (task, depth + h.value(&parts))
-        })
-        .collect();
+    // The start is the one root: every iteration searches it again from its memo.
+    let parts = h.init(&start.tiles);
+    let h0 = h.value(&parts);
+    let mut memo = vec![0u8; h.memo_len()];
+    h.write_memo(&parts, &mut memo);
+    let roots = [(first_task(&pruner, start.clone(), NO_CELL, 0, 0, &memo), h0)];
     let run = iterate(
         h,
         &Setting {
@@ -183,32 +83,27 @@ fn run<H: Heuristic + Sync, K: Packed>(
             goal: &goal_tiles,
             clock: &clock,
             threads,
-            order: opts.order,
         },
         &roots,
-        split_nodes,
+        0,
     );
-    stats.nodes = split_nodes + run.nodes;
-    stats.expanded += run.expanded;
-    stats.per_thread = run.per_thread.clone();
-    stats.iterations = run.iterations;
-    stats.detail = format!(
-        "{}, {} from depth {depth}",
-        run.detail(),
-        if depth == 0 {
-            "one root".to_string()
-        } else {
-            format!("split into {} roots", roots.len())
-        }
-    );
-    stats.seconds = clock.seconds();
+    let stats = Stats {
+        nodes: run.nodes,
+        expanded: run.expanded,
+        iterations: run.iterations,
+        initial_h: h0,
+        // The line of each worker and the root's memo.
+        peak_memory: (threads
+            * (run.bound.min(1024) as usize + 2 + std::mem::size_of::<Position>())
+            + memo.len()) as u64,
+        per_thread: run.per_thread.clone(),
+        detail: run.detail(),
+        seconds: clock.seconds(),
+        ..Stats::default()
+    };
     match run.found {
-        Some((origin, moves)) => {
-            let mut path = split_path(&levels, depth as usize, origin as usize);
-            path.extend_from_slice(&moves);
-            Outcome::solved(path, stats)
-        }
-        None if run.bound == u32::MAX => Outcome::unsolved(run.stop, depth, stats),
+        Some((_, path)) => Outcome::solved(path, stats),
+        None if run.bound == u32::MAX => Outcome::unsolved(run.stop, 0, stats),
         None => Outcome::unsolved(run.stop, run.bound, stats),
     }
 }
@@ -244,7 +139,6 @@ pub(crate) struct Setting<'a> {
     pub(crate) goal: &'a [u8; MAX_CELLS],
     pub(crate) clock: &'a Clock,
     pub(crate) threads: usize,
-    pub(crate) order: ChildOrder,
 }
 
 /// How the iterations of [`iterate`] ended.
@@ -316,7 +210,6 @@ pub(crate) fn iterate<H: Heuristic + Sync>(
                 pool: &pool,
                 next_bound: &next_bound,
                 winner: &winner,
-                order: set.order,
                 solo: set.threads == 1,
             };
             match std::thread::Builder::new()
@@ -382,7 +275,6 @@ struct Worker<'a, H> {
     pool: &'a Pool,
     next_bound: &'a AtomicU32,
     winner: &'a Mutex<Option<(u32, Vec<u8>)>>,
-    order: ChildOrder,
     /// The only worker: it keeps every subtree.
     solo: bool,
 }
@@ -409,7 +301,6 @@ impl<H: Heuristic> Worker<'_, H> {
             self.goal,
             self.shared,
             donor,
-            self.order,
         );
         let mut holding = false;
         let body = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
@@ -447,17 +338,4 @@ impl<H: Heuristic> Worker<'_, H> {
             body.is_ok(),
         )
     }
-}
-
-/// The blank's cells after each move from the start to node `i` of `levels[level]`.
-fn split_path<K>(levels: &[Vec<SplitNode<K>>], level: usize, i: usize) -> Vec<u8> {
-    let mut path = Vec::with_capacity(level);
-    let mut i = i;
-    for l in (1..=level).rev() {
-        let n = &levels[l][i];
-        path.push(n.blank);
-        i = n.parent as usize;
-    }
-    path.reverse();
-    path
 }

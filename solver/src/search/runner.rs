@@ -1,157 +1,109 @@
-//! The one entry point of every algorithm, [`solve`]: checks the puzzle and options, prepares
-//! the heuristic (the one dispatch over heuristics), runs the search, and replays the solution
-//! on the puzzle before returning it.
+//! The one entry point of every algorithm, [`solve`], and what it runs, [`Search`]: checks
+//! the puzzle and the settings, prepares the heuristic (the one dispatch over heuristics),
+//! runs the search, and replays the solution on the puzzle before returning it.
 
+use super::observer::Observer;
+use super::solution::finish_moves;
 use super::{astar, bfs, dfs, hybrid, ida, parallel_ida, strategic, weighted};
-use super::{Algorithm, Clock, Options, Outcome, Stats, Stop};
+use super::{Algorithm, AlgorithmName, Clock, Limits, Outcome, Solution, SolveError, Stats};
 use crate::db::DbError;
 use crate::heuristic::{
     Hamming, Heuristic, HeuristicChoice, LinearConflict, Manhattan, PdbHeuristic,
 };
 use crate::position::{direction_between, Position, MAX_CELLS};
-use pdbformat::{Board, Direction, Goal, Puzzle, PuzzleError};
-use thiserror::Error;
+use pdbformat::{Goal, Puzzle};
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 
-/// A solution found by one algorithm, replayed and checked, and what it cost.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Solution {
-    /// The algorithm.
+/// One search as [`solve`] runs it: the algorithm with its settings, the limits, and the
+/// hooks a caller may attach (an interrupt flag, a progress observer, whether to wait for the
+/// databases' digest checks).
+///
+/// ```
+/// use pdbsolver::{AlgorithmName, Limits, Search, Weighted};
+///
+/// let plain = Search::new(AlgorithmName::AStar);
+/// assert_eq!(plain.algorithm.name(), AlgorithmName::AStar);
+/// let greedy = Search {
+///     limits: Limits { max_nodes: Some(1_000_000), ..Limits::default() },
+///     ..Search::new(Weighted { weight: f64::INFINITY })
+/// };
+/// assert!(greedy.wait_verified);
+/// ```
+#[derive(Clone, Debug)]
+pub struct Search {
+    /// The algorithm and its settings.
     pub algorithm: Algorithm,
-    /// The blank's moves.
-    pub moves: Vec<Direction>,
-    /// The tile that slides at each move.
-    pub tiles_moved: Vec<u16>,
-    /// Whether the algorithm guarantees that the solution is optimal.
-    pub optimal: bool,
-    /// What it cost.
-    pub stats: Stats,
+    /// Node, time and memory limits (nodes as counted in the module documentation).
+    pub limits: Limits,
+    /// Set from outside (e.g. by a Ctrl-C handler) to stop the search cleanly with
+    /// [`super::Stop::Interrupted`]; read with the time, every 1,024 nodes. Every algorithm
+    /// honours it.
+    pub interrupt: Option<Arc<AtomicBool>>,
+    /// Told of each finished IDA* iteration and of each checkpoint
+    /// ([`super::observer::Event`]); only `ida` reports.
+    pub observer: Option<Observer>,
+    /// Wait for the databases' background digest checks before returning (see
+    /// [`crate::OpenOptions::verify_in_background`]). A caller that solves many puzzles may
+    /// turn it off and call [`crate::HeuristicChoice::wait_verified`] itself before it presents
+    /// any result as final.
+    pub wait_verified: bool,
 }
 
-impl Solution {
-    /// The number of moves.
-    pub fn len(&self) -> usize {
-        self.moves.len()
-    }
-
-    /// Whether the puzzle was already solved.
-    pub fn is_empty(&self) -> bool {
-        self.moves.is_empty()
-    }
-
-    /// The blank's moves as letters, `RDLU…`.
-    pub fn blank_notation(&self) -> String {
-        self.moves.iter().map(|d| d.letter()).collect()
-    }
-
-    /// The moved tiles, space separated.
-    pub fn tile_notation(&self) -> String {
-        let v: Vec<String> = self.tiles_moved.iter().map(|t| t.to_string()).collect();
-        v.join(" ")
-    }
-
-    /// Generated nodes per second (0 when too fast to measure).
-    pub fn nodes_per_second(&self) -> f64 {
-        self.stats.nodes_per_second()
-    }
-}
-
-/// Why an algorithm returned no solution.
-#[derive(Debug, Error)]
-pub enum SolveError {
-    /// The puzzle does not fit the goal's board or cannot reach the goal.
-    #[error(transparent)]
-    Puzzle(#[from] PuzzleError),
-    /// A database does not fit the board or goal.
-    #[error(transparent)]
-    Database(#[from] DbError),
-    /// Searches other than `strategic` work on boards of at most 64 cells.
-    #[error("{algorithm} works on boards of at most {MAX_CELLS} cells; {board} has {cells} (the strategic algorithm solves boards of any size)")]
-    BoardTooLarge {
-        /// The algorithm asked for.
-        algorithm: Algorithm,
-        /// The board.
-        board: Board,
-        /// Its cells.
-        cells: usize,
-    },
-    /// The algorithm refuses this board or these options (the message says why).
-    #[error("{0}")]
-    Refused(String),
-    /// A limit stopped the search.
-    #[error("{}: stopped after {} nodes and {:.2} s{}", .stop.headline(), .stats.nodes, .stats.seconds, bound_note(.stats))]
-    Stopped {
-        /// Which limit.
-        stop: Stop,
-        /// What was spent.
-        stats: Stats,
-    },
-    /// The search space was exhausted (a fixed DFS depth limit below the solution length).
-    #[error("no solution within {limit} moves ({} nodes searched)", .stats.nodes)]
-    NotFound {
-        /// The depth limit.
-        limit: u32,
-        /// What was spent.
-        stats: Stats,
-    },
-    /// An internal failure: a bug, reported instead of a panic.
-    #[error("internal error: {0}")]
-    Failed(String),
-}
-
-impl SolveError {
-    /// The statistics of a search that ran, if it did.
-    pub fn stats(&self) -> Option<&Stats> {
-        match self {
-            SolveError::Stopped { stats, .. } | SolveError::NotFound { stats, .. } => Some(stats),
-            _ => None,
+impl Search {
+    /// A search with `algorithm` (a name for its default settings, or its settings), no
+    /// limits and no hooks, waiting for the databases' digest checks.
+    pub fn new(algorithm: impl Into<Algorithm>) -> Search {
+        Search {
+            algorithm: algorithm.into(),
+            limits: Limits::default(),
+            interrupt: None,
+            observer: None,
+            wait_verified: true,
         }
     }
 }
 
-fn bound_note(s: &Stats) -> String {
-    if s.lower_bound > 0 {
-        format!(
-            "; no solution found; proven lower bound {0} (the optimal solution has at least {0} moves)",
-            s.lower_bound
-        )
-    } else {
-        String::new()
+impl Default for Search {
+    /// IDA* with its default settings ([`Search::new`]).
+    fn default() -> Search {
+        Search::new(Algorithm::default())
     }
 }
 
-/// Runs `algorithm` with the heuristic `choice` (ignored by `bfs` and `strategic`) on
-/// `puzzle` for `goal`, and returns the replayed solution.
+/// Runs `search` with the heuristic `choice` (ignored by `bfs` and `strategic`) on `puzzle`
+/// for `goal`, and returns the replayed solution.
 ///
 /// Databases opened with [`crate::OpenOptions::verify_in_background`] are waited for before
-/// anything is returned (unless [`Options::wait_verified`] is off): if one fails its digest
+/// anything is returned (unless [`Search::wait_verified`] is off): if one fails its digest
 /// check, that corruption is the error.
 ///
 /// ```
 /// use pdbformat::{Board, Goal, Puzzle};
-/// use pdbsolver::search::{solve, Algorithm, Options};
-/// use pdbsolver::HeuristicChoice;
+/// use pdbsolver::{solve, AlgorithmName, HeuristicChoice, Search};
 ///
 /// let goal = Goal::blank_last(Board::new(3, 3).unwrap());
 /// let puzzle = Puzzle::parse("8 6 7 2 5 4 3 0 1", None).unwrap();
-/// let opts = Options::default();
-/// let a = solve(Algorithm::AStar, &HeuristicChoice::Manhattan, &puzzle, &goal, &opts).unwrap();
-/// let b = solve(Algorithm::Bfs, &HeuristicChoice::Manhattan, &puzzle, &goal, &opts).unwrap();
-/// let i = solve(Algorithm::Ida, &HeuristicChoice::LinearConflict, &puzzle, &goal, &opts).unwrap();
+/// let run = |name: AlgorithmName, h: &HeuristicChoice| {
+///     solve(&Search::new(name), h, &puzzle, &goal).unwrap()
+/// };
+/// let a = run(AlgorithmName::AStar, &HeuristicChoice::Manhattan);
+/// let b = run(AlgorithmName::Bfs, &HeuristicChoice::Manhattan);
+/// let i = run(AlgorithmName::Ida, &HeuristicChoice::LinearConflict);
 /// assert_eq!((a.len(), b.len(), i.len()), (31, 31, 31));
-/// let s = solve(Algorithm::Strategic, &HeuristicChoice::Manhattan, &puzzle, &goal, &opts).unwrap();
+/// let s = run(AlgorithmName::Strategic, &HeuristicChoice::Manhattan);
 /// assert!(s.len() >= 31 && !s.optimal);
 /// ```
 pub fn solve(
-    algorithm: Algorithm,
+    search: &Search,
     choice: &HeuristicChoice,
     puzzle: &Puzzle,
     goal: &Goal,
-    opts: &Options,
 ) -> Result<Solution, SolveError> {
-    let result = solve_unverified(algorithm, choice, puzzle, goal, opts);
+    let result = solve_unverified(search, choice, puzzle, goal);
     // A table whose digest check fails makes every answer from it suspect: the corruption is
     // the result, whatever the search found.
-    if opts.wait_verified {
+    if search.wait_verified {
         choice.wait_verified()?;
     }
     result
@@ -159,17 +111,17 @@ pub fn solve(
 
 /// [`solve`] without waiting for the databases' background digest checks.
 fn solve_unverified(
-    algorithm: Algorithm,
+    search: &Search,
     choice: &HeuristicChoice,
     puzzle: &Puzzle,
     goal: &Goal,
-    opts: &Options,
 ) -> Result<Solution, SolveError> {
     puzzle.check_solvable(goal)?;
     let board = goal.board();
-    if algorithm == Algorithm::Strategic {
+    let algorithm = search.algorithm.name();
+    if algorithm == AlgorithmName::Strategic {
         let t0 = std::time::Instant::now();
-        let moves = match strategic::solve_within(puzzle, goal, &Clock::of(opts)) {
+        let moves = match strategic::solve_within(puzzle, goal, &Clock::of(search)) {
             Ok(moves) => moves,
             Err(strategic::Halt::Failed(why)) => return Err(SolveError::Failed(why)),
             Err(strategic::Halt::Stopped(stop)) => {
@@ -186,7 +138,7 @@ fn solve_unverified(
             seconds: t0.elapsed().as_secs_f64(),
             ..Stats::default()
         };
-        return finish(algorithm, puzzle, goal, moves, stats);
+        return finish_moves(algorithm, puzzle, goal, moves, stats);
     }
     if board.cells() > MAX_CELLS {
         return Err(SolveError::BoardTooLarge {
@@ -195,17 +147,16 @@ fn solve_unverified(
             cells: board.cells(),
         });
     }
-    check_options(algorithm, opts)?;
+    search.algorithm.check().map_err(SolveError::Refused)?;
     let start = Position::from_tiles(puzzle.tiles()).expect("checked: at most 64 cells");
-    let outcome = if algorithm == Algorithm::Bfs {
-        bfs::check_fits(board, opts.memory_limit()).map_err(SolveError::Refused)?;
-        bfs::search(goal, &start, opts)
+    let outcome = if algorithm == AlgorithmName::Bfs {
+        bfs::check_fits(board, search.limits.memory_limit()).map_err(SolveError::Refused)?;
+        bfs::search(goal, &start, search)
     } else {
         let task = Task {
-            algorithm,
             goal,
             start: &start,
-            opts,
+            search,
         };
         dispatch(choice, goal, &task)?.map_err(SolveError::Refused)?
     };
@@ -226,15 +177,20 @@ fn solve_unverified(
                 moves.push(direction_between(board, prev, c as usize));
                 prev = c as usize;
             }
-            finish(algorithm, puzzle, goal, moves, stats)
+            finish_moves(algorithm, puzzle, goal, moves, stats)
         }
         Outcome {
             stop: Some(stop),
             stats,
             ..
         } => Err(SolveError::Stopped { stop, stats }),
-        Outcome { stats, .. } => match (algorithm, opts.depth_limit) {
-            (Algorithm::Dfs, Some(limit)) => Err(SolveError::NotFound { limit, stats }),
+        Outcome { stats, .. } => match &search.algorithm {
+            Algorithm::Dfs(dfs::Dfs {
+                depth_limit: Some(limit),
+            }) => Err(SolveError::NotFound {
+                limit: *limit,
+                stats,
+            }),
             _ => Err(SolveError::Failed(format!(
                 "{algorithm} ended without a solution or a limit"
             ))),
@@ -242,80 +198,33 @@ fn solve_unverified(
     }
 }
 
-/// Replays `moves` and builds the run; a sequence that leaves the board or misses the goal is
-/// an internal error.
-fn finish(
-    algorithm: Algorithm,
-    puzzle: &Puzzle,
-    goal: &Goal,
-    moves: Vec<Direction>,
-    stats: Stats,
-) -> Result<Solution, SolveError> {
-    let tiles_moved = replay(puzzle, &moves)
-        .filter(|(end, _)| end.is_goal(goal))
-        .map(|(_, t)| t)
-        .ok_or_else(|| {
-            SolveError::Failed(format!(
-                "{algorithm} returned moves that do not reach the goal"
-            ))
-        })?;
-    Ok(Solution {
-        algorithm,
-        moves,
-        tiles_moved,
-        optimal: algorithm.is_optimal(),
-        stats,
-    })
-}
-
-fn check_options(algorithm: Algorithm, opts: &Options) -> Result<(), SolveError> {
-    if algorithm == Algorithm::Weighted && (opts.weight.is_nan() || opts.weight < 1.0) {
-        return Err(SolveError::Refused(format!(
-            "the weight must be at least 1 (or inf for greedy search), not {}",
-            opts.weight
-        )));
-    }
-    if opts.threads > 4096 {
-        return Err(SolveError::Refused(format!(
-            "{} threads is too many (at most 4096)",
-            opts.threads
-        )));
-    }
-    Ok(())
-}
-
 /// One search to run once the heuristic is known.
 struct Task<'a> {
-    algorithm: Algorithm,
     goal: &'a Goal,
     start: &'a Position,
-    opts: &'a Options,
+    search: &'a Search,
 }
 
 impl Task<'_> {
     fn go<H: Heuristic + Sync>(&self, h: &H) -> Result<Outcome, String> {
-        let (goal, start, opts) = (self.goal, self.start, self.opts);
-        Ok(match self.algorithm {
-            Algorithm::Ida => {
-                if let Some(r) = &opts.resume {
+        let (goal, start, search) = (self.goal, self.start, self.search);
+        Ok(match &search.algorithm {
+            Algorithm::Ida(settings) => {
+                if let Some(r) = &settings.resume {
                     r.check_start(super::estimate(h, &start.tiles))
                         .map_err(|e| format!("cannot resume: {e}"))?;
                 }
-                ida::search(h, goal, start, opts)
+                ida::search(h, goal, start, settings, search)
             }
-            Algorithm::AStar => {
-                astar::queue_for(h, opts.queue)?;
-                astar::search(h, goal, start, opts)
+            Algorithm::AStar => astar::search(h, goal, start, search),
+            Algorithm::Hybrid(settings) => hybrid::search(h, goal, start, settings, search),
+            Algorithm::ParallelIda(settings) => {
+                parallel_ida::search(h, goal, start, settings, search)
             }
-            Algorithm::Hybrid => {
-                astar::queue_for(h, opts.queue)?;
-                hybrid::search(h, goal, start, opts)
-            }
-            Algorithm::ParallelIda => parallel_ida::search(h, goal, start, opts),
-            Algorithm::Dfs => dfs::search(h, goal, start, opts),
-            Algorithm::Weighted => weighted::search(h, goal, start, opts),
+            Algorithm::Dfs(settings) => dfs::search(h, goal, start, settings, search),
+            Algorithm::Weighted(settings) => weighted::search(h, goal, start, settings, search),
             Algorithm::Bfs | Algorithm::Strategic => {
-                return Err(format!("{} needs no heuristic", self.algorithm))
+                return Err(format!("{} needs no heuristic", search.algorithm.name()))
             }
         })
     }
@@ -339,15 +248,4 @@ fn dispatch(
             task.go(&h)
         }
     })
-}
-
-/// Plays `moves` (the blank's directions) from `puzzle`. Returns the final position and the
-/// tile moved at each step, or `None` when a move leaves the board.
-pub fn replay(puzzle: &Puzzle, moves: &[Direction]) -> Option<(Puzzle, Vec<u16>)> {
-    let mut p = puzzle.clone();
-    let mut tiles = Vec::with_capacity(moves.len());
-    for &d in moves {
-        tiles.push(p.apply(d)? as u16);
-    }
-    Some((p, tiles))
 }

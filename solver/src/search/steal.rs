@@ -22,10 +22,9 @@
 //! the next iteration or the end. Workers live for the whole search.
 
 use super::bounded::{Budget, Donor, Line, Probe, Shared, SharedBudget};
-use super::prune::{Pruner, FORBIDDEN};
-use super::ChildOrder;
 use crate::heuristic::Heuristic;
 use crate::position::{MoveTable, Position, MAX_CELLS};
+use crate::prune::{Pruner, FORBIDDEN};
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
@@ -37,7 +36,7 @@ pub(crate) const MIN_REST: u32 = 4;
 /// A subtree of the current iteration: a position to search below, to the bound.
 ///
 /// Every task descends from one of the iteration's first tasks, its *origin* (a root of a
-/// breadth-first split, a frontier node of A*): the caller of the search keeps the moves from
+/// `parallel-ida`'s start, a frontier node of A*): the caller of the search keeps the moves from
 /// the start to each origin and adds them to the winner's moves, so a first task carries no
 /// path and a donated one only the moves below its origin.
 #[derive(Clone, Debug)]
@@ -311,8 +310,7 @@ pub(crate) struct Stealer<'a, H: Heuristic, D: Donor> {
 
 impl<'a, H: Heuristic, D: Donor> Stealer<'a, H, D> {
     /// A searcher for `goal` (tiles per cell) with `moves`, the machine `prune`, `h`, the
-    /// limits of `shared`, `donor`, and children visited in `order`.
-    #[allow(clippy::too_many_arguments)]
+    /// limits of `shared` and `donor`.
     pub(crate) fn new(
         h: &'a H,
         moves: &'a MoveTable,
@@ -320,12 +318,9 @@ impl<'a, H: Heuristic, D: Donor> Stealer<'a, H, D> {
         goal: &'a [u8; MAX_CELLS],
         shared: &'a Shared,
         donor: D,
-        order: ChildOrder,
     ) -> Self {
-        let mut probe = Probe::with_donor(h, moves, prune, goal, shared.budget(), donor);
-        probe.order = order;
         Stealer {
-            probe,
+            probe: Probe::with_donor(h, moves, prune, goal, shared.budget(), donor),
             bound: 0,
             origin: 0,
             prefix: Vec::new(),

@@ -60,8 +60,9 @@ impl From<&str> for Halt {
 }
 
 /// Solves `puzzle` for `goal`: the blank's moves. An error when the puzzle cannot reach the
-/// goal or the boards differ.
-pub fn solve(puzzle: &Puzzle, goal: &Goal) -> Result<Vec<Direction>, String> {
+/// goal or the boards differ. (The tests' entry; [`crate::solve`] runs [`solve_within`].)
+#[cfg(test)]
+fn solve(puzzle: &Puzzle, goal: &Goal) -> Result<Vec<Direction>, String> {
     solve_within(puzzle, goal, &Clock::new(&super::Limits::default())).map_err(|h| match h {
         Halt::Failed(why) => why,
         Halt::Stopped(stop) => stop.describe().to_string(),
@@ -539,15 +540,15 @@ mod tests {
         let (p, goal) = big_scramble();
         let nodes = Clock::new(&super::super::Limits {
             max_nodes: Some(5_000),
-            timeout: None,
+            ..Default::default()
         });
         assert_eq!(
             solve_within(&p, &goal, &nodes),
             Err(Halt::Stopped(Stop::Nodes))
         );
         let time = Clock::new(&super::super::Limits {
-            max_nodes: None,
             timeout: Some(std::time::Duration::ZERO),
+            ..Default::default()
         });
         assert_eq!(
             solve_within(&p, &goal, &time),

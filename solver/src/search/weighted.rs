@@ -9,7 +9,7 @@
 
 use super::astar::{finish, with_key, Engine, Priority};
 use super::bucket_queue::HeapQueue;
-use super::{Options, Outcome};
+use super::{Outcome, Search};
 use crate::heuristic::Heuristic;
 use crate::position::Position;
 use pdbformat::Goal;
@@ -23,29 +23,52 @@ fn priority(w: f64) -> Priority {
     }
 }
 
-/// `w` as people write it: `2`, `1.5`, `inf` (greedy).
-pub fn describe_weight(w: f64) -> String {
-    if w.is_infinite() {
-        "greedy (w = inf)".to_string()
-    } else {
-        format!("w = {w}")
+/// The settings of weighted A* (`weighted`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Weighted {
+    /// The weight `w` of `f = g + w·h` (at least 1); infinity for greedy best-first search
+    /// (`f = h`).
+    pub weight: f64,
+}
+
+impl Default for Weighted {
+    /// `w = 2`.
+    fn default() -> Weighted {
+        Weighted { weight: 2.0 }
     }
 }
 
-/// Runs weighted A* (or greedy best-first search for an infinite `opts.weight`) from
-/// `start` to `goal` with `h`.
+impl Weighted {
+    /// The weight as people write it: `w = 2`, `w = 1.5`, `greedy (w = inf)`.
+    pub fn describe(&self) -> String {
+        if self.weight.is_infinite() {
+            "greedy (w = inf)".to_string()
+        } else {
+            format!("w = {}", self.weight)
+        }
+    }
+}
+
+/// Runs weighted A* (or greedy best-first search for an infinite weight) from `start` to
+/// `goal` with `h`.
 ///
 /// # Panics
 /// If the board has more than 64 cells.
-pub fn search<H: Heuristic>(h: &H, goal: &Goal, start: &Position, opts: &Options) -> Outcome {
-    let prio = priority(opts.weight);
+pub(crate) fn search<H: Heuristic>(
+    h: &H,
+    goal: &Goal,
+    start: &Position,
+    settings: &Weighted,
+    search: &Search,
+) -> Outcome {
+    let prio = priority(settings.weight);
     with_key!(goal.board().cells(), K => {
         let mut e = Engine::<H, K, _>::new(
-            h, goal, start, opts, HeapQueue::default(), prio, false,
+            h, goal, start, search, HeapQueue::default(), prio, false,
         );
         let end = e.run(u64::MAX);
         let mut out = finish(&mut e, end, false);
-        out.stats.detail = format!("{}, {}", out.stats.detail, describe_weight(opts.weight));
+        out.stats.detail = format!("{}, {}", out.stats.detail, settings.describe());
         out
     })
 }

@@ -149,6 +149,73 @@ pub fn assert_replays(puzzle: &Puzzle, goal: &Goal, s: &pdbsolver::Solution) {
     assert_eq!(s.moves.len(), s.tiles_moved.len());
 }
 
+/// The settings the algorithm tests vary, as one flat set: [`Settings::search`] gives each
+/// algorithm those it takes (threads to `parallel-ida` and `hybrid`, the weight to
+/// `weighted`, …) and every algorithm the limits and the observer.
+#[derive(Clone, Debug, Default)]
+pub struct Settings {
+    /// Node, time and memory limits.
+    pub limits: pdbsolver::Limits,
+    /// `parallel-ida`, `hybrid`: threads (0: one per core).
+    pub threads: usize,
+    /// `weighted`: the weight (`None`: the default).
+    pub weight: Option<f64>,
+    /// `dfs`: a fixed depth limit.
+    pub depth_limit: Option<u32>,
+    /// `hybrid`: the A* budget.
+    pub hybrid_nodes: Option<u64>,
+    /// `ida`, `hybrid`, `parallel-ida`: the duplicate-move pruning.
+    pub pruning: pdbsolver::Pruning,
+    /// Told of IDA*'s iterations and checkpoints.
+    pub observer: Option<pdbsolver::Observer>,
+}
+
+impl Settings {
+    /// The search of `alg` with these settings.
+    pub fn search(&self, alg: pdbsolver::AlgorithmName) -> pdbsolver::Search {
+        use pdbsolver::{Algorithm, AlgorithmName as A};
+        let pruning = self.pruning;
+        let algorithm = match alg {
+            A::Ida => Algorithm::Ida(pdbsolver::Ida {
+                pruning,
+                ..Default::default()
+            }),
+            A::Hybrid => Algorithm::Hybrid(pdbsolver::Hybrid {
+                budget: self.hybrid_nodes,
+                threads: self.threads,
+                pruning,
+            }),
+            A::ParallelIda => Algorithm::ParallelIda(pdbsolver::ParallelIda {
+                threads: self.threads,
+                pruning,
+            }),
+            A::Dfs => Algorithm::Dfs(pdbsolver::Dfs {
+                depth_limit: self.depth_limit,
+            }),
+            A::Weighted => Algorithm::Weighted(pdbsolver::Weighted {
+                weight: self.weight.unwrap_or(pdbsolver::Weighted::default().weight),
+            }),
+            other => Algorithm::from(other),
+        };
+        pdbsolver::Search {
+            limits: self.limits,
+            observer: self.observer.clone(),
+            ..pdbsolver::Search::new(algorithm)
+        }
+    }
+}
+
+/// [`pdbsolver::solve`] of `alg` with the settings `o`.
+pub fn solve_as(
+    alg: pdbsolver::AlgorithmName,
+    h: &pdbsolver::HeuristicChoice,
+    p: &Puzzle,
+    g: &Goal,
+    o: &Settings,
+) -> Result<pdbsolver::Solution, pdbsolver::SolveError> {
+    pdbsolver::solve(&o.search(alg), h, p, g)
+}
+
 /// IDA* through the library's one entry point ([`pdbsolver::solve`]), as most tests run it.
 pub trait Ida {
     /// Solves `puzzle` for `goal` with IDA* within `limits`.
@@ -158,45 +225,20 @@ pub trait Ida {
         goal: &Goal,
         limits: &pdbsolver::Limits,
     ) -> Result<pdbsolver::Solution, pdbsolver::SolveError>;
-
-    /// Like [`Ida::ida`] with the children visited in the move table's order
-    /// ([`pdbsolver::search::ChildOrder::Moves`]), where a dominating heuristic provably
-    /// generates no more nodes (with the default order the last iteration's order depends on
-    /// the heuristic).
-    fn ida_in_move_order(
-        &self,
-        puzzle: &Puzzle,
-        goal: &Goal,
-        limits: &pdbsolver::Limits,
-    ) -> Result<pdbsolver::Solution, pdbsolver::SolveError>;
 }
 
 impl Ida for pdbsolver::HeuristicChoice {
-    fn ida_in_move_order(
-        &self,
-        puzzle: &Puzzle,
-        goal: &Goal,
-        limits: &pdbsolver::Limits,
-    ) -> Result<pdbsolver::Solution, pdbsolver::SolveError> {
-        let opts = pdbsolver::Options {
-            limits: *limits,
-            order: pdbsolver::search::ChildOrder::Moves,
-            ..pdbsolver::Options::default()
-        };
-        pdbsolver::solve(pdbsolver::Algorithm::Ida, self, puzzle, goal, &opts)
-    }
-
     fn ida(
         &self,
         puzzle: &Puzzle,
         goal: &Goal,
         limits: &pdbsolver::Limits,
     ) -> Result<pdbsolver::Solution, pdbsolver::SolveError> {
-        let opts = pdbsolver::Options {
+        let search = pdbsolver::Search {
             limits: *limits,
-            ..pdbsolver::Options::default()
+            ..pdbsolver::Search::default()
         };
-        pdbsolver::solve(pdbsolver::Algorithm::Ida, self, puzzle, goal, &opts)
+        pdbsolver::solve(&search, self, puzzle, goal)
     }
 }
 

@@ -1,17 +1,17 @@
 //! The duplicate-move pruning machine kept beside a board's databases: `artifacts build` writes
 //! it, `artifacts verify` checks it, `artifacts publish` ships it, and the solver reads it
-//! before its own cache (`pdbsolver::search::prune::cache::read_published`), so that a user of
+//! before its own cache (`pdbsolver::prune::cache::read_published`), so that a user of
 //! the 24-puzzle tables does not spend the 25 s its depth-18 machine takes to build.
 //!
 //! The file is the solver's cache file (`prune-<W>x<H>-d<depth>.fsm`, layout in
-//! `solver/src/search/prune/cache.rs`), for the word depth the solver uses by default on the
+//! `solver/src/prune/cache.rs`), for the word depth the solver uses by default on the
 //! board; boards whose default machine is built in milliseconds (depth below
 //! `cache::MIN_CACHED_DEPTH`) get none.
 
 use anyhow::{Context, Result};
 use pdbformat::standard::StandardDb;
 use pdbformat::Board;
-use pdbsolver::search::prune::{cache, default_depth, Pruner};
+use pdbsolver::prune::{cache, default_depth, Pruner};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 

@@ -209,7 +209,7 @@ pub fn publish_dir(
     }
     let mut pruning = Vec::new();
     for (board, depth, path, states) in machines {
-        let name = pdbsolver::search::prune::cache::file_name(board, depth);
+        let name = pdbsolver::prune::cache::file_name(board, depth);
         let dest = out.join(&name);
         std::fs::copy(&path, &dest).with_context(|| format!("cannot write {}", dest.display()))?;
         crate::make_readable(&dest)?;
@@ -424,7 +424,7 @@ fn check_machine(out: &Path, m: &ReleaseMachine, sums: &[(String, String)]) -> V
         Ok(b) => b,
         Err(e) => return vec![format!("{}: board {}: {e}", m.file, m.board)],
     };
-    if m.file != pdbsolver::search::prune::cache::file_name(board, m.word_depth) {
+    if m.file != pdbsolver::prune::cache::file_name(board, m.word_depth) {
         problems.push(format!(
             "{}: not the file name of the {} machine of depth {}",
             m.file, m.board, m.word_depth

@@ -229,7 +229,7 @@ pub fn run(dir: &Path, names: &[String], require_all: bool, semantic: bool) -> R
         let Some((depth, path)) = super::machine::file_for(dir, board) else {
             continue;
         };
-        let name = pdbsolver::search::prune::cache::file_name(board, depth);
+        let name = pdbsolver::prune::cache::file_name(board, depth);
         match super::machine::check(&path, board, depth) {
             Ok(m) => println!("{name:<width$}  OK ({} states)", m.states()),
             Err(_) if !path.exists() => println!(

@@ -14,7 +14,7 @@ use anyhow::{Context, Result};
 use pdbformat::memory::{anonymous, Pages};
 use pdbformat::system::parse_meminfo;
 use pdbformat::units;
-use pdbtiles::report::median_f64;
+use pdbtiles::summary::median_f64;
 use std::hint::black_box;
 use std::time::Instant;
 

@@ -21,7 +21,7 @@ use std::collections::HashSet;
 use std::hash::Hash;
 
 /// The crate's multiplicative hasher for packed words (see `key.rs`).
-type Fast = crate::search::key::BuildFast;
+type Fast = crate::key::BuildFast;
 
 /// Bits of a string's directions: two a move, up to [`MAX_DEPTH`] moves.
 const DIR_BITS: u32 = 2 * MAX_DEPTH;
@@ -250,7 +250,7 @@ const NO_CELL: u64 = 0x7F;
 const BATCH: usize = 32;
 
 /// Every forbidden word of `board` up to `depth` moves, trimmed, sorted.
-pub(super) fn forbidden(board: Board, depth: u32) -> Vec<Word> {
+pub(super) fn words(board: Board, depth: u32) -> Vec<Word> {
     let raw = match board.cells() {
         0..=16 => enumerate::<u64>(board, depth),
         17..=25 => enumerate::<u128>(board, depth),

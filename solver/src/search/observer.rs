@@ -1,8 +1,8 @@
 //! What a long search tells its caller while it runs: one report per finished IDA* iteration
 //! (with an estimate of the next one from the growth factor) and the checkpoints, through a
-//! callback in [`super::Options`]. The library only calls it; the command line prints.
+//! callback in [`super::Search`]. The library only calls it; the command line prints.
 
-use super::checkpoint::SearchState;
+use crate::checkpoint::SearchState;
 use std::fmt;
 use std::sync::Arc;
 
@@ -44,7 +44,7 @@ pub enum Event {
     /// An iteration ended without a solution.
     Iteration(Iteration),
     /// Where the search stands: written periodically (every
-    /// [`super::Options::checkpoint_every`]) and when a limit or the interrupt stops it.
+    /// [`super::Ida::checkpoint_every`]) and when a limit or the interrupt stops it.
     Checkpoint(SearchState),
 }
 

@@ -1,7 +1,5 @@
-//! Checkpoints of an IDA* search: where it stands ([`SearchState`]: the bound, the counters and
-//! the path of the unfinished subtree at the cut depth, in the DFS order of the bounded loop)
-//! and the file that holds it with what it belongs to ([`Checkpoint`]: board, goal, start,
-//! heuristic identity, pruning depth, child order), checksummed and written atomically.
+//! The checkpoint file: [`Checkpoint`], a search state with what it belongs to (board, goal,
+//! start, heuristic identity, pruning depth), as checksummed text written atomically.
 //!
 //! The file is text, one `key value` line per field in a fixed order, then `checksum` with the
 //! 64-bit FNV-1a hash of every byte before that line:
@@ -32,41 +30,22 @@
 //! search generates (and expands) again: a resumed search ends with the same totals as one
 //! that never stopped.
 //!
-//! The `order` line names the order of a node's children ([`ChildOrder`]); a file without it
-//! (written before the order existed) is a search in the move table's order (`moves`).
+//! The `order` line names the order of a node's children, which gives the path its meaning:
+//! always `h` (smallest estimate first). Files of searches in the move table's order (`order
+//! moves`, or no `order` line: written before the order existed) are refused with
+//! [`CheckpointError::MoveOrder`]: that order is gone, and such a path means another place.
 
-use super::progress;
-use super::ChildOrder;
+use super::{CheckpointError, SearchState};
 use crate::heuristic::HeuristicChoice;
 use pdbformat::{Board, Goal, Puzzle};
 use std::fmt::Write as _;
 use std::path::Path;
-use thiserror::Error;
 
 /// The version written in the first line; other versions are refused.
 pub const VERSION: u32 = 1;
 
-/// How far a search got: enough to start again at the same place of the same iteration.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SearchState {
-    /// The start's estimate.
-    pub initial_h: u32,
-    /// The iteration's number, from 1.
-    pub iteration: u32,
-    /// The iteration's bound: every solution shorter than it has been ruled out.
-    pub bound: u32,
-    /// The smallest `g + h` above the bound met so far in this iteration (`None`: none yet).
-    pub next_bound: Option<u32>,
-    /// The slot (index into the blank's targets, in the order of the move table) of each move
-    /// from the start down to the unfinished subtree.
-    pub path: Vec<u8>,
-    /// Generated nodes, over all iterations, before that subtree.
-    pub nodes: u64,
-    /// Expanded nodes, likewise.
-    pub expanded: u64,
-    /// `nodes` when this iteration began.
-    pub iteration_start_nodes: u64,
-}
+/// The value of the `order` line: children smallest estimate first.
+const ORDER: &str = "h";
 
 /// A checkpoint file's contents: the search state and what it belongs to.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -81,57 +60,8 @@ pub struct Checkpoint {
     pub heuristic: String,
     /// The duplicate-move pruning depth (it changes the search order's nodes).
     pub prune_depth: u32,
-    /// The order of a node's children (it changes the path's meaning).
-    pub order: ChildOrder,
     /// Where the search stands.
     pub state: SearchState,
-}
-
-/// Why a checkpoint cannot be used.
-#[derive(Debug, Error)]
-pub enum CheckpointError {
-    /// The file could not be read or written.
-    #[error("checkpoint {path}: {source}")]
-    Io {
-        /// The file.
-        path: String,
-        /// The failure.
-        source: std::io::Error,
-    },
-    /// Not a checkpoint, or one of another version.
-    #[error("not a version {VERSION} solver checkpoint (first line: {0:?})")]
-    Version(String),
-    /// The file ends before a field.
-    #[error("the checkpoint is truncated: it ends before the field `{0}`")]
-    Truncated(&'static str),
-    /// A field's line is not what it should be.
-    #[error("the checkpoint's field `{field}` is damaged: {why}")]
-    Field {
-        /// The field.
-        field: &'static str,
-        /// What is wrong.
-        why: String,
-    },
-    /// The checksum does not match the contents.
-    #[error("the checkpoint is damaged: its checksum is {stored}, its contents give {computed}")]
-    Checksum {
-        /// The checksum written.
-        stored: String,
-        /// The checksum of the contents.
-        computed: String,
-    },
-    /// The checkpoint belongs to another search.
-    #[error(
-        "the checkpoint is for another search: its {field} is {saved}, this search's is {current}"
-    )]
-    Mismatch {
-        /// The field that differs.
-        field: &'static str,
-        /// The checkpoint's value.
-        saved: String,
-        /// This search's value.
-        current: String,
-    },
 }
 
 /// 64-bit FNV-1a: enough to tell a damaged file (not a defence against forgery).
@@ -187,7 +117,6 @@ impl Checkpoint {
         goal: &Goal,
         heuristic: &HeuristicChoice,
         prune_depth: u32,
-        order: ChildOrder,
         state: SearchState,
     ) -> Checkpoint {
         Checkpoint {
@@ -196,7 +125,6 @@ impl Checkpoint {
             start: puzzle.tiles().to_vec(),
             heuristic: heuristic_identity(heuristic),
             prune_depth,
-            order,
             state,
         }
     }
@@ -211,7 +139,7 @@ impl Checkpoint {
         let _ = writeln!(s, "start {}", join(&self.start));
         let _ = writeln!(s, "heuristic {}", self.heuristic);
         let _ = writeln!(s, "prune-depth {}", self.prune_depth);
-        let _ = writeln!(s, "order {}", self.order.name());
+        let _ = writeln!(s, "order {ORDER}");
         let _ = writeln!(s, "initial-h {}", st.initial_h);
         let _ = writeln!(s, "iteration {}", st.iteration);
         let _ = writeln!(s, "bound {}", st.bound);
@@ -244,13 +172,7 @@ impl Checkpoint {
         let start = fields.list("start")?;
         let heuristic = fields.take("heuristic")?;
         let prune_depth = fields.number("prune-depth")?;
-        let order = match fields.optional("order") {
-            None => ChildOrder::Moves,
-            Some(v) => ChildOrder::parse(&v).ok_or(CheckpointError::Field {
-                field: "order",
-                why: format!("{v:?} is not a child order (h or moves)"),
-            })?,
-        };
+        let order = fields.optional("order");
         let initial_h = fields.number("initial-h")?;
         let iteration = fields.number("iteration")?;
         let bound = fields.number("bound")?;
@@ -277,6 +199,17 @@ impl Checkpoint {
                 why: "text follows the checksum line".into(),
             });
         }
+        match order.as_deref().map(str::trim) {
+            Some(ORDER) => {}
+            Some("moves") => return Err(CheckpointError::MoveOrder("order moves")),
+            None => return Err(CheckpointError::MoveOrder("no order line")),
+            Some(v) => {
+                return Err(CheckpointError::Field {
+                    field: "order",
+                    why: format!("{v:?} is not a child order (h)"),
+                })
+            }
+        }
         let path = path
             .into_iter()
             .map(|x| {
@@ -295,7 +228,6 @@ impl Checkpoint {
             start: to_u16(start, "start")?,
             heuristic,
             prune_depth,
-            order,
             state: SearchState {
                 initial_h,
                 iteration,
@@ -341,10 +273,9 @@ impl Checkpoint {
     }
 
     /// Whether this checkpoint belongs to the search of `other` (same board, goal, start,
-    /// heuristic, pruning depth and child order); the error names the first field that
-    /// differs.
+    /// heuristic and pruning depth); the error names the first field that differs.
     pub fn check_same_search(&self, other: &Checkpoint) -> Result<(), CheckpointError> {
-        let fields: [(&'static str, String, String); 6] = [
+        let fields: [(&'static str, String, String); 5] = [
             ("board", self.board.clone(), other.board.clone()),
             ("goal", join(&self.goal), join(&other.goal)),
             ("start position", join(&self.start), join(&other.start)),
@@ -353,11 +284,6 @@ impl Checkpoint {
                 "prune depth",
                 self.prune_depth.to_string(),
                 other.prune_depth.to_string(),
-            ),
-            (
-                "child order",
-                self.order.name().to_string(),
-                other.order.name().to_string(),
             ),
         ];
         for (field, saved, current) in fields {
@@ -386,47 +312,6 @@ impl Checkpoint {
             return Err(CheckpointError::Field {
                 field: "iteration-nodes",
                 why: "more than the nodes in all".into(),
-            });
-        }
-        Ok(())
-    }
-}
-
-impl SearchState {
-    /// Checks that the state can continue a search whose start has the estimate `h0` (the
-    /// search refuses it otherwise): the same estimate, a bound not below it, a path within
-    /// the bound.
-    pub fn check_start(&self, h0: u32) -> Result<(), CheckpointError> {
-        if self.initial_h != h0 {
-            return Err(CheckpointError::Mismatch {
-                field: "initial estimate",
-                saved: self.initial_h.to_string(),
-                current: h0.to_string(),
-            });
-        }
-        if self.bound < h0 || self.iteration == 0 {
-            return Err(CheckpointError::Field {
-                field: "bound",
-                why: format!(
-                    "bound {} in iteration {} cannot follow the start's estimate {h0}",
-                    self.bound, self.iteration
-                ),
-            });
-        }
-        if self.path.len() > super::ida::CUT_DEPTH {
-            return Err(CheckpointError::Field {
-                field: "path",
-                why: format!(
-                    "{} moves, more than the cut depth {}",
-                    self.path.len(),
-                    super::ida::CUT_DEPTH
-                ),
-            });
-        }
-        if self.path.len() > self.bound as usize {
-            return Err(CheckpointError::Field {
-                field: "path",
-                why: format!("{} moves exceed the bound {}", self.path.len(), self.bound),
             });
         }
         Ok(())
@@ -500,22 +385,6 @@ fn to_u16(v: Vec<u64>, field: &'static str) -> Result<Vec<u16>, CheckpointError>
         .collect()
 }
 
-/// An observer that keeps the latest checkpoint in `slot` (for callers that write it
-/// themselves), passing every event on to `then` as well.
-pub fn keep_latest(
-    slot: std::sync::Arc<std::sync::Mutex<Option<SearchState>>>,
-    then: Option<progress::Observer>,
-) -> progress::Observer {
-    progress::Observer::new(move |e| {
-        if let progress::Event::Checkpoint(s) = e {
-            *slot.lock().unwrap_or_else(|p| p.into_inner()) = Some(s.clone());
-        }
-        if let Some(t) = &then {
-            t.tell(e);
-        }
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -527,7 +396,6 @@ mod tests {
             start: vec![8, 6, 7, 2, 5, 4, 3, 0, 1],
             heuristic: "manhattan".into(),
             prune_depth: 8,
-            order: ChildOrder::Estimate,
             state: SearchState {
                 initial_h: 21,
                 iteration: 3,
@@ -586,26 +454,33 @@ mod tests {
         b.start.swap(0, 1);
         let e = a.check_same_search(&b).unwrap_err().to_string();
         assert!(e.contains("start position"), "{e}");
-        let mut b = a.clone();
-        b.order = ChildOrder::Moves;
-        let e = a.check_same_search(&b).unwrap_err().to_string();
-        assert!(e.contains("child order"), "{e}");
     }
 
     #[test]
-    fn a_file_without_an_order_line_is_in_move_order() {
+    fn files_in_move_order_are_refused_clearly() {
+        let text = sample().to_text();
+        assert!(text.contains("\norder h\n"), "{text}");
+        // A checksummed file whose body is `body`.
+        let sealed = |body: String| format!("{body}checksum {:016x}\n", fnv1a(body.as_bytes()));
+        let body = |f: &dyn Fn(&str) -> Option<String>| -> String {
+            text.lines()
+                .filter(|l| !l.starts_with("checksum "))
+                .filter_map(f)
+                .map(|l| format!("{l}\n"))
+                .collect()
+        };
         // What files written before the order existed hold: no `order` line.
-        let mut c = sample();
-        c.order = ChildOrder::Moves;
-        let text = c.to_text();
-        let body: String = text
-            .lines()
-            .filter(|l| !l.starts_with("order ") && !l.starts_with("checksum "))
-            .map(|l| format!("{l}\n"))
-            .collect();
-        let old = format!("{body}checksum {:016x}\n", fnv1a(body.as_bytes()));
-        assert_eq!(Checkpoint::parse(&old).unwrap(), c);
-        let bad = text.replace("order moves", "order sideways");
-        assert!(Checkpoint::parse(&bad).is_err());
+        let old = sealed(body(&|l| (!l.starts_with("order ")).then(|| l.to_string())));
+        let moves = sealed(body(&|l| Some(l.replace("order h", "order moves"))));
+        for file in [old, moves] {
+            let e = Checkpoint::parse(&file).unwrap_err();
+            assert!(matches!(e, CheckpointError::MoveOrder(_)), "{e}");
+            assert!(e.to_string().contains("move table's order"), "{e}");
+        }
+        let bad = sealed(body(&|l| Some(l.replace("order h", "order sideways"))));
+        assert!(matches!(
+            Checkpoint::parse(&bad),
+            Err(CheckpointError::Field { field: "order", .. })
+        ));
     }
 }

@@ -24,7 +24,7 @@
 //! entries when the states fit, else `u32`. The inverse move (a string of length 2 equivalent
 //! to the empty string) is the depth-2 case of the machine.
 //!
-//! **Building.** The enumeration (`prune/words.rs`) names effects by their strings rather than
+//! **Building.** The enumeration (`prune/forbidden.rs`) names effects by their strings rather than
 //! packed boards; the minimisation refines only the states whose signature may have changed.
 //! A 5×5 machine of depth 18 takes about 25 s on two cores and 0.56 GB at its peak.
 //!
@@ -33,13 +33,13 @@
 //! milliseconds.
 
 pub mod cache;
-mod words;
+mod forbidden;
 
 pub use cache::Origin;
+use forbidden::Word;
 use pdbformat::{Board, Direction};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
-use words::Word;
 
 /// The word depth used on boards of at most 16 cells when none is given: measured on Korf's
 /// 100 (see `BENCHMARKS.md`, "Solver: duplicate-move pruning").
@@ -72,8 +72,38 @@ pub fn default_depth(board: Board) -> u32 {
     }
 }
 
+/// Which duplicate-move pruning machine a cost-bounded search (`ida`, `hybrid`,
+/// `parallel-ida`) steps through.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Pruning {
+    /// The machine of the board's default word depth ([`default_depth`]).
+    #[default]
+    BoardDefault,
+    /// No machine: only the move straight back to the previous cell is never made.
+    Off,
+    /// The machine of this word depth (1 to [`MAX_DEPTH`]; 0 is [`Pruning::Off`]).
+    Depth(u32),
+}
+
+impl Pruning {
+    /// The word depth on `board` (0: off).
+    pub fn depth(self, board: Board) -> u32 {
+        match self {
+            Pruning::BoardDefault => default_depth(board),
+            Pruning::Off => 0,
+            Pruning::Depth(d) => d,
+        }
+    }
+
+    /// The machine on `board`, built once per process for each board and depth
+    /// ([`Pruner::shared`]).
+    pub fn machine(self, board: Board) -> Arc<Pruner> {
+        Pruner::shared(board, self.depth(board))
+    }
+}
+
 /// The crate's multiplicative hasher for packed keys.
-type Fast = super::key::BuildFast;
+type Fast = crate::key::BuildFast;
 
 /// The machines built so far, by board width, height and word depth.
 type Machines = HashMap<(usize, usize, u32), Arc<Pruner>>;
@@ -288,7 +318,7 @@ impl Pruner {
     }
 
     fn words_of(board: Board, depth: u32) -> Vec<Word> {
-        words::forbidden(board, depth)
+        forbidden::words(board, depth)
     }
 
     /// The state a search starts in with the blank on `cell`.

@@ -1,0 +1,239 @@
+//! The one writer of an answer, as text and as JSON, shared by `solver solve`, `bench`,
+//! `compare` and `serve`: a solution, a failure (with what stopped it and what it proved), an
+//! IDA* iteration. Callers add only their own fields (bench: the instance and the published
+//! count; compare: the pair and the optimum; serve: the goal and the board).
+//!
+//! JSON of a solution: `puzzle`, `length`, `moves`, `tiles`, `nodes`, `expanded`,
+//! `iterations`, `initial_h`, `seconds`, `algorithm`, `heuristic`, `optimal`, `peak_memory`,
+//! `stored`, `detail`, and `per_thread` for the threaded searches. Of a failure: `puzzle`,
+//! `error`; with `nodes`, `seconds`, `peak_memory`, `initial_h` when a search ran, and
+//! `stopped`, `lower_bound` when a limit stopped it.
+
+use pdbformat::units::{approx_bytes, thousands};
+use pdbformat::{Goal, Puzzle, PuzzleError};
+use pdbsolver::{Algorithm, AlgorithmName, Iteration, Solution, SolveError};
+use serde_json::{json, Value};
+
+/// A rate such as nodes per second, with a unit prefix (`12.3 M`).
+pub fn rate(x: f64) -> String {
+    if x >= 1e9 {
+        format!("{:.2} G", x / 1e9)
+    } else if x >= 1e6 {
+        format!("{:.2} M", x / 1e6)
+    } else if x >= 1e3 {
+        format!("{:.2} k", x / 1e3)
+    } else {
+        format!("{x:.0} ")
+    }
+}
+
+/// Whether an answer of `algorithm` reports the search's memory and how it ran: every
+/// algorithm but `ida`, which holds only its path and keeps its classic report.
+fn reports_memory(algorithm: AlgorithmName) -> bool {
+    algorithm != AlgorithmName::Ida
+}
+
+/// The full text report of one solution of `puzzle` for the goal named `goal_name` with the
+/// heuristic described as `heuristic`, found by `algorithm` (with its settings).
+pub fn solution_text(
+    puzzle: &Puzzle,
+    goal_name: &str,
+    heuristic: &str,
+    s: &Solution,
+    algorithm: &Algorithm,
+) -> String {
+    let mut out = String::new();
+    out.push_str(&format!("puzzle:     {puzzle:#}\n"));
+    out.push_str(&format!("goal:       {goal_name}\n"));
+    out.push_str(&format!("heuristic:  {heuristic}\n"));
+    out.push_str(&format!("length:     {}\n", s.len()));
+    out.push_str(&format!("blank:      {}\n", spaced(&s.blank_notation())));
+    out.push_str(&format!("tiles:      {}\n", s.tile_notation()));
+    out.push_str(&format!(
+        "nodes:      {} generated, {} expanded, {} iterations, initial h {}\n",
+        thousands(s.stats.nodes),
+        thousands(s.stats.expanded),
+        s.stats.iterations,
+        s.stats.initial_h
+    ));
+    out.push_str(&format!(
+        "time:       {:.3} s ({}nodes/s)\n",
+        s.stats.seconds,
+        rate(s.nodes_per_second())
+    ));
+    if !reports_memory(s.algorithm) {
+        return out;
+    }
+    out.push_str(&format!("algorithm:  {}\n", promise(s, algorithm)));
+    out.push_str(&format!(
+        "memory:     {} estimated peak{}\n",
+        approx_bytes(s.stats.peak_memory as f64),
+        if s.stats.stored > 0 {
+            format!(" ({} positions stored)", thousands(s.stats.stored))
+        } else {
+            String::new()
+        }
+    ));
+    if !s.stats.detail.is_empty() {
+        out.push_str(&format!("search:     {}\n", s.stats.detail));
+    }
+    if !s.stats.per_thread.is_empty() {
+        out.push_str(&format!("per thread: {} nodes\n", per_thread(s, " / ")));
+    }
+    out
+}
+
+/// What the algorithm promises, in words: `astar (optimal)`, `weighted, w = 2 (not optimal)`.
+fn promise(s: &Solution, algorithm: &Algorithm) -> String {
+    match (s.algorithm, algorithm) {
+        (a, _) if a.is_optimal() => format!("{a} (optimal)"),
+        (_, Algorithm::Weighted(w)) => format!("weighted, {} (not optimal)", w.describe()),
+        (a, _) => format!("{a} (not optimal)"),
+    }
+}
+
+/// Each thread's nodes, joined by `sep`.
+pub fn per_thread(s: &Solution, sep: &str) -> String {
+    let v: Vec<String> = s.stats.per_thread.iter().map(|&n| thousands(n)).collect();
+    v.join(sep)
+}
+
+/// One line per solution, for files of puzzles: `#n  length  nodes  seconds  moves`, with
+/// `excess` (how far a solution that is not proven optimal is from the optimum the line
+/// gives) after the length, and the memory for the algorithms that report it.
+pub fn solution_line(number: usize, s: &Solution, excess: Option<i64>) -> String {
+    format!(
+        "#{number:<4} length {:>4}{}  nodes {:>15}{}  {:>9.3} s  {}",
+        s.len(),
+        excess.map_or(String::new(), |x| format!(" (+{x:<3})")),
+        thousands(s.stats.nodes),
+        if reports_memory(s.algorithm) {
+            format!("  memory {:>10}", approx_bytes(s.stats.peak_memory as f64))
+        } else {
+            String::new()
+        },
+        s.stats.seconds,
+        s.blank_notation()
+    )
+}
+
+/// The JSON object of a solution of `puzzle` with the heuristic described as `heuristic`.
+pub fn solution_json(puzzle: &Puzzle, heuristic: &str, s: &Solution) -> Value {
+    let mut v = json!({
+        "puzzle": format!("{puzzle:#}"),
+        "length": s.len(),
+        "moves": s.blank_notation(),
+        "tiles": s.tiles_moved,
+        "nodes": s.stats.nodes,
+        "expanded": s.stats.expanded,
+        "iterations": s.stats.iterations,
+        "initial_h": s.stats.initial_h,
+        "seconds": s.stats.seconds,
+        "algorithm": s.algorithm.name(),
+        "heuristic": heuristic,
+        "optimal": s.optimal,
+        "peak_memory": s.stats.peak_memory,
+        "stored": s.stats.stored,
+        "detail": s.stats.detail,
+    });
+    if !s.stats.per_thread.is_empty() {
+        v["per_thread"] = json!(s.stats.per_thread);
+    }
+    v
+}
+
+/// The JSON object of a puzzle (as text) that was not solved, with the error `e` described as
+/// `message`: what the search spent when one ran, and for a search stopped by a limit what
+/// stopped it and the lower bound it proved.
+pub fn failure_json(puzzle: &str, e: &SolveError, message: &str) -> Value {
+    let mut v = json!({ "puzzle": puzzle, "error": message });
+    if let Some(s) = e.stats() {
+        v["nodes"] = s.nodes.into();
+        v["seconds"] = s.seconds.into();
+        v["peak_memory"] = s.peak_memory.into();
+        v["initial_h"] = s.initial_h.into();
+    }
+    if let SolveError::Stopped { stop, stats } = e {
+        v["stopped"] = stop.describe().into();
+        v["lower_bound"] = stats.lower_bound.into();
+    }
+    v
+}
+
+/// The message of `e` for `puzzle` towards `goal`: the error, with a hint naming the other
+/// named goal (by `goal_option`: `--goal` on the command line, `goal` in the API) when the
+/// puzzle cannot reach this one but can reach that.
+pub fn failure_message(
+    e: &SolveError,
+    puzzle: Option<&Puzzle>,
+    goal: &Goal,
+    goal_option: &str,
+) -> String {
+    let mut msg = e.to_string();
+    if let (SolveError::Puzzle(PuzzleError::Unsolvable { .. }), Some(p)) = (e, puzzle) {
+        let b = goal.board();
+        for other in [Goal::blank_first(b), Goal::blank_last(b)] {
+            if other != *goal && p.is_solvable(&other) {
+                msg.push_str(&format!(" (it is solvable for {goal_option} {other})"));
+                break;
+            }
+        }
+    }
+    msg
+}
+
+/// The line of one finished IDA* iteration: bound, nodes, rate, time, and the estimate of the
+/// next one.
+pub fn iteration_line(it: &Iteration) -> String {
+    let next = match (it.growth, it.next_seconds) {
+        (Some(g), Some(t)) => format!(
+            "; next: bound {}, about {:.1}x, {:.1} s",
+            it.next_bound, g, t
+        ),
+        _ => format!("; next: bound {}", it.next_bound),
+    };
+    format!(
+        "iteration {:>3}  bound {:>3}  nodes {:>17}  {:>10}nodes/s  {:>9.2} s (total {:.1} s){next}",
+        it.iteration,
+        it.bound,
+        thousands(it.nodes),
+        rate(it.nodes_per_second()),
+        it.seconds,
+        it.total_seconds
+    )
+}
+
+/// The JSON object of one finished IDA* iteration, as `solver solve --json` prints it on
+/// standard error and `solver serve` streams it (with an `"event"` field added).
+pub fn iteration_json(it: &Iteration) -> Value {
+    json!({
+        "iteration": it.iteration,
+        "bound": it.bound,
+        "next_bound": it.next_bound,
+        "nodes": it.nodes,
+        "total_nodes": it.total_nodes,
+        "seconds": it.seconds,
+        "total_seconds": it.total_seconds,
+        "nodes_per_second": it.nodes_per_second(),
+        "growth": it.growth,
+        "next_nodes": it.next_nodes,
+        "next_seconds": it.next_seconds,
+    })
+}
+
+/// `RDLU` as `R D L U`.
+fn spaced(moves: &str) -> String {
+    let v: Vec<String> = moves.chars().map(|c| c.to_string()).collect();
+    v.join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rates() {
+        assert_eq!(rate(2.5e6), "2.50 M");
+        assert_eq!(rate(999.0), "999 ");
+    }
+}

@@ -1,0 +1,133 @@
+//! The flags that make a search's [`Request`]: the algorithm, its settings and the limits, as
+//! clap reads them (each value that has a textual form read exactly as [`Request::set`] reads
+//! it, so flags, compare's pairs and the server's body share one reading), turned into the
+//! request in one place ([`SearchFlags::request`]); and a request's error in the flags' words.
+
+use super::HeuristicArgs;
+use anyhow::{anyhow, Result};
+use clap::Args;
+use pdbsolver::{AlgorithmName, Pruning, Request, RequestError};
+
+/// A clap value parser for a flag whose value [`Request::set`] reads under `key`: the field
+/// `field` of a request set from the value, or the request's message (a usage error, exit 2).
+pub fn read_as<T: 'static>(
+    key: &'static str,
+    field: fn(Request) -> Option<T>,
+) -> impl Fn(&str) -> Result<T, String> + Clone + Send + Sync + 'static {
+    move |value| {
+        let mut r = Request::default();
+        r.set(key, value).map_err(|e| describe(&e))?;
+        field(r).ok_or_else(|| format!("--{key} takes a value"))
+    }
+}
+
+/// A request's error with each setting named by its flag.
+pub fn describe(e: &RequestError) -> String {
+    e.describe(|key| match key {
+        "prune" => "--prune-depth (or --no-prune)".to_string(),
+        key => format!("--{key}"),
+    })
+}
+
+/// [`describe`] as an error (exit 1).
+pub fn request_error(e: RequestError) -> anyhow::Error {
+    anyhow!(describe(&e))
+}
+
+/// The limits of every search: nodes and time.
+#[derive(Args, Debug, Clone, Default)]
+pub struct LimitFlags {
+    /// Stop each search after generating this many nodes.
+    #[arg(long, value_name = "N")]
+    pub max_nodes: Option<u64>,
+    /// Stop each search after this many seconds.
+    #[arg(long, value_name = "SECONDS")]
+    pub timeout: Option<f64>,
+}
+
+/// The duplicate-move pruning of `ida`, `hybrid` and `parallel-ida`.
+#[derive(Args, Debug, Clone, Default)]
+pub struct PruneFlags {
+    /// ida, hybrid, parallel-ida: turn duplicate-move pruning off (the move back to the
+    /// previous cell is still never made).
+    #[arg(long)]
+    pub no_prune: bool,
+    /// ida, hybrid, parallel-ida: word depth of the duplicate-move pruning machine (1 to 24;
+    /// default 12 on boards of at most 16 cells, 18 on 17 to 25 cells, 10 on larger ones;
+    /// machines of depth 12 or more are read from a file beside the databases when there is
+    /// one, else cached in the user cache directory, or in $PDB_PRUNE_CACHE, `off` for none).
+    #[arg(long, value_name = "L",
+          value_parser = clap::value_parser!(u32).range(1..=pdbsolver::prune::MAX_DEPTH as i64))]
+    pub prune_depth: Option<u32>,
+}
+
+impl PruneFlags {
+    /// The pruning the flags ask for, if they ask (`--no-prune` wins).
+    pub fn pruning(&self) -> Option<Pruning> {
+        match (self.no_prune, self.prune_depth) {
+            (true, _) => Some(Pruning::Off),
+            (false, Some(d)) => Some(Pruning::Depth(d)),
+            (false, None) => None,
+        }
+    }
+}
+
+/// The flags of `solver solve` that choose and set the search.
+#[derive(Args, Debug, Clone)]
+pub struct SearchFlags {
+    /// Search algorithm: ida (optimal, the default), bfs, astar, hybrid (A* then IDA*),
+    /// parallel-ida (optimal, threads), dfs (depth-limited, not optimal), weighted (weighted A*
+    /// or greedy, not optimal) or strategic (rows then columns, any board size, not optimal).
+    /// A setting the algorithm does not take (--weight with ida) is refused.
+    #[arg(long, value_name = "NAME", value_parser = read_as("algorithm", |r| r.algorithm))]
+    pub algorithm: Option<AlgorithmName>,
+    /// weighted: the weight w of f = g + w*h (at least 1; default 2), or inf for greedy
+    /// best-first search.
+    #[arg(long, value_name = "W", value_parser = read_as("weight", |r| r.weight))]
+    pub weight: Option<f64>,
+    /// parallel-ida and hybrid (its IDA* phase): worker threads (default 0: one per core).
+    #[arg(long, value_name = "N")]
+    pub threads: Option<usize>,
+    /// Stop before the estimated memory of the search exceeds SIZE (such as 512M or 4G;
+    /// default: half the available memory); it binds bfs, astar, hybrid and weighted, which
+    /// keep positions. bfs refuses boards whose state space would not fit.
+    #[arg(long, value_name = "SIZE", value_parser = read_as("max-memory", |r| r.max_memory))]
+    pub max_memory: Option<u64>,
+    /// dfs: a fixed depth limit (default: twice the start's estimate, doubled until solved).
+    #[arg(long, value_name = "N")]
+    pub depth_limit: Option<u32>,
+    /// hybrid: positions A* stores before IDA* takes over from its frontier (default 1000000).
+    #[arg(long, value_name = "N")]
+    pub hybrid_nodes: Option<u64>,
+    #[command(flatten)]
+    pub prune: PruneFlags,
+    #[command(flatten)]
+    pub limits: LimitFlags,
+}
+
+impl SearchFlags {
+    /// The request these flags and the heuristic flags make: only what was given is set.
+    pub fn request(&self, heuristic: &HeuristicArgs) -> Result<Request> {
+        let mut r = Request {
+            algorithm: self.algorithm,
+            threads: self.threads,
+            weight: self.weight,
+            depth_limit: self.depth_limit,
+            hybrid_nodes: self.hybrid_nodes,
+            max_memory: self.max_memory,
+            ..limits_request(&self.limits, &self.prune)
+        };
+        heuristic.add_to(&mut r)?;
+        Ok(r)
+    }
+}
+
+/// The request of the limit and pruning flags alone (`solver bench`, an IDA* search).
+pub fn limits_request(limits: &LimitFlags, prune: &PruneFlags) -> Request {
+    Request {
+        max_nodes: limits.max_nodes,
+        timeout: limits.timeout,
+        prune: prune.pruning(),
+        ..Request::default()
+    }
+}

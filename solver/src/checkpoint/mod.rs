@@ -1,0 +1,12 @@
+//! Checkpoints of long IDA* searches: where a search stands ([`SearchState`], reported to the
+//! search's observer and given back in [`crate::Ida::resume`]) and the file that keeps it with
+//! what it belongs to ([`Checkpoint`], checksummed and written atomically). A resumed search
+//! generates exactly the nodes of one that never stopped.
+
+mod error;
+mod file;
+mod state;
+
+pub use error::CheckpointError;
+pub use file::{heuristic_identity, Checkpoint, VERSION};
+pub use state::{keep_latest, SearchState};

@@ -1,0 +1,112 @@
+//! One table ready for lookups: [`LoadedTable`], its pattern, index and entries, and the
+//! lookups the heuristics make (the index of a state, the stored entry, the value of a child
+//! of a `bit1` table, a prefetch).
+
+use super::walk::Walk;
+use pdbformat::format::{Encoding, EntryView, TableHeader};
+use pdbformat::rank::{FastIndex, TableIndex, TableKind};
+use pdbformat::Pattern;
+use std::path::{Path, PathBuf};
+
+/// One table ready for lookups: its pattern, kind, index and entries.
+pub struct LoadedTable {
+    /// The pattern (in the database goal's tile numbers).
+    pub pattern: Pattern,
+    /// Zero-aware or zero-unaware.
+    pub kind: TableKind,
+    /// The index that maps states to entries.
+    pub index: TableIndex,
+    /// The same numbering, prepared for fast lookups.
+    pub(super) fast: FastIndex,
+    /// What the file's header says about the table.
+    pub header: TableHeader,
+    /// The encoded entries, in anonymous memory.
+    pub(super) entries: memmap2::Mmap,
+    /// Their encoding (a copy of the header's, kept beside the entries for lookups).
+    pub(super) encoding: Encoding,
+    /// For `bit1` tables: the walk to the goal (boxed: it is large and not needed by lookups).
+    pub(super) walk: Option<Box<Walk>>,
+    /// The file and the table's number in it, for messages.
+    pub(super) path: PathBuf,
+    pub(super) number: usize,
+}
+
+impl LoadedTable {
+    /// The entry of the state with the pattern tiles on `cells` (tile order, occupying the
+    /// cells of `occ`) and the blank on `blank`.
+    #[inline(always)]
+    pub fn index(&self, cells: &[u8], occ: u64, blank: u8) -> u64 {
+        self.fast.index(cells, occ, blank)
+    }
+
+    /// The entries seen through their encoding (`pdbformat` decodes every encoding).
+    #[inline(always)]
+    pub(super) fn view(&self) -> EntryView<'_> {
+        EntryView::new(&self.entries, self.encoding)
+    }
+
+    /// Whether the entries hold only bit 1 of each value (`bit1`): values then come from
+    /// [`LoadedTable::exact_value`] and [`LoadedTable::child_value`], not from
+    /// [`LoadedTable::value`].
+    pub fn is_differential(&self) -> bool {
+        self.view().is_differential()
+    }
+
+    /// The stored entry `i`: the value for `u8` and `u4` tables, bit 1 of the value for `bit1`
+    /// tables ([`EntryView::stored`]).
+    ///
+    /// # Panics
+    /// If `i` is out of range.
+    #[inline(always)]
+    pub fn value(&self, i: u64) -> u8 {
+        self.view().stored(i)
+    }
+
+    /// The value of entry `i`, a state one move of a pattern tile away from a state of value
+    /// `parent` ([`EntryView::child_value`]): the stored value for `u8` and `u4` tables, the
+    /// one of `parent ± 1` that the stored bit names for `bit1` tables.
+    ///
+    /// # Panics
+    /// If `i` is out of range.
+    #[inline(always)]
+    pub fn child_value(&self, i: u64, parent: u8) -> u8 {
+        self.view().child_value(i, parent)
+    }
+
+    /// Asks the processor to bring entry `i` into the cache (a hint; no effect elsewhere).
+    #[inline(always)]
+    pub fn prefetch(&self, i: u64) {
+        if let Some(p) = self.view().address_of(i) {
+            pdbformat::memory::prefetch_read(p);
+        }
+    }
+
+    /// Bytes of entries held in memory.
+    pub fn memory_bytes(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// The stored entry of the state with the pattern tiles on `cells` and the blank on
+    /// `blank` (see [`LoadedTable::value`]).
+    #[inline(always)]
+    pub fn lookup(&self, cells: &[u8], occ: u64, blank: u8) -> u8 {
+        self.value(self.index(cells, occ, blank))
+    }
+
+    /// The file the table comes from and its number there.
+    pub fn origin(&self) -> (&Path, usize) {
+        (&self.path, self.number)
+    }
+}
+
+impl std::fmt::Debug for LoadedTable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "LoadedTable({} {}, {} entries)",
+            self.kind,
+            self.pattern,
+            self.index.len()
+        )
+    }
+}
