@@ -221,6 +221,25 @@ fn solve_errors_and_limits() {
             .code(2)
             .stderr(predicate::str::contains("error"));
     }
+    // Settings the algorithm does not take are bad arguments too, named by their flags.
+    for (args, says) in [
+        (
+            &["--weight", "3"][..],
+            "--weight is a setting of weighted, not of ida",
+        ),
+        (
+            &["--algorithm", "astar", "--prune-depth", "10"][..],
+            "--prune-depth (or --no-prune) is a setting of ida, hybrid and parallel-ida",
+        ),
+    ] {
+        solver(home.path())
+            .args(["solve", "--heuristic", "manhattan"])
+            .args(args)
+            .arg(P8)
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(says));
+    }
 }
 
 #[test]

@@ -4,7 +4,7 @@
 //! request in one place ([`SearchFlags::request`]); and a request's error in the flags' words.
 
 use super::HeuristicArgs;
-use anyhow::{anyhow, Result};
+use anyhow::Result;
 use clap::Args;
 use pdbsolver::{AlgorithmName, Pruning, Request, RequestError};
 
@@ -29,9 +29,27 @@ pub fn describe(e: &RequestError) -> String {
     })
 }
 
-/// [`describe`] as an error (exit 1).
+/// Flags that cannot go together (a setting the algorithm does not take): bad arguments, exit
+/// status 2 like clap's own usage errors.
+#[derive(Debug)]
+pub struct UsageError(String);
+
+impl std::fmt::Display for UsageError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for UsageError {}
+
+/// [`describe`] as an error: a [`UsageError`] (exit status 2) for a setting the algorithm
+/// does not take, else a plain one (exit status 1, as for other input that cannot be used).
 pub fn request_error(e: RequestError) -> anyhow::Error {
-    anyhow!(describe(&e))
+    if e.is_not_taken() {
+        UsageError(describe(&e)).into()
+    } else {
+        anyhow::anyhow!(describe(&e))
+    }
 }
 
 /// The limits of every search: nodes and time.

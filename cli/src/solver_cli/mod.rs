@@ -16,6 +16,8 @@ use std::sync::{Arc, OnceLock};
 
 /// Exit code for errors: unreadable or unsolvable puzzles, unusable databases, bad files.
 pub const EXIT_ERROR: i32 = 1;
+/// Exit code for bad arguments: clap's usage errors, and settings the algorithm does not take.
+pub const EXIT_USAGE: i32 = 2;
 /// Exit code when a search was stopped by `--max-nodes`, `--timeout` or Ctrl-C.
 pub const EXIT_STOPPED: i32 = 3;
 /// Exit code of a second Ctrl-C, which quits at once (128 + SIGINT, as a shell reports it).
@@ -90,8 +92,9 @@ DEFAULT DATABASE
 
 EXIT STATUS
   0 all puzzles solved; 1 an error (unreadable, impossible or unsolvable puzzle, unusable
-  database, wrong length in a benchmark); 2 bad arguments; 3 a search stopped by a limit or by
-  Ctrl-C (the message gives the proven lower bound); 130 a second Ctrl-C (quit at once).";
+  database, wrong length in a benchmark); 2 bad arguments (also a setting the algorithm does not
+  take, such as --weight with ida); 3 a search stopped by a limit or by Ctrl-C (the message
+  gives the proven lower bound); 130 a second Ctrl-C (quit at once).";
 
 /// The top-level command line.
 #[derive(Parser, Debug)]
@@ -203,7 +206,11 @@ pub fn run() -> i32 {
         Ok(code) => code,
         Err(e) => {
             eprintln!("error: {}", pdbformat::error::describe(&*e));
-            EXIT_ERROR
+            if e.downcast_ref::<flags::UsageError>().is_some() {
+                EXIT_USAGE
+            } else {
+                EXIT_ERROR
+            }
         }
     }
 }

@@ -34,6 +34,13 @@ enum Kind {
 }
 
 impl RequestError {
+    /// Whether the request named a setting its algorithm does not take (rather than an
+    /// unknown key or name, or a value that cannot be read): a combination of settings that
+    /// cannot run, where each one alone could.
+    pub fn is_not_taken(&self) -> bool {
+        matches!(self.kind, Kind::NotTaken { .. })
+    }
+
     pub(super) fn unknown(key: &str) -> RequestError {
         RequestError {
             key: key.trim().to_string(),
