@@ -10,6 +10,7 @@
 
 pub mod answer;
 pub mod bars;
+mod output;
 mod pdbgen_cli;
 #[cfg(feature = "serve")]
 mod serve;

@@ -629,3 +629,28 @@ fn boards_beyond_64_cells_are_refused() {
         .stderr(predicate::function(says_each_cause_once))
         .stderr(predicate::str::contains("at most 64 cells"));
 }
+
+#[test]
+fn a_closed_standard_output_ends_quietly() {
+    let home = tempfile::tempdir().unwrap();
+    for args in [
+        &["locate"][..],
+        &["solve", "--heuristic", "manhattan", "8 6 7 2 5 4 3 0 1"][..],
+    ] {
+        // A pipe whose reading end is closed before the command writes (`solver … | head -0`).
+        let (reader, writer) = std::io::pipe().unwrap();
+        drop(reader);
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_solver"))
+            .current_dir(home.path())
+            .env_remove("PDB_DIR")
+            .env("HOME", home.path())
+            .env("XDG_CACHE_HOME", home.path().join("cache"))
+            .args(args)
+            .stdout(writer)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {stderr}");
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+    }
+}

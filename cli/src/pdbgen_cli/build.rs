@@ -1,8 +1,8 @@
 //! `pdbgen build`: plan, check memory, build with progress, write, summarise.
 
-use super::outln;
 use super::{parse_board, parse_compression, parse_encoding, parse_goal, parse_kind};
 use crate::bars::BarObserver;
+use crate::output::outln;
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use indicatif::HumanCount;

@@ -1,7 +1,8 @@
 //! `pdbgen compress`: rewrite a file with another compression or entry encoding.
 
-use super::{outln, parse_compression, parse_encoding};
+use super::{parse_compression, parse_encoding};
 use crate::bars::BarObserver;
+use crate::output::outln;
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use pdbformat::format::{

@@ -1,7 +1,7 @@
 //! `pdbgen info`: the header in words, sizes, the value histogram and the mean.
 
-use super::outln;
 use crate::bars::BarObserver;
+use crate::output::outln;
 use anyhow::Result;
 use clap::Args;
 use pdbformat::format::{Encoding, LoadOptions, PdbFile};

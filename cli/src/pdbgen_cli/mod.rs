@@ -78,24 +78,3 @@ pub fn parse_compression(s: &str) -> Result<Compression> {
 pub fn parse_encoding(s: &str) -> Result<Encoding> {
     Encoding::parse(s).ok_or_else(|| anyhow!("unknown encoding {s:?}: use u8, u4 or bit1"))
 }
-
-/// Writes one line to standard output; a closed pipe (`pdbgen info f | head`) ends the program
-/// quietly instead of panicking.
-pub fn emit(args: std::fmt::Arguments<'_>) {
-    use std::io::Write;
-    let mut out = std::io::stdout().lock();
-    if let Err(e) = out.write_fmt(args).and_then(|_| out.write_all(b"\n")) {
-        if e.kind() == std::io::ErrorKind::BrokenPipe {
-            std::process::exit(0);
-        }
-        eprintln!("error: cannot write to standard output: {e}");
-        std::process::exit(1);
-    }
-}
-
-/// `println!` through [`emit`].
-macro_rules! outln {
-    () => { $crate::pdbgen_cli::emit(format_args!("")) };
-    ($($t:tt)*) => { $crate::pdbgen_cli::emit(format_args!($($t)*)) };
-}
-pub(crate) use outln;

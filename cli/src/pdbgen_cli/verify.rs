@@ -1,8 +1,8 @@
 //! `pdbgen verify`: checksums of every file, then the semantic check of every table, through
 //! [`pdbgen::verify_file`]; this module only prints its reports.
 
-use super::outln;
 use crate::bars::VerifyBars;
+use crate::output::outln;
 use anyhow::Result;
 use clap::Args;
 use pdbgen::{verify_file, FileReport, Problem, VerifyDepth, VerifyOptions};

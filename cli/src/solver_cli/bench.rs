@@ -11,6 +11,7 @@ use super::puzzles::{list_board, read_input};
 use super::setup::{make_goal, make_heuristic, parse_board, prepare_pruner};
 use super::{batch_exit_code, HeuristicArgs};
 use crate::answer::{failure_json, failure_message, rate, solution_json};
+use crate::output::outln;
 use crate::summary::Summary;
 use anyhow::Result;
 use clap::Args;
@@ -75,15 +76,15 @@ pub fn run(a: BenchArgs) -> Result<i32> {
     let prune_seconds = prune_start.elapsed().as_secs_f64();
     let published = lines.iter().any(|l| l.published_nodes.is_some());
     if !a.json {
-        println!(
+        outln!(
             "{}: {} instances, {board} board, goal {goal}, single thread",
             a.file.display(),
             lines.len()
         );
-        println!("heuristic: {}", setup.description);
-        println!("database load: {:.3} s", setup.load_seconds);
+        outln!("heuristic: {}", setup.description);
+        outln!("database load: {:.3} s", setup.load_seconds);
         if machine.depth() == 0 {
-            println!("pruning machine: off");
+            outln!("pruning machine: off");
         } else {
             use pdbsolver::prune::Origin;
             let how = match machine.origin() {
@@ -99,13 +100,13 @@ pub fn run(a: BenchArgs) -> Result<i32> {
                 ),
                 Origin::NotSaved(why) => format!("built (not cached: {why})"),
             };
-            println!(
+            outln!(
                 "pruning machine: word depth {}, {} states, {how} in {prune_seconds:.3} s",
                 machine.depth(),
                 machine.states()
             );
         }
-        println!(
+        outln!(
             "{:>4} {:>4} {:>4} {:>16} {:>10} {:>12}{}",
             "#",
             "len",
@@ -170,10 +171,10 @@ pub fn run(a: BenchArgs) -> Result<i32> {
                     v["expected"] = json!(l.expected);
                     v["published_nodes"] = json!(l.published_nodes);
                     v["ratio"] = json!(l.published_nodes.map(|p| ratio(s.stats.nodes, p)));
-                    println!("{v}");
+                    outln!("{v}");
                 } else {
                     pb.suspend(|| {
-                        println!(
+                        outln!(
                             "{:>4} {:>4} {:>4} {:>16} {:>10.4} {:>12}{}{flag}",
                             number,
                             s.len(),
@@ -198,13 +199,13 @@ pub fn run(a: BenchArgs) -> Result<i32> {
                         v["expected"] = json!(l.expected);
                         v["published_nodes"] = json!(l.published_nodes);
                     }
-                    println!("{v}");
+                    outln!("{v}");
                 }
                 if let SolveError::Stopped { stop, stats } = &e {
                     if !a.json {
                         // The length column shows the proven lower bound, marked `>=`.
                         pb.suspend(|| {
-                            println!(
+                            outln!(
                                 "{:>4} {:>4} {:>4} {:>16} {:>10.4} {:>12}{}  stopped ({}): length >= {}",
                                 number,
                                 format!(">={}", stats.lower_bound),
@@ -223,7 +224,7 @@ pub fn run(a: BenchArgs) -> Result<i32> {
                         break;
                     }
                 } else if !a.json {
-                    pb.suspend(|| println!("{:>4} error (line {}): {msg}", number, l.line));
+                    pb.suspend(|| outln!("{:>4} error (line {}): {msg}", number, l.line));
                 }
             }
         }
@@ -240,7 +241,7 @@ pub fn run(a: BenchArgs) -> Result<i32> {
         0.0
     };
     if a.json {
-        println!(
+        outln!(
             "{}",
             json!({ "summary": {
                 "file": a.file.display().to_string(),
@@ -260,24 +261,24 @@ pub fn run(a: BenchArgs) -> Result<i32> {
             }})
         );
     } else {
-        println!(
+        outln!(
             "total:  {} nodes, {:.3} s search ({}nodes/s); database load {:.3} s",
             thousands(summary.total_nodes()),
             summary.total_seconds(),
             rate(total_rate),
             setup.load_seconds
         );
-        println!(
+        outln!(
             "mean:   {} nodes, {:.4} s",
             thousands((summary.total_nodes() as f64 / n).round() as u64),
             summary.total_seconds() / n
         );
-        println!(
+        outln!(
             "median: {} nodes, {:.4} s",
             thousands(summary.median_nodes().round() as u64),
             summary.median_seconds()
         );
-        println!("{}", summary.text());
+        outln!("{}", summary.text());
     }
     Ok(batch_exit_code(&summary))
 }

@@ -2,6 +2,7 @@
 //! databases, or finding (and for 4×4 building) the default one, or falling back.
 
 use super::HeuristicArgs;
+use crate::output::outln;
 use anyhow::{anyhow, bail, Context, Result};
 use pdbformat::{Board, Goal};
 use pdbsolver::heuristic::pdb::reflections_for;
@@ -339,21 +340,21 @@ fn build_default(goal: &Goal) -> Result<std::path::PathBuf> {
 pub fn locate(args: &HeuristicArgs) -> Result<i32> {
     let board = parse_board(args.board.as_deref())?.unwrap_or(Board::new(4, 4)?);
     let goal = make_goal(board, &args.goal)?;
-    println!("board {board}, goal {goal}; search order:");
+    outln!("board {board}, goal {goal}; search order:");
     for (i, d) in locate::search_dirs().iter().enumerate() {
         let state = if d.path.is_dir() { "" } else { " (absent)" };
-        println!("  {}. {} [{}]{state}", i + 1, d.path.display(), d.origin);
+        outln!("  {}. {} [{}]{state}", i + 1, d.path.display(), d.origin);
     }
     if let Some(name) = locate::default_file_name(board) {
-        println!("default file name: {name}");
+        outln!("default file name: {name}");
     }
     let found = locate::find_default(&goal);
     for (p, why) in &found.skipped {
-        println!("skipped {}: {why}", p.display());
+        outln!("skipped {}: {why}", p.display());
     }
     match found.path {
-        Some(p) => println!("would use: {}", p.display()),
-        None if buildable(&goal) => println!(
+        Some(p) => outln!("would use: {}", p.display()),
+        None if buildable(&goal) => outln!(
             "none found: would build {}",
             locate::build_dir()
                 .map(|d| d
@@ -362,10 +363,10 @@ pub fn locate(args: &HeuristicArgs) -> Result<i32> {
                     .to_string())
                 .unwrap_or_else(|| "nothing (no build directory)".into())
         ),
-        None => println!("none found: would fall back to manhattan + linear conflict"),
+        None => outln!("none found: would fall back to manhattan + linear conflict"),
     }
     for line in pruner_source(board) {
-        println!("{line}");
+        outln!("{line}");
     }
     Ok(0)
 }

@@ -11,6 +11,7 @@ use crate::answer::{
     failure_json, failure_message, iteration_json, iteration_line, solution_json, solution_line,
     solution_text,
 };
+use crate::output::{out, outln};
 use crate::summary::Summary;
 use anyhow::{bail, Result};
 use clap::Args;
@@ -151,9 +152,9 @@ impl Run<'_> {
         match result {
             Ok(s) => {
                 if a.json {
-                    println!("{}", solution_json(&puzzle, &description, &s));
+                    outln!("{}", solution_json(&puzzle, &description, &s));
                 } else {
-                    print!(
+                    out!(
                         "{}",
                         solution_text(
                             &puzzle,
@@ -169,7 +170,7 @@ impl Run<'_> {
             Err(e) => {
                 let msg = failure_message(&e, Some(&puzzle), &goal, "--goal");
                 if a.json {
-                    println!("{}", failure_json(&format!("{puzzle:#}"), &e, &msg));
+                    outln!("{}", failure_json(&format!("{puzzle:#}"), &e, &msg));
                 }
                 eprintln!("error: {msg}");
                 Ok(exit_code(&e))
@@ -186,7 +187,7 @@ impl Run<'_> {
         let goal = make_goal(board, &a.heuristic.goal)?;
         let (heuristic, description) = self.prepare(&goal)?;
         if !a.json {
-            println!(
+            outln!(
                 "{} puzzles, {board} board, goal {goal}, algorithm {}, heuristic {description}",
                 lines.len(),
                 self.search.algorithm.name()
@@ -201,7 +202,7 @@ impl Run<'_> {
         );
         // Keep the clock moving while a hard instance is being searched.
         pb.enable_steady_tick(Duration::from_millis(250));
-        let say = |s: String| pb.suspend(|| println!("{s}"));
+        let say = |s: String| pb.suspend(|| outln!("{s}"));
         let complain = |s: String| pb.suspend(|| eprintln!("error: {s}"));
         let mut summary = Summary::default();
         for (i, l) in lines.iter().enumerate() {
@@ -258,7 +259,7 @@ impl Run<'_> {
         if a.json {
             eprintln!("{}", summary.text());
         } else {
-            println!("{}", summary.text());
+            outln!("{}", summary.text());
         }
         Ok(batch_exit_code(&summary))
     }

@@ -3,6 +3,7 @@
 //! the tables; here the puzzles are read, the heuristics prepared once, and every pair run on
 //! every puzzle, the optimal ones checked against each other and the input.
 
+use crate::output::outln;
 mod pairs;
 mod table;
 
@@ -301,7 +302,7 @@ fn print_header(
     timeout: Option<f64>,
 ) {
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    println!(
+    outln!(
         "{puzzles} puzzle{}, {} board, goal {goal}; per run: {}{}{}; {cores} cores, load average {}",
         if puzzles == 1 { "" } else { "s" },
         goal.board(),
@@ -324,7 +325,7 @@ fn print_header(
     for p in pairs {
         if let (Some(h), false) = (p.heuristic(), seen.contains(&p.heuristic())) {
             seen.push(p.heuristic());
-            println!("  {h}: {}", heuristics[&p.heuristic()].1);
+            outln!("  {h}: {}", heuristics[&p.heuristic()].1);
         }
     }
 }
@@ -441,7 +442,7 @@ impl Comparison<'_> {
         }
         if self.args.json {
             let v = json_line(puzzle, l, r, p, &self.heuristics[&p.heuristic()].1, optimum);
-            self.pb.suspend(|| println!("{v}"));
+            self.pb.suspend(|| outln!("{v}"));
         } else if self.per_puzzle {
             self.table.push(puzzle_row(r, p, optimum, self.numbered));
         }

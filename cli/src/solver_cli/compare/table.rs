@@ -2,6 +2,7 @@
 //! aligned text tables and the JSON summary lines.
 
 use super::pairs::Pair;
+use crate::output::{out, outln};
 use pdbformat::system::LoadAverage;
 use pdbformat::units::{approx_bytes, thousands};
 use pdbsolver::{Solution, SolveError};
@@ -72,7 +73,7 @@ pub fn load_average() -> String {
 pub fn print_json_totals(pairs: &[Pair], totals: &[Totals], puzzles: usize) {
     for (p, t) in pairs.iter().zip(totals) {
         let n = t.solved.max(1) as f64;
-        println!(
+        outln!(
             "{}",
             json!({
                 "summary": true,
@@ -110,18 +111,18 @@ pub fn print_tables(
         if puzzles > 1 {
             head.insert(0, "#");
         }
-        print!("{}", render(&head, table));
+        out!("{}", render(&head, table));
     }
     if !per_puzzle || puzzles > 1 {
         if per_puzzle {
-            println!();
+            outln!();
         }
         let rows: Vec<Vec<String>> = pairs
             .iter()
             .zip(totals)
             .map(|(p, t)| total_row(p, t, puzzles))
             .collect();
-        print!(
+        out!(
             "{}",
             render(
                 &[
@@ -132,7 +133,7 @@ pub fn print_tables(
             )
         );
     }
-    println!("load average at the end: {}", load_average());
+    outln!("load average at the end: {}", load_average());
 }
 
 /// The optimality cell of one run.
