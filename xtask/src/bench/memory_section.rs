@@ -54,7 +54,7 @@ fn xorshift(mut x: u64) -> u64 {
 const ROUNDS: u64 = 3;
 
 /// Measures a buffer of `bytes` (a power of two) with `pages`: `dependent` lookups one after
-/// the other, then `independent` lookups at addresses drawn in advance, [`ROUNDS`] times each
+/// the other, then `independent` lookups at addresses drawn in advance, `ROUNDS` times each
 /// (the medians are kept).
 pub fn probe(bytes: usize, pages: Pages, dependent: u64, independent: u64) -> Result<Probe> {
     anyhow::ensure!(
