@@ -9,23 +9,10 @@
 //! `error`; with `nodes`, `seconds`, `peak_memory`, `initial_h` when a search ran, and
 //! `stopped`, `lower_bound` when a limit stopped it.
 
-use pdbformat::units::{approx_bytes, thousands};
+use pdbformat::units::{approx_bytes, rate, thousands};
 use pdbformat::{Goal, Puzzle, PuzzleError};
 use pdbsolver::{Algorithm, AlgorithmName, Iteration, Solution, SolveError};
 use serde_json::{json, Value};
-
-/// A rate such as nodes per second, with a unit prefix (`12.3 M`).
-pub fn rate(x: f64) -> String {
-    if x >= 1e9 {
-        format!("{:.2} G", x / 1e9)
-    } else if x >= 1e6 {
-        format!("{:.2} M", x / 1e6)
-    } else if x >= 1e3 {
-        format!("{:.2} k", x / 1e3)
-    } else {
-        format!("{x:.0} ")
-    }
-}
 
 /// Whether an answer of `algorithm` reports the search's memory and how it ran: every
 /// algorithm but `ida`, which holds only its path and keeps its classic report.
@@ -225,15 +212,4 @@ pub fn iteration_json(it: &Iteration) -> Value {
 fn spaced(moves: &str) -> String {
     let v: Vec<String> = moves.chars().map(|c| c.to_string()).collect();
     v.join(" ")
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn rates() {
-        assert_eq!(rate(2.5e6), "2.50 M");
-        assert_eq!(rate(999.0), "999 ");
-    }
 }

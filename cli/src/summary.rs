@@ -1,7 +1,7 @@
 //! The totals of a batch of puzzles (`solver solve --input`, `solver bench`): solved, failed
 //! and mismatched counts, nodes and seconds, their medians, and the closing line.
 
-use crate::answer::rate;
+use pdbformat::units::rate;
 use pdbformat::units::thousands;
 use pdbsolver::{Solution, SolveError};
 

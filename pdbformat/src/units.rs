@@ -59,6 +59,20 @@ pub fn approx_count(x: f64) -> String {
     }
 }
 
+/// A rate such as nodes per second, with a unit prefix: `12.30 M`, `4.50 k`, or `999 ` (the
+/// space kept, so that a unit such as `nodes/s` can follow in every case).
+pub fn rate(x: f64) -> String {
+    if x >= 1e9 {
+        format!("{:.2} G", x / 1e9)
+    } else if x >= 1e6 {
+        format!("{:.2} M", x / 1e6)
+    } else if x >= 1e3 {
+        format!("{:.2} k", x / 1e3)
+    } else {
+        format!("{x:.0} ")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -100,5 +114,13 @@ mod tests {
         assert_eq!(approx_count(3e9), "3.0 billion");
         assert_eq!(approx_count(2.5e6), "2.5 million");
         assert_eq!(approx_count(999_999.0), "999999");
+    }
+
+    #[test]
+    fn rates_have_a_unit_prefix() {
+        assert_eq!(rate(2.5e6), "2.50 M");
+        assert_eq!(rate(3.2e9), "3.20 G");
+        assert_eq!(rate(4500.0), "4.50 k");
+        assert_eq!(rate(999.0), "999 ");
     }
 }
