@@ -24,6 +24,25 @@ use std::time::Instant;
 /// workers (`None`: all cores); `obs` hears of it as table number `table_no`. Unreached
 /// entries (only possible for patterns that fill the whole board) hold [`crate::UNREACHED`].
 /// The bytes are the same whatever the thread count.
+///
+/// The zero-aware table of tiles 1-4 of the 8-puzzle, and the entry of a state looked up:
+///
+/// ```
+/// use pdbformat::{Board, Goal, Pattern, TableIndex, TableKind};
+///
+/// let goal = Goal::blank_first(Board::new(3, 3)?);
+/// let pattern = Pattern::new(goal.board(), &[1, 2, 3, 4])?;
+/// let table = pdbgen::build_table(&goal, &pattern, TableKind::ZeroAware, None, 0, &pdbgen::NoProgress)?;
+/// let index = TableIndex::new(goal.board(), 4, TableKind::ZeroAware)?;
+/// assert_eq!(table.len() as u64, index.len());
+/// // The goal: tiles 1-4 on their cells, the blank on cell 0.
+/// let cells: Vec<u8> = (1..=4).map(|t| goal.cell_of(t) as u8).collect();
+/// assert_eq!(table[index.index(&cells, goal.blank_cell()) as usize], 0);
+/// // Tile 1 and the blank swapped: one move of a pattern tile.
+/// let moved = [0, cells[1], cells[2], cells[3]];
+/// assert_eq!(table[index.index(&moved, goal.cell_of(1)) as usize], 1);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn build_table(
     goal: &Goal,
     pattern: &Pattern,
