@@ -3,7 +3,7 @@
 //! from the file ([`Residence`]), their digests checked on the way or on a thread beside the
 //! search ([`OpenOptions`]).
 
-use super::verify::{check_digests, mismatch, BackgroundCheck};
+use super::digest_check::{check_digests, mismatch, BackgroundCheck};
 use super::walk::Walk;
 use super::{frame, Database, DbError, LoadedTable};
 use pdbformat::format::{Encoding, FormatError, PdbFile, TableHeader};

@@ -21,25 +21,25 @@
 //!
 //! One concept per file: `error.rs` ([`DbError`]), `table.rs` ([`LoadedTable`] and its
 //! lookups), `walk.rs` (the `bit1` walk to the goal), `load.rs` (opening: huge-page memory or
-//! a mapping, [`OpenOptions`], [`Residence`]), `verify.rs` (the background digest check),
+//! a mapping, [`OpenOptions`], [`Residence`]), `digest_check.rs` (the background digest check),
 //! `frame.rs` (which goals a database serves).
 
+mod digest_check;
 mod error;
 mod frame;
 mod load;
 mod table;
-mod verify;
 mod walk;
 
 pub use error::DbError;
 pub use load::{OpenOptions, Residence};
 pub use table::LoadedTable;
 
+use digest_check::BackgroundCheck;
 use pdbformat::rank::TableKind;
 use pdbformat::{Board, Goal, Symmetry};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use verify::BackgroundCheck;
 
 /// One PDB file loaded for searching.
 #[derive(Debug)]

@@ -1,7 +1,7 @@
 //! The generator section: `pdbgen build` of each standard database, with seconds, entries per
 //! second, peak memory and bytes per entry, and whether the tables match the manifest.
 
-use super::machine::{load_average, machine_line};
+use super::host::{load_average, machine_line};
 use super::measure::{kib_text, measure, Measured};
 use crate::file_size;
 use crate::manifest::{compare_header, Manifest};

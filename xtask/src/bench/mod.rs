@@ -11,13 +11,13 @@
 //! the machine it ran on; the prose around the markers is left alone.
 
 mod generator_section;
-mod machine;
+mod host;
 mod markers;
 mod measure;
 pub mod memory_section;
 mod solver_section;
 
-pub use machine::{load_average, machine_line, utc_date};
+pub use host::{load_average, machine_line, utc_date};
 pub use markers::replace_section;
 pub use measure::{measure, Measured};
 pub use solver_section::{parse_solver_output, SolverFigures};

@@ -1,7 +1,7 @@
 //! The solver section: `solver bench --json` on Korf's 100 instances with each 4×4 database,
 //! its summary line read back into the table.
 
-use super::machine::{load_average, machine_line};
+use super::host::{load_average, machine_line};
 use super::measure::{kib_text, measure};
 use anyhow::{Context, Result};
 use pdbformat::standard::StandardDb;
