@@ -29,7 +29,7 @@ enum Kind {
     /// A setting the algorithm does not take.
     NotTaken {
         algorithm: AlgorithmName,
-        takers: &'static str,
+        takers: String,
     },
 }
 
@@ -86,7 +86,7 @@ impl RequestError {
             key: key.name().into(),
             kind: Kind::NotTaken {
                 algorithm,
-                takers: key.takers().unwrap_or("other algorithms"),
+                takers: key.takers(),
             },
         }
     }

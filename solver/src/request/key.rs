@@ -89,17 +89,18 @@ impl Key {
         v.join(", ")
     }
 
-    /// The algorithms that take this setting, in words; `None` for the keys every algorithm
-    /// takes (the algorithm itself, the heuristic, the reflection, the limits).
-    pub(super) fn takers(self) -> Option<&'static str> {
-        Some(match self {
-            Key::Threads => "hybrid and parallel-ida",
-            Key::Weight => "weighted",
-            Key::DepthLimit => "dfs",
-            Key::HybridNodes => "hybrid",
-            Key::Prune => "ida, hybrid and parallel-ida",
-            _ => return None,
-        })
+    /// The algorithms that take this setting, in words (`hybrid and parallel-ida`), from
+    /// [`Key::taken_by`].
+    pub(super) fn takers(self) -> String {
+        let names: Vec<&str> = AlgorithmName::ALL
+            .into_iter()
+            .filter(|&a| self.taken_by(a))
+            .map(AlgorithmName::name)
+            .collect();
+        match names.split_last() {
+            Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+            _ => names.concat(),
+        }
     }
 
     /// Whether `algorithm` takes this setting.
