@@ -118,8 +118,7 @@ fn warm_pruners(mut boards: Vec<pdbformat::Board>) {
         .name("serve-pruners".into())
         .spawn(move || {
             for board in boards {
-                let depth = pdbsolver::prune::default_depth(board);
-                pdbsolver::prune::Pruner::shared(board, depth);
+                pdbsolver::Pruning::BoardDefault.machine(board);
             }
         });
 }

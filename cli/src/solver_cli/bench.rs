@@ -71,8 +71,7 @@ pub fn run(a: BenchArgs) -> Result<i32> {
     // The pruning machine is built once per process; build it before the clock of the first
     // instance starts, and report its build like the database load.
     let prune_start = std::time::Instant::now();
-    prepare_pruner(board, pruning, a.json);
-    let machine = pruning.machine(board);
+    let machine = prepare_pruner(board, pruning, a.json);
     let prune_seconds = prune_start.elapsed().as_secs_f64();
     let published = lines.iter().any(|l| l.published_nodes.is_some());
     if !a.json {

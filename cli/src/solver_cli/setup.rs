@@ -414,8 +414,8 @@ fn pruner_source(board: Board) -> Vec<String> {
 /// Makes the duplicate-move machine the search will use on `board` (`pruning`: from
 /// `--prune-depth` / `--no-prune`) before the search starts, and unless `quiet` says so on
 /// standard error when a deep machine is about to be built rather than read from the cache:
-/// a 5×5 machine of depth 18 takes about 25 s, once.
-pub fn prepare_pruner(board: Board, pruning: Pruning, quiet: bool) {
+/// a 5×5 machine of depth 18 takes about 25 s, once. Returns the machine.
+pub fn prepare_pruner(board: Board, pruning: Pruning, quiet: bool) -> Arc<Pruner> {
     use pdbsolver::prune::cache;
     let depth = pruning.depth(board);
     if !quiet && !cache::is_ready(board, depth) {
@@ -432,5 +432,5 @@ pub fn prepare_pruner(board: Board, pruning: Pruning, quiet: bool) {
             ),
         }
     }
-    Pruner::shared(board, depth);
+    pruning.machine(board)
 }
