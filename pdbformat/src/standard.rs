@@ -241,7 +241,11 @@ pub const CATALOGUES: &[Catalogue] = &[
 
 /// The default database of each board that has one, by name: what the solver uses when no
 /// database is given, and builds on first use when it is missing. At most one per board.
-pub const DEFAULTS: &[&str] = &["15-663-za"];
+///
+/// On 4×4 the 6-6-3 (a second to build, 32 MB); on 5×5 the 6-6-6-6 at one bit per entry (four
+/// 6-tile tables, a few CPU-minutes to build, 90.5 MB), the fastest 5×5 heuristic measured
+/// (BENCHMARKS.md, "24-puzzle").
+pub const DEFAULTS: &[&str] = &["15-663-za", "24-6666-za-bit1"];
 
 /// Something wrong with a standard database name or definition.
 #[derive(Debug, Error, Clone, PartialEq, Eq)]
@@ -564,7 +568,12 @@ mod tests {
         assert_eq!((d.kind, d.encoding), (ZA, Encoding::U8));
         assert_eq!(d.goal().unwrap(), Goal::blank_first(b44));
         assert!(default_for(Board::new(3, 3).unwrap()).is_none());
-        assert!(default_for(Board::new(5, 5).unwrap()).is_none());
+        let b55 = Board::new(5, 5).unwrap();
+        let d = default_for(b55).unwrap();
+        assert_eq!(d.name, "24-6666-za-bit1");
+        assert_eq!((d.kind, d.encoding), (ZA, Encoding::Bit1));
+        assert_eq!(d.goal().unwrap(), Goal::blank_first(b55));
+        assert!(default_for(Board::new(4, 5).unwrap()).is_none());
     }
 
     #[test]

@@ -1,5 +1,5 @@
 //! Turning the shared options into a board, a goal and a ready [`HeuristicChoice`]: opening the given
-//! databases, or finding (and for 4×4 building) the default one, or falling back.
+//! databases, or finding (and for 4×4 and 5×5 building) the default one, or falling back.
 
 use super::HeuristicArgs;
 use crate::output::outln;
