@@ -267,6 +267,36 @@ fn fetch_resumes_refuses_damage_and_installs_what_the_solver_uses() {
         .assert()
         .success()
         .stdout(predicate::str::contains("length:     57"));
+
+    // Installed with another encoding: bit1, under the conventional name, entries re-encoded
+    // from the published values.
+    solver(home.path())
+        .args([
+            "fetch",
+            "15-555-za",
+            "--encoding",
+            "bit1",
+            "--from",
+            &server.url,
+        ])
+        .assert()
+        .success();
+    let bit1 = PdbFile::open(cache.join("15-555-za-bit1.pdb")).unwrap();
+    bit1.verify().unwrap();
+    for (i, t) in installed
+        .load_all(LoadOptions::default())
+        .unwrap()
+        .iter()
+        .enumerate()
+    {
+        let b = bit1.load(i, LoadOptions::default()).unwrap();
+        assert_eq!(b.header.encoding, pdbformat::format::Encoding::Bit1);
+        assert_eq!(
+            &*b.bytes,
+            &pdbformat::format::encode_entries(&t.bytes, pdbformat::format::Encoding::Bit1)[..]
+        );
+    }
+    assert!(!files_in(&cache).iter().any(|f| f.ends_with(".part")));
 }
 
 #[test]

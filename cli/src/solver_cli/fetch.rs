@@ -13,7 +13,9 @@
 
 use anyhow::{anyhow, bail, Context, Result};
 use clap::Args;
-use pdbformat::format::{write_pdb, LoadOptions, PdbFile, TableSource, WriteOptions};
+use pdbformat::format::{
+    encode_entries, write_pdb, Encoding, LoadOptions, PdbFile, TableSource, WriteOptions,
+};
 use pdbformat::standard::{self, StandardDb};
 use pdbsolver::locate;
 use serde_json::Value;
@@ -46,9 +48,19 @@ pub struct FetchArgs {
     /// Attempts per file; each after the first resumes where the previous one stopped.
     #[arg(long, default_value_t = 5, value_name = "N")]
     pub attempts: u32,
+    /// Install with these entries: u8, u4 or bit1 (default: the published encoding). Values
+    /// come from the published entries (a bit1 table's by the BFS its bits guide, which takes
+    /// as long as a build); the file is named after the standard database of that encoding
+    /// (15-78-za-bit1 as u8 is 15-78-za.pdb), or `<name>-<encoding>.pdb` when there is none.
+    #[arg(long, value_name = "ENC", value_parser = parse_encoding)]
+    pub encoding: Option<Encoding>,
     /// Download and install again even when an installed file has the published entries.
     #[arg(long)]
     pub force: bool,
+}
+
+fn parse_encoding(s: &str) -> Result<Encoding, String> {
+    Encoding::parse(s).ok_or_else(|| format!("unknown encoding {s:?}: use u8, u4 or bit1"))
 }
 
 /// Runs `solver fetch`.
@@ -80,7 +92,7 @@ pub fn run(args: FetchArgs) -> Result<i32> {
     };
     let mut boards = Vec::new();
     for s in &dbs {
-        install_db(&client, &manifest, &sums, s, &dir, args.force)?;
+        install_db(&client, &manifest, &sums, s, &dir, &args)?;
         let board = format!("{}x{}", s.width, s.height);
         if !boards.contains(&board) {
             boards.push(board);
@@ -108,6 +120,42 @@ fn check_digest(file: &str, found: &str, sums: &HashMap<String, String>) -> Resu
     }
 }
 
+/// The entry digests of database `name` in the release's manifest, if it publishes it.
+fn release_digests<'a>(manifest: &'a Value, name: &str) -> Option<(Vec<String>, &'a Value)> {
+    let rec = manifest["databases"]
+        .as_array()
+        .and_then(|a| a.iter().find(|d| d["name"] == name))?;
+    let digests = rec["tables"]
+        .as_array()?
+        .iter()
+        .map(|t| t["raw_sha256"].as_str().map(str::to_string))
+        .collect::<Option<Vec<String>>>()?;
+    Some((digests, rec))
+}
+
+/// The file name of `s` stored with `encoding`: the standard database of that encoding (same
+/// board, goal, partition and kind) if there is one, else `<name>-<encoding>`.
+fn target_name(s: &StandardDb, encoding: Encoding) -> String {
+    if encoding == s.encoding {
+        return s.name.to_string();
+    }
+    if let Some(t) = standard::STANDARD.iter().find(|t| {
+        (t.width, t.height, t.goal, t.partition, t.kind)
+            == (s.width, s.height, s.goal, s.partition, s.kind)
+            && t.encoding == encoding
+    }) {
+        return t.name.to_string();
+    }
+    let base = s
+        .name
+        .strip_suffix(&format!("-{}", s.encoding.name()))
+        .unwrap_or(s.name);
+    match encoding {
+        Encoding::U8 => base.to_string(),
+        e => format!("{base}-{}", e.name()),
+    }
+}
+
 /// Downloads, checks and installs one database.
 fn install_db(
     client: &Client,
@@ -115,22 +163,21 @@ fn install_db(
     sums: &HashMap<String, String>,
     s: &StandardDb,
     dir: &Path,
-    force: bool,
+    args: &FetchArgs,
 ) -> Result<()> {
-    let rec = manifest["databases"]
-        .as_array()
-        .and_then(|a| a.iter().find(|d| d["name"] == s.name))
+    let (digests, rec) = release_digests(manifest, s.name)
         .ok_or_else(|| anyhow!("the release does not publish {}", s.name))?;
-    let digests: Vec<String> = rec["tables"]
-        .as_array()
-        .map(|t| {
-            t.iter()
-                .filter_map(|t| t["raw_sha256"].as_str().map(str::to_string))
-                .collect()
-        })
-        .unwrap_or_default();
-    let dest = dir.join(s.file_name());
-    if !force && dest.exists() && installed_matches(&dest, &digests) {
+    let encoding = args.encoding.unwrap_or(s.encoding);
+    let target = target_name(s, encoding);
+    let dest = dir.join(format!("{target}.pdb"));
+    // The installed file's digests are known when the release publishes that database too.
+    let expected = release_digests(manifest, &target).map(|(d, _)| d);
+    if !args.force
+        && dest.exists()
+        && expected
+            .as_ref()
+            .is_some_and(|d| installed_matches(&dest, d))
+    {
         eprintln!("{}: already installed, same entries", dest.display());
         return Ok(());
     }
@@ -143,6 +190,9 @@ fn install_db(
         .min_by_key(|f| f["size"].as_u64())
         .ok_or_else(|| anyhow!("the release lists no file for {}", s.name))?;
     let name = file["file"].as_str().expect("filtered").to_string();
+    if name.contains('/') || !name.ends_with(".pdb") {
+        bail!("manifest.json: a database file named {name:?}");
+    }
     let size = file["size"].as_u64().expect("filtered");
     let published = file["sha256"].as_str().unwrap_or_default();
     let part = part_path(dir, &name);
@@ -155,7 +205,7 @@ fn install_db(
         remove(&part);
         return Err(e.context("deleted"));
     }
-    let installed = decode_install(&part, s, &digests, &dest);
+    let installed = decode_install(&part, s, &digests, encoding, expected.as_deref(), &dest);
     remove(&part);
     installed.with_context(|| format!("{name}: not installed"))?;
     eprintln!("{}: installed from {name}", dest.display());
@@ -176,8 +226,17 @@ fn installed_matches(path: &Path, digests: &[String]) -> bool {
 }
 
 /// Opens the downloaded file, checks it against the standard definition and the manifest's
-/// digests, decodes every table (checking its digest) and writes it raw to `dest`.
-fn decode_install(part: &Path, s: &StandardDb, digests: &[String], dest: &Path) -> Result<()> {
+/// digests, decodes every table (checking its digest), re-encodes it when `encoding` is not
+/// the published one (checking the result against `expected` when the release has them) and
+/// writes it raw to `dest`.
+fn decode_install(
+    part: &Path,
+    s: &StandardDb,
+    digests: &[String],
+    encoding: Encoding,
+    expected: Option<&[String]>,
+    dest: &Path,
+) -> Result<()> {
     let file = PdbFile::open(part)?;
     let h = file.header();
     let r = s.resolve()?;
@@ -200,7 +259,50 @@ fn decode_install(part: &Path, s: &StandardDb, digests: &[String], dest: &Path) 
         verify: true,
         mmap: false,
     })?;
-    let sources: Vec<TableSource<'_>> = tables.iter().map(|t| t.source()).collect();
+    let mut recoded = Vec::new();
+    if encoding != s.encoding {
+        if encoding == Encoding::Bit1 && s.kind != pdbformat::TableKind::ZeroAware {
+            bail!("bit1 entries need zero-aware tables");
+        }
+        for (i, t) in tables.iter().enumerate() {
+            if encoding == Encoding::U4 && t.header.max_value > 15 {
+                bail!(
+                    "table {i} holds values up to {}, more than u4's 15",
+                    t.header.max_value
+                );
+            }
+            if t.header.encoding == Encoding::Bit1 {
+                eprintln!("table {i}: restoring its values from its bits (a BFS)");
+            }
+            let obs = crate::bars::BarObserver::without_summaries();
+            let values = pdbgen::values_of(&h.goal, t, i, &obs)?;
+            recoded.push(encode_entries(&values, encoding));
+        }
+    }
+    let sources: Vec<TableSource<'_>> = tables
+        .iter()
+        .enumerate()
+        .map(|(i, t)| match recoded.get(i) {
+            Some(entries) => TableSource {
+                encoding,
+                entries,
+                ..t.source()
+            },
+            None => t.source(),
+        })
+        .collect();
+    if let Some(expected) = expected {
+        let found: Vec<String> = sources
+            .iter()
+            .map(|t| pdbformat::format::Digest::of(t.entries).hex())
+            .collect();
+        if found != expected {
+            bail!(
+                "its {} entries do not have the digests in manifest.json",
+                encoding
+            );
+        }
+    }
     write_pdb(dest, &h.goal, &sources, &WriteOptions::default())?;
     Ok(())
 }
