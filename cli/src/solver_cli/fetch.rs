@@ -540,3 +540,27 @@ impl Client {
 fn is_final(e: &ureq::Error) -> bool {
     matches!(e, ureq::Error::StatusCode(c) if (400..500).contains(c) && *c != 408 && *c != 429)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn other_encodings_take_the_standard_names() {
+        let name = |db: &str, e: Encoding| target_name(standard::find(db).unwrap(), e);
+        assert_eq!(name("15-78-za-bit1", Encoding::Bit1), "15-78-za-bit1");
+        assert_eq!(name("15-78-za-bit1", Encoding::U8), "15-78-za");
+        assert_eq!(name("24-6666-za", Encoding::Bit1), "24-6666-za-bit1");
+        // No standard database of that encoding: the conventional suffix.
+        assert_eq!(name("15-78b-za-bit1", Encoding::U8), "15-78b-za");
+        assert_eq!(name("15-78b-za-bit1", Encoding::U4), "15-78b-za-u4");
+        assert_eq!(name("15-663-za", Encoding::U4), "15-663-za-u4");
+    }
+
+    #[test]
+    fn only_client_errors_end_the_retries() {
+        assert!(is_final(&ureq::Error::StatusCode(404)));
+        assert!(!is_final(&ureq::Error::StatusCode(429)));
+        assert!(!is_final(&ureq::Error::StatusCode(503)));
+    }
+}
