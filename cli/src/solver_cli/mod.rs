@@ -3,6 +3,7 @@
 mod bench;
 mod checkpoint;
 mod compare;
+mod fetch;
 pub(crate) mod flags;
 mod puzzles;
 pub(crate) mod setup;
@@ -120,6 +121,10 @@ enum Command {
     /// and print one table: length, optimal or not, nodes, peak memory, seconds.
     #[command(after_help = compare::COMPARE_HELP)]
     Compare(compare::CompareArgs),
+    /// Download a published database (or a catalogue's members) from a release folder over
+    /// HTTP(S), check it against the release's SHA256SUMS and manifest.json, and install it in
+    /// $PDB_DIR or the cache directory, where the solver looks.
+    Fetch(fetch::FetchArgs),
     /// Serve a web page and a JSON API for solving (loopback only unless --bind says
     /// otherwise), with the databases loaded once.
     #[cfg(feature = "serve")]
@@ -199,6 +204,7 @@ pub fn run() -> i32 {
         Command::Bench(a) => bench::run(a),
         Command::Compare(a) => compare::run(a),
         Command::Locate(a) => setup::locate(&a.heuristic),
+        Command::Fetch(a) => fetch::run(a),
         #[cfg(feature = "serve")]
         Command::Serve(a) => crate::serve::run(a),
     };
