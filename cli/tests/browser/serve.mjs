@@ -232,6 +232,7 @@ async function pictureTest(page) {
   const n = Number(await page.textContent("#move-count"));
   await page.waitForFunction((n) => document.getElementById("move-index").textContent === String(n), n, { timeout: 60_000 });
   assert.equal(await page.getAttribute("#board", "data-solved"), "true");
+  assert.equal(await page.inputValue("#share-url"), link, "the link keeps the start during playback");
   await page.click("#first");
   for (let i = 0; i < Math.floor(n / 2); i++) await page.click("#step");
   mkdirSync(dirname(pictureShot), { recursive: true });

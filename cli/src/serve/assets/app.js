@@ -357,7 +357,9 @@ function wireCrop() {
 // "#board=3x3&start=1.2.3.4.5.6.7.0.8&goal=blank-first" (goal: a name or the tiles).
 function address() {
   const goal = st.goalName === "custom" ? st.goal.join(".") : st.goalName;
-  return `#board=${st.w}x${st.h}&start=${st.tiles.join(".")}&goal=${goal}`;
+  // While a solution is shown, the puzzle is its start, wherever the playback stands.
+  const start = st.solution ? st.solution.start : st.tiles;
+  return `#board=${st.w}x${st.h}&start=${start.join(".")}&goal=${goal}`;
 }
 
 function showAddress() {
