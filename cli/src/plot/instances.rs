@@ -3,7 +3,7 @@
 //! 24-puzzle instances): a filled circle per solved instance, a hollow one at the nodes a
 //! stopped search had generated, a triangle per published count.
 
-use super::{drawing, legend, legend_height, log_label, log_range, save};
+use super::{drawing, legend, legend_height, log_label, log_range, save, GREY};
 use anyhow::Result;
 use plotters::prelude::*;
 use std::path::Path;
@@ -23,8 +23,10 @@ pub struct Instance {
 /// What the figure shows.
 #[derive(Debug)]
 pub struct Figure<'a> {
-    /// The line above the chart (file, board, heuristic).
+    /// The line above the chart (file and board).
     pub title: String,
+    /// The smaller line under it (the heuristic).
+    pub subtitle: String,
     /// The instances, in the file's order.
     pub instances: &'a [Instance],
 }
@@ -47,11 +49,14 @@ pub fn draw(path: &Path, figure: &Figure) -> Result<()> {
     let stopped = has(|i| matches!(i.ours, Some((_, false))));
     let has_published = has(|i| i.published.is_some());
     let keys = 1 + stopped as usize + has_published as usize;
-    let height = CHART + legend_height(keys, COLUMN, width);
+    let height = 40 + CHART + legend_height(keys, COLUMN, width);
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, (width, height)).into_drawing_area();
         root.fill(&WHITE).map_err(drawing)?;
+        let root = root
+            .titled(&figure.title, ("sans-serif", 18))
+            .map_err(drawing)?;
         let values = figure.instances.iter().flat_map(|i| {
             [i.ours.map(|(n, _)| n as f64), i.published.map(|p| p as f64)]
                 .into_iter()
@@ -61,7 +66,7 @@ pub fn draw(path: &Path, figure: &Figure) -> Result<()> {
         let numbers: Vec<usize> = figure.instances.iter().map(|i| i.number).collect();
         let (body, foot) = root.split_vertically(CHART);
         let mut chart = ChartBuilder::on(&body)
-            .caption(&figure.title, ("sans-serif", 18))
+            .caption(&figure.subtitle, ("sans-serif", 13).into_font().color(&GREY))
             .margin(14)
             .x_label_area_size(44)
             .y_label_area_size(76)

@@ -260,13 +260,14 @@ pub fn run(a: BenchArgs) -> Result<i32> {
     if let Some(path) = &a.plot {
         let figure = Figure {
             title: format!(
-                "solver bench {}: {board} board, {}",
+                "solver bench {}: {} instances, {board} board",
                 a.file.file_name().map_or_else(
                     || a.file.display().to_string(),
                     |f| f.to_string_lossy().into_owned()
                 ),
-                setup.description
+                lines.len()
             ),
+            subtitle: format!("single thread, {}", setup.description),
             instances: &plotted,
         };
         draw(path, &figure)?;
