@@ -66,7 +66,10 @@ pub fn draw(path: &Path, figure: &Figure) -> Result<()> {
         let numbers: Vec<usize> = figure.instances.iter().map(|i| i.number).collect();
         let (body, foot) = root.split_vertically(CHART);
         let mut chart = ChartBuilder::on(&body)
-            .caption(&figure.subtitle, ("sans-serif", 13).into_font().color(&GREY))
+            .caption(
+                &figure.subtitle,
+                ("sans-serif", 13).into_font().color(&GREY),
+            )
             .margin(14)
             .x_label_area_size(44)
             .y_label_area_size(76)

@@ -4,7 +4,8 @@
 //!
 //! Files that give a published node count per instance (`bench/korf50-24.txt`: Korf & Felner's
 //! IDA* nodes) get two more columns: that count and the ratio of ours to it. An instance
-//! stopped by `--timeout` or `--max-nodes` shows the lower bound its search proved.
+//! stopped by `--timeout` or `--max-nodes` shows the lower bound its search proved. `--plot`
+//! draws every instance's nodes beside the published ones (`crate::plot::instances`).
 
 use super::flags::{limits_request, request_error, LimitFlags, PruneFlags};
 use super::puzzles::{list_board, read_input};

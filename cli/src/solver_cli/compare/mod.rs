@@ -1,7 +1,8 @@
 //! `solver compare`: several algorithm × heuristic pairs on the same puzzles, each run under
-//! its own limits, in one table (or JSON lines). `pairs.rs` reads the pairs, `table.rs` writes
-//! the tables; here the puzzles are read, the heuristics prepared once, and every pair run on
-//! every puzzle, the optimal ones checked against each other and the input.
+//! its own limits, in one table (or JSON lines; `--plot` adds a figure). `pairs.rs` reads the
+//! pairs, `table.rs` writes the tables; here the puzzles are read, the heuristics prepared
+//! once, and every pair run on every puzzle, the optimal ones checked against each other and
+//! the input.
 
 use crate::output::outln;
 mod pairs;
