@@ -154,12 +154,17 @@ mod tests {
 
     #[test]
     fn log_ranges_cover_the_values_in_whole_decades() {
-        assert_eq!(log_range([3.0, 420.0], 1.0), (1.0, 1000.0));
-        assert_eq!(log_range([100.0], 1.0), (100.0, 1000.0));
-        assert_eq!(log_range([0.0, 5.0], 1.0), (1.0, 10.0));
-        assert_eq!(log_range([], 1e-6), (1e-6, 1e-5));
-        let (lo, hi) = log_range([2e-4, 0.03], 1e-6);
-        assert!((lo - 1e-4).abs() < 1e-12 && (hi - 0.1).abs() < 1e-12);
+        let near = |(a, b): (f64, f64), (x, y): (f64, f64)| {
+            assert!(
+                (a / x - 1.0).abs() < 1e-9 && (b / y - 1.0).abs() < 1e-9,
+                "({a}, {b}) against ({x}, {y})"
+            )
+        };
+        near(log_range([3.0, 420.0], 1.0), (1.0, 1000.0));
+        near(log_range([100.0], 1.0), (100.0, 1000.0));
+        near(log_range([0.0, 5.0], 1.0), (1.0, 10.0));
+        near(log_range([], 1e-6), (1e-6, 1e-5));
+        near(log_range([2e-4, 0.03], 1e-6), (1e-4, 0.1));
     }
 
     #[test]
