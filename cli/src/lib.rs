@@ -12,6 +12,7 @@ pub mod answer;
 pub mod bars;
 mod output;
 mod pdbgen_cli;
+pub mod plot;
 #[cfg(feature = "serve")]
 mod serve;
 mod solver_cli;

@@ -1,7 +1,9 @@
-//! `pdbgen info`: the header in words, sizes, the value histogram and the mean.
+//! `pdbgen info`: the header in words, sizes, the value histogram and the mean (`--plot`:
+//! the histograms drawn into an SVG file).
 
 use crate::bars::BarObserver;
 use crate::output::outln;
+use crate::plot::histogram::{draw, Table};
 use anyhow::Result;
 use clap::Args;
 use pdbformat::format::{Encoding, LoadOptions, PdbFile};
@@ -21,11 +23,18 @@ pub struct InfoArgs {
     /// For bit1 tables: restore the exact values (a BFS over the table) to show the histogram.
     #[arg(long)]
     restore: bool,
+    /// Also draw the value histogram of each table into this SVG file.
+    #[arg(long, value_name = "FILE.svg", conflicts_with = "header_only")]
+    plot: Option<PathBuf>,
 }
 
 /// Runs `pdbgen info`.
 pub fn run(a: InfoArgs) -> Result<ExitCode> {
+    if let Some(path) = &a.plot {
+        crate::plot::check_path(path)?;
+    }
     let file = PdbFile::open(&a.file)?;
+    let mut panels = Vec::new();
     let h = file.header();
     outln!("file:        {}", a.file.display());
     outln!(
@@ -70,8 +79,20 @@ pub fn run(a: InfoArgs) -> Result<ExitCode> {
         if a.header_only {
             continue;
         }
+        let caption = format!(
+            "table {i}: tiles {} ({} entries, {})",
+            t.pattern,
+            pdbformat::units::thousands(t.entry_count),
+            t.kind
+        );
         if t.encoding == Encoding::Bit1 && !a.restore {
             outln!("  values:    bit 1 of each value only (pass --restore for the histogram)");
+            panels.push(Table {
+                caption,
+                counts: None,
+                mean: None,
+                note: "bit 1 of each value only: pass --restore for the histogram".into(),
+            });
             continue;
         }
         let table = file.load(i, LoadOptions::default())?;
@@ -89,6 +110,22 @@ pub fn run(a: InfoArgs) -> Result<ExitCode> {
             let bar = "#".repeat((40.0 * c as f64 / peak).ceil() as usize);
             outln!("  {v:>3} {c:>13} {bar}");
         }
+        panels.push(Table {
+            caption,
+            counts: Some(stats.histogram.clone()),
+            mean: Some(stats.mean()),
+            note: String::new(),
+        });
+    }
+    if let Some(path) = &a.plot {
+        let name = a.file.file_name().map_or_else(
+            || a.file.display().to_string(),
+            |f| f.to_string_lossy().into_owned(),
+        );
+        let title = format!("{name}: {} board, goal {}", h.board(), h.goal);
+        draw(path, &title, &panels)?;
+        outln!();
+        outln!("figure:      {}", path.display());
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -4,7 +4,8 @@
 //!
 //! Files that give a published node count per instance (`bench/korf50-24.txt`: Korf & Felner's
 //! IDA* nodes) get two more columns: that count and the ratio of ours to it. An instance
-//! stopped by `--timeout` or `--max-nodes` shows the lower bound its search proved.
+//! stopped by `--timeout` or `--max-nodes` shows the lower bound its search proved. `--plot`
+//! draws every instance's nodes beside the published ones (`crate::plot::instances`).
 
 use super::flags::{limits_request, request_error, LimitFlags, PruneFlags};
 use super::puzzles::{list_board, read_input};
@@ -12,6 +13,7 @@ use super::setup::{make_goal, make_heuristic, parse_board, prepare_pruner};
 use super::{batch_exit_code, HeuristicArgs};
 use crate::answer::{failure_json, failure_message, solution_json};
 use crate::output::outln;
+use crate::plot::instances::{draw, Figure, Instance};
 use crate::summary::Summary;
 use anyhow::Result;
 use clap::Args;
@@ -42,6 +44,10 @@ pub struct BenchArgs {
     /// "median_nodes", "median_seconds", "nodes_per_second", "load_seconds"}}.
     #[arg(long)]
     json: bool,
+    /// Also draw the nodes of every instance (beside the published counts where the file
+    /// gives them) into this SVG file.
+    #[arg(long, value_name = "FILE.svg")]
+    plot: Option<PathBuf>,
     #[command(flatten)]
     limits: LimitFlags,
     #[command(flatten)]
@@ -52,6 +58,9 @@ pub struct BenchArgs {
 
 /// Runs `solver bench`.
 pub fn run(a: BenchArgs) -> Result<i32> {
+    if let Some(path) = &a.plot {
+        crate::plot::check_path(path)?;
+    }
     let mut request = limits_request(&a.limits, &a.prune);
     a.heuristic.add_to(&mut request)?;
     let opts = Search {
@@ -132,6 +141,7 @@ pub fn run(a: BenchArgs) -> Result<i32> {
     // Keep the clock moving while a hard instance is being searched.
     pb.enable_steady_tick(Duration::from_millis(250));
     let mut summary = Summary::default();
+    let mut plotted = Vec::new();
     for (i, l) in lines.iter().enumerate() {
         let number = l.id.map_or(i + 1, |id| id as usize);
         let columns = |nodes: u64| match l.published_nodes {
@@ -151,6 +161,15 @@ pub fn run(a: BenchArgs) -> Result<i32> {
             .as_ref()
             .map_err(|e| SolveError::Puzzle(e.clone()))
             .and_then(|p| solve(&opts, &setup.heuristic, p, &goal));
+        plotted.push(Instance {
+            number,
+            ours: match &result {
+                Ok(s) => Some((s.stats.nodes, true)),
+                Err(SolveError::Stopped { stats, .. }) => Some((stats.nodes, false)),
+                Err(_) => None,
+            },
+            published: l.published_nodes,
+        });
         match result {
             Ok(s) => {
                 summary.add(&s);
@@ -239,6 +258,21 @@ pub fn run(a: BenchArgs) -> Result<i32> {
     } else {
         0.0
     };
+    if let Some(path) = &a.plot {
+        let figure = Figure {
+            title: format!(
+                "solver bench {}: {} instances, {board} board",
+                a.file.file_name().map_or_else(
+                    || a.file.display().to_string(),
+                    |f| f.to_string_lossy().into_owned()
+                ),
+                lines.len()
+            ),
+            subtitle: format!("single thread, {}", setup.description),
+            instances: &plotted,
+        };
+        draw(path, &figure)?;
+    }
     if a.json {
         outln!(
             "{}",
@@ -278,6 +312,9 @@ pub fn run(a: BenchArgs) -> Result<i32> {
             summary.median_seconds()
         );
         outln!("{}", summary.text());
+        if let Some(path) = &a.plot {
+            outln!("figure: {}", path.display());
+        }
     }
     Ok(batch_exit_code(&summary))
 }

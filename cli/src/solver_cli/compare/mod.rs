@@ -1,7 +1,8 @@
 //! `solver compare`: several algorithm × heuristic pairs on the same puzzles, each run under
-//! its own limits, in one table (or JSON lines). `pairs.rs` reads the pairs, `table.rs` writes
-//! the tables; here the puzzles are read, the heuristics prepared once, and every pair run on
-//! every puzzle, the optimal ones checked against each other and the input.
+//! its own limits, in one table (or JSON lines; `--plot` adds a figure). `pairs.rs` reads the
+//! pairs, `table.rs` writes the tables; here the puzzles are read, the heuristics prepared
+//! once, and every pair run on every puzzle, the optimal ones checked against each other and
+//! the input.
 
 use crate::output::outln;
 mod pairs;
@@ -12,6 +13,7 @@ use super::puzzles::{from_args, list_board, read_input};
 use super::setup::{make_goal, make_heuristic, parse_board};
 use super::{HeuristicArgs, EXIT_ERROR, EXIT_STOPPED};
 use crate::answer::{failure_json, solution_json};
+use crate::plot::comparison as plot;
 use anyhow::{bail, Result};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -96,6 +98,10 @@ pub struct CompareArgs {
     /// Print one JSON object per run, then one per pair with its totals ("summary": true).
     #[arg(long)]
     json: bool,
+    /// Also draw the nodes and the time of every run against the puzzle's optimal length,
+    /// one mark per puzzle and pair, into this SVG file.
+    #[arg(long, value_name = "FILE.svg")]
+    plot: Option<PathBuf>,
     /// Board as WxH; inferred from square tile counts otherwise.
     #[arg(long, value_name = "WxH")]
     board: Option<String>,
@@ -134,6 +140,9 @@ pub fn run(a: CompareArgs) -> Result<i32> {
         max_memory: a.max_memory,
         ..Request::default()
     };
+    if let Some(path) = &a.plot {
+        crate::plot::check_path(path)?;
+    }
     let lines = read_lines(&a)?;
     let board = match lines.iter().find_map(|l| l.puzzle.as_ref().ok()) {
         Some(p) => p.board(),
@@ -177,6 +186,8 @@ pub fn run(a: CompareArgs) -> Result<i32> {
         errors: 0,
         stopped: 0,
         pb: &pb,
+        plotted: Vec::new(),
+        left_out: 0,
     };
     for (pi, l) in lines.iter().enumerate() {
         c.compare_on(pi, l);
@@ -186,6 +197,24 @@ pub fn run(a: CompareArgs) -> Result<i32> {
         print_json_totals(&pairs, &c.totals, lines.len());
     } else {
         print_tables(&pairs, &c.totals, &c.table, c.per_puzzle, lines.len());
+    }
+    if let Some(path) = &a.plot {
+        let labels: Vec<String> = pairs.iter().map(|p| p.label.clone()).collect();
+        let figure = plot::Figure {
+            title: format!(
+                "solver compare: {} puzzle{}, {} board, goal {goal}",
+                lines.len(),
+                if lines.len() == 1 { "" } else { "s" },
+                goal.board()
+            ),
+            pairs: &labels,
+            runs: &c.plotted,
+            left_out: c.left_out,
+        };
+        plot::draw(path, &figure)?;
+        if !a.json {
+            outln!("figure: {}", path.display());
+        }
     }
     Ok(if c.errors > 0 {
         EXIT_ERROR
@@ -348,6 +377,10 @@ struct Comparison<'a> {
     errors: usize,
     stopped: usize,
     pb: &'a ProgressBar,
+    /// The solved runs with a known optimum, for `--plot`.
+    plotted: Vec<plot::Run>,
+    /// The runs `--plot` cannot show.
+    left_out: usize,
 }
 
 impl Comparison<'_> {
@@ -360,6 +393,7 @@ impl Comparison<'_> {
                 self.errors += 1;
                 self.pb.suspend(|| eprintln!("error: line {}: {e}", l.line));
                 self.pb.inc(self.pairs.len() as u64);
+                self.left_out += self.pairs.len();
                 return;
             }
         };
@@ -426,6 +460,17 @@ impl Comparison<'_> {
     /// for the end).
     fn record(&mut self, l: &PuzzleLine, puzzle: &Puzzle, r: &Row, optimum: Option<usize>) {
         let p = &self.pairs[r.pair];
+        if self.args.plot.is_some() {
+            match (&r.result, optimum) {
+                (Ok(run), Some(optimum)) => self.plotted.push(plot::Run {
+                    pair: r.pair,
+                    optimum,
+                    nodes: run.stats.nodes,
+                    seconds: run.stats.seconds,
+                }),
+                _ => self.left_out += 1,
+            }
+        }
         let t = &mut self.totals[r.pair];
         match &r.result {
             Ok(run) => t.add_solution(run, optimum),
