@@ -69,9 +69,12 @@ pub(super) fn write_slices(
             }
         })?;
     } else {
+        let mut sent = 0u64;
         for (bytes, _, _) in slices {
             for chunk in bytes.bytes().chunks(STREAM_BYTES) {
                 root.send(chunk);
+                sent += chunk.len() as u64;
+                hook_output(sent);
             }
         }
     }

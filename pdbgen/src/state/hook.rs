@@ -5,8 +5,8 @@
 //!
 //! The points: `level:T:D` (after level `D` of table `T`, its state saved if it is saved),
 //! `in-level:T:D` (inside level `D` of table `T`, after its first unit of work) and
-//! `output:N` (once `N` bytes of the file's tables have been written). Unset, every check is
-//! one load of a value read once.
+//! `output:N` (once `N` bytes of the file's tables have been written, or, on a rank other than
+//! 0, sent to rank 0 to be written). Unset, every check is one load of a value read once.
 
 use std::sync::OnceLock;
 
