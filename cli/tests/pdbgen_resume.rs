@@ -272,3 +272,19 @@ fn the_plan_counts_the_state_on_disk() {
         "{err}"
     );
 }
+
+#[test]
+fn no_state_keeps_nothing_beside_the_output() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("plain.pdb");
+    let args = [THREE_BY_FOUR, &["--no-state"]].concat();
+    let o = run(&out, &args, Some("level:0:5"));
+    assert_eq!(o.status.signal(), Some(9), "{}", stderr(&o));
+    assert!(!stderr(&o).contains("resumable state"), "{}", stderr(&o));
+    let left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
+    assert!(left.is_empty(), "{left:?}");
+    let o = run(&out, &args, None);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(!stderr(&o).contains("resuming"));
+    assert!(!state_of(&out).exists());
+}

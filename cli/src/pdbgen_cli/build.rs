@@ -11,7 +11,8 @@ use pdbformat::system::available_memory;
 use pdbformat::units::bytes;
 use pdbformat::Partition;
 use pdbgen::{
-    build_file_with_state, plan, BuildRequest, BuildState, ResumePoint, StateOptions, TableSummary,
+    build_file, build_file_with_state, plan, BuildRequest, BuildState, ResumePoint, StateOptions,
+    TableSummary,
 };
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -65,6 +66,10 @@ pub struct BuildArgs {
     /// beside the output (OUTPUT.partial/), which a build otherwise resumes from.
     #[arg(long)]
     fresh: bool,
+    /// Keep no resumable state beside the output: no disk beyond the file, but a killed
+    /// build starts over.
+    #[arg(long, conflicts_with_all = ["fresh", "state_every_level", "distributed"])]
+    no_state: bool,
     /// Save the resumable state after every level and every finished table, whatever it
     /// costs (for tests).
     #[arg(long, hide = true)]
@@ -125,10 +130,12 @@ pub fn run(a: BuildArgs) -> Result<ExitCode> {
         duration(p.core_seconds),
         duration(p.core_seconds / threads as f64)
     );
-    eprintln!(
-        "resumable state: up to about {} of disk beside the output, removed at the end",
-        bytes(p.state_bytes)
-    );
+    if !a.no_state {
+        eprintln!(
+            "resumable state: up to about {} of disk beside the output, removed at the end",
+            bytes(p.state_bytes)
+        );
+    }
     if let Some(avail) = available_memory() {
         if p.peak_bytes > avail && !a.ignore_memory_check {
             bail!(
@@ -139,10 +146,16 @@ pub fn run(a: BuildArgs) -> Result<ExitCode> {
         }
     }
     create_parent(&a.output)?;
-    let state = BuildState::open(&req, &a.output, state_options(&a))?;
-    report_state(&state, req.partition.patterns().len(), "");
-    let start = Instant::now();
-    let summaries = build_file_with_state(&req, &a.output, state, &BarObserver::new())?;
+    let start;
+    let summaries = if a.no_state {
+        start = Instant::now();
+        build_file(&req, &a.output, &BarObserver::new())?
+    } else {
+        let state = BuildState::open(&req, &a.output, state_options(&a))?;
+        report_state(&state, req.partition.patterns().len(), "");
+        start = Instant::now();
+        build_file_with_state(&req, &a.output, state, &BarObserver::new())?
+    };
     print_summaries(&summaries, &a.output, start);
     Ok(ExitCode::SUCCESS)
 }
