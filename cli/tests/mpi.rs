@@ -1,6 +1,7 @@
 //! The distributed build under `mpirun` (feature `mpi`; needs Open MPI's `mpirun` on the path):
 //! files identical byte for byte to the single-process build's for 1, 2 and 4 ranks, every
-//! encoding and compression, and the job's end when a rank dies or lacks memory.
+//! encoding and compression, the job's end when a rank dies or lacks memory, and the same
+//! command resuming a job whose rank 1 was killed.
 #![cfg(feature = "mpi")]
 
 use sha2::{Digest, Sha256};
@@ -385,7 +386,107 @@ fn a_rank_killed_while_rank_0_writes_leaves_no_file_at_all() {
         std::thread::sleep(Duration::from_millis(5));
     }
     kill_and_fail(job, other);
-    // Neither the output nor rank 0's temporary file: nothing at all.
-    let left: Vec<_> = std::fs::read_dir(&path).unwrap().flatten().collect();
-    assert!(left.is_empty(), "left behind: {left:?}");
+    // Neither the output nor rank 0's temporary file: nothing but the state a run of the same
+    // command resumes from.
+    let left: Vec<_> = std::fs::read_dir(&path)
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name())
+        .collect();
+    assert_eq!(left, ["written.pdb.partial"], "left behind: {left:?}");
+}
+
+/// The state folder a build of `file` keeps beside it.
+fn state_of(file: &Path) -> std::path::PathBuf {
+    let mut s = file.as_os_str().to_owned();
+    s.push(".partial");
+    s.into()
+}
+
+/// `pdbgen build --distributed --threads 1 ARGS -o FILE` on two ranks, with `env` set for
+/// `mpirun` (whose ranks on this machine inherit it); its output.
+fn two_rank_build(args: &[&str], file: &Path, env: &[(&str, &str)]) -> Output {
+    let mut c = mpirun(2);
+    c.env_remove("PDBGEN_TEST_KILL").envs(env.iter().copied());
+    c.args(["build", "--distributed", "--threads", "1"])
+        .args(args)
+        .arg("-o")
+        .arg(file)
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn a_two_rank_build_whose_rank_1_is_killed_resumes_to_the_same_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let args = ["--board", "3x4", "-p", "1-6/7-11"];
+    let single = dir.path().join("single.pdb");
+    check(
+        &Command::new(PDBGEN)
+            .args(["build", "-o"])
+            .arg(&single)
+            .args(args)
+            .output()
+            .unwrap(),
+        "the single-process build",
+    );
+    let expected = sha256(&single);
+    let file = dir.path().join("resumed.pdb");
+    let every = [&args[..], &["--state-every-level"]].concat();
+    for (kill, says) in [
+        // Rank 1 alone dies inside a level of the first table, then after a level of the
+        // second; the ranks resume from the last level both of them saved.
+        ("in-level:0:15", "table 0 from level 15"),
+        ("level:1:6", "table 0 finished, table 1 from level 7"),
+        // Rank 1 dies while rank 0 writes the file, once it has sent its slice of the first
+        // table and before it sends the second.
+        ("output:1", "every table finished, writing the file"),
+    ] {
+        let out = two_rank_build(
+            &every,
+            &file,
+            &[("PDBGEN_TEST_KILL", kill), ("PDBGEN_TEST_KILL_RANK", "1")],
+        );
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{kill}: the job must fail:\n{err}");
+        assert!(!file.exists(), "{kill}: no file under the output name");
+        assert!(state_of(&file).join("rank-1-of-2").is_dir(), "{kill}");
+        let out = two_rank_build(&args, &file, &[]);
+        check(&out, &format!("the build resumed after {kill}"));
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(
+            err.matches(says).count(),
+            1,
+            "{kill}: rank 0 says it once:\n{err}"
+        );
+        assert_eq!(sha256(&file), expected, "{kill}");
+        assert!(!state_of(&file).exists(), "{kill}: the state is removed");
+        std::fs::remove_file(&file).unwrap();
+    }
+}
+
+#[test]
+fn a_two_rank_build_whose_rank_1_is_killed_by_a_timer_resumes_to_the_same_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let args = ["-p", "663"];
+    let single = dir.path().join("single.pdb");
+    check(
+        &Command::new(PDBGEN)
+            .args(["build", "-o"])
+            .arg(&single)
+            .args(args)
+            .output()
+            .unwrap(),
+        "the single-process build",
+    );
+    let file = dir.path().join("timed.pdb");
+    let (job, ranks, _) = two_ranks(&["-p", "663", "--state-every-level"], &file);
+    // Let the BFS get going and save a few levels, then kill rank 1 outright.
+    std::thread::sleep(Duration::from_millis(2500));
+    kill_and_fail(job, rank_pid(&ranks, 1));
+    assert!(!file.exists());
+    let out = two_rank_build(&args, &file, &[]);
+    check(&out, "the build run again");
+    assert_eq!(sha256(&file), sha256(&single));
+    assert!(!state_of(&file).exists());
 }

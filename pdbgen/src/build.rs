@@ -10,12 +10,14 @@ use crate::observer::{BuildObserver, TableSummary};
 use crate::pool::in_pool;
 use crate::reduce::zero_unaware_from_aware;
 use crate::request::{check_fits, BuildRequest};
+use crate::state::{hook_output, summary_of, BuildState};
 use crate::stats::ValueStats;
 use crate::symmetric::{derive_table, image_of, Image};
 use crate::twobit::{build_bit1_table, Bit1Payload};
-use pdbformat::format::{encode_entries, write_pdb, Encoding, TableSource};
-use pdbformat::rank::{PermutationIndex, ZeroAwareIndex};
+use pdbformat::format::{encode_entries, write_pdb_streamed, Encoding, TableShape};
+use pdbformat::rank::{entry_count, PermutationIndex, ZeroAwareIndex};
 use pdbformat::{Goal, Pattern, TableKind};
+use std::io::Write;
 use std::path::Path;
 use std::time::Instant;
 
@@ -52,7 +54,7 @@ pub fn build_table(
     obs: &dyn BuildObserver,
 ) -> Result<Entries, BuildError> {
     in_pool(threads, || {
-        build_in_pool(goal, pattern, kind, table_no, obs).map(|(e, _)| e)
+        build_in_pool(goal, pattern, kind, table_no, obs, None).map(|(e, _)| e)
     })
 }
 
@@ -62,25 +64,30 @@ fn build_in_pool(
     kind: TableKind,
     table_no: usize,
     obs: &dyn BuildObserver,
+    state: Option<&mut BuildState>,
 ) -> Result<(Entries, TableSummary), BuildError> {
     let board = goal.board();
     let start = Instant::now();
     let za_idx =
         ZeroAwareIndex::new(board, pattern.len()).map_err(BuildError::index_error(pattern))?;
-    let entries = match kind {
+    let (entries, earlier) = match kind {
         TableKind::ZeroAware => {
             obs.table_started(table_no, pattern, kind, za_idx.len());
-            zero_aware_distances(goal, pattern, &za_idx, table_no, obs)
+            zero_aware_distances(goal, pattern, &za_idx, table_no, obs, state)?
         }
         TableKind::ZeroUnaware => {
             let zu_idx = PermutationIndex::new(board, pattern.len())
                 .map_err(BuildError::index_error(pattern))?;
             obs.table_started(table_no, pattern, kind, za_idx.len());
-            let za = zero_aware_distances(goal, pattern, &za_idx, table_no, obs);
-            zero_unaware_from_aware(board, &za_idx, &za, &zu_idx)
+            let (za, earlier) = zero_aware_distances(goal, pattern, &za_idx, table_no, obs, state)?;
+            (
+                zero_unaware_from_aware(board, &za_idx, &za, &zu_idx),
+                earlier,
+            )
         }
     };
-    let summary = TableSummary::new(pattern, kind, ValueStats::of(&entries), start);
+    let mut summary = TableSummary::new(pattern, kind, ValueStats::of(&entries), start);
+    summary.seconds += earlier;
     obs.table_done(table_no, &summary);
     Ok((entries, summary))
 }
@@ -96,43 +103,114 @@ pub fn build_file(
     path: &Path,
     obs: &dyn BuildObserver,
 ) -> Result<Vec<TableSummary>, BuildError> {
+    build(req, path, None, obs)
+}
+
+/// [`build_file`], resumable: the build goes on from where `state` (opened with
+/// [`BuildState::open`] for the same request and output) says an earlier run of it stopped
+/// ([`BuildState::resume_point`]), saves its progress there as it goes, and removes the
+/// state once the file is in place. The file is the same bytes as [`build_file`]'s,
+/// however many times the build was stopped.
+pub fn build_file_with_state(
+    req: &BuildRequest,
+    path: &Path,
+    state: BuildState,
+    obs: &dyn BuildObserver,
+) -> Result<Vec<TableSummary>, BuildError> {
+    build(req, path, Some(state), obs)
+}
+
+fn build(
+    req: &BuildRequest,
+    path: &Path,
+    mut state: Option<BuildState>,
+    obs: &dyn BuildObserver,
+) -> Result<Vec<TableSummary>, BuildError> {
+    let built = build_in(req, path, &mut state, obs);
+    if let (Err(e), Some(s)) = (&built, &mut state) {
+        if e.same_every_time() {
+            // Running it again would fail again: the state is of no use.
+            s.finish()?;
+        }
+    }
+    built
+}
+
+fn build_in(
+    req: &BuildRequest,
+    path: &Path,
+    state: &mut Option<BuildState>,
+    obs: &dyn BuildObserver,
+) -> Result<Vec<TableSummary>, BuildError> {
     req.check_encoding()?;
     in_pool(req.threads, || {
         let mut built: Vec<(EncodedOrRaw, TableSummary)> = Vec::new();
         let patterns = req.partition.patterns();
+        if let Some(s) = state.as_mut() {
+            s.restart_clock();
+        }
         for (i, p) in patterns.iter().enumerate() {
             if let Some(image) = image_of(&req.goal, patterns, i) {
                 let derived = derive_from(req, &built[image.source], p, image, i, obs)?;
                 built.push(derived);
                 continue;
             }
-            if req.two_bit() {
-                let (payload, summary) = build_bit1_table(&req.goal, p, i, obs)?;
-                built.push((EncodedOrRaw::Bit1(payload), summary));
+            if let Some(s) = state.as_ref().filter(|s| s.has_finished(i)) {
+                let entries = entry_count(req.goal.board(), p.len(), req.kind)
+                    .map_err(BuildError::index_error(p))?;
+                let (bytes, summary) = s.load_finished(
+                    i,
+                    |meta| summary_of(meta, p, req.kind),
+                    req.encoding.encoded_len(entries) as usize,
+                )?;
+                built.push((EncodedOrRaw::Encoded(bytes), summary));
                 continue;
             }
-            let (entries, summary) = build_in_pool(&req.goal, p, req.kind, i, obs)?;
-            check_fits(req.encoding, &summary)?;
-            let encoded = match req.encoding {
-                Encoding::U8 => EncodedOrRaw::Raw(entries),
-                e => EncodedOrRaw::Encoded(encode_entries(&entries, e)),
+            let (encoded, summary) = if req.two_bit() {
+                let (payload, summary) = build_bit1_table(&req.goal, p, i, obs, state.as_mut())?;
+                (EncodedOrRaw::Bit1(payload), summary)
+            } else {
+                let (entries, summary) =
+                    build_in_pool(&req.goal, p, req.kind, i, obs, state.as_mut())?;
+                check_fits(req.encoding, &summary)?;
+                let encoded = match req.encoding {
+                    Encoding::U8 => EncodedOrRaw::Raw(entries),
+                    e => EncodedOrRaw::Encoded(encode_entries(&entries, e)),
+                };
+                (encoded, summary)
             };
+            if let Some(s) = state.as_mut().filter(|s| s.wants_finished_save(i)) {
+                s.save_finished(i, encoded.bytes(), &summary, true)?;
+            }
             built.push((encoded, summary));
         }
-        let sources: Vec<TableSource> = built
+        let shapes: Vec<TableShape> = built
             .iter()
-            .map(|(e, s)| TableSource {
+            .map(|(_, s)| TableShape {
                 kind: req.kind,
                 pattern: &s.pattern,
                 encoding: req.encoding,
                 max_value: s.max_value,
-                entries: e.bytes(),
             })
             .collect();
-        write_pdb(path, &req.goal, &sources, &req.write).map_err(|source| BuildError::Write {
-            path: path.to_path_buf(),
-            source,
+        let mut written = 0u64;
+        let mut fill = |i: usize, w: &mut dyn Write| -> std::io::Result<()> {
+            for chunk in built[i].0.bytes().chunks(1 << 20) {
+                w.write_all(chunk)?;
+                written += chunk.len() as u64;
+                hook_output(written);
+            }
+            Ok(())
+        };
+        write_pdb_streamed(path, &req.goal, &shapes, &req.write, &mut fill).map_err(|source| {
+            BuildError::Write {
+                path: path.to_path_buf(),
+                source,
+            }
         })?;
+        if let Some(s) = state.as_mut() {
+            s.finish()?;
+        }
         Ok(built.into_iter().map(|(_, s)| s).collect())
     })
 }

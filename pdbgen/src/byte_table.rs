@@ -47,6 +47,18 @@ impl ByteTable {
         ByteTable { words, len }
     }
 
+    /// The table of `len` entries held in `words` (as [`Self::words`] gave them).
+    pub fn from_words(words: Vec<u64>, len: usize) -> ByteTable {
+        debug_assert_eq!(words.len(), len.div_ceil(8));
+        let words = words.into_iter().map(AtomicU64::new).collect();
+        ByteTable { words, len }
+    }
+
+    /// The words holding the entries, 8 per word.
+    pub fn words(&self) -> &[AtomicU64] {
+        &self.words
+    }
+
     /// Entry `i`.
     #[inline]
     pub fn get(&self, i: usize) -> u8 {

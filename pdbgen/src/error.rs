@@ -60,6 +60,15 @@ pub enum BuildError {
         #[source]
         source: FormatError,
     },
+    /// The resumable state beside the output could not be read or written.
+    #[error("the build's resumable state {}", path.display())]
+    State {
+        /// The piece or folder.
+        path: PathBuf,
+        /// What went wrong.
+        #[source]
+        source: std::io::Error,
+    },
     /// The distributed build was asked for zero-unaware tables: their minimum over the
     /// blank's regions needs the whole zero-aware table in one process.
     #[error("the distributed build makes zero-aware tables only (a zero-unaware table is a minimum over whole zero-aware tables); build zero-aware and reduce on one machine")]
@@ -163,6 +172,23 @@ pub enum VerifyError {
 
 /// The errors of the operations that index a pattern's table: each has an `Index` variant
 /// that names the pattern whose board has no index.
+impl BuildError {
+    /// Whether the same request fails the same way every time (what it asks of the encoding,
+    /// the board or the ranks), unlike a failure of the disk or of the system.
+    pub(crate) fn same_every_time(&self) -> bool {
+        matches!(
+            self,
+            BuildError::Standard(_)
+                | BuildError::Index { .. }
+                | BuildError::Bit1NeedsZeroAware
+                | BuildError::UnreachedNeedsU8 { .. }
+                | BuildError::TooLargeForU4 { .. }
+                | BuildError::TooDeep { .. }
+                | BuildError::DistributedNeedsZeroAware
+        )
+    }
+}
+
 pub(crate) trait FromIndexError: Sized {
     /// The `Index` variant for `pattern`, caused by `source`.
     fn index(pattern: &Pattern, source: IndexError) -> Self;

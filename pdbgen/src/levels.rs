@@ -9,24 +9,29 @@
 //! byte per entry or two bits ([`crate::twobit`]); [`run_levels`] is the level loop of both.
 
 use crate::byte_table::{ByteTable, Entries, UNREACHED};
+use crate::error::BuildError;
 use crate::moves::ZeroAwareMoves;
 use crate::observer::BuildObserver;
 use crate::slice::{LevelTable, Slice, Work};
+use crate::state::{hook_after_level, hook_in_level, BuildState};
 use pdbformat::rank::ZeroAwareIndex;
 use pdbformat::{Goal, Pattern};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
-/// Builds the exact zero-aware distances of `pattern` towards `goal`, a byte per entry.
+/// Builds the exact zero-aware distances of `pattern` towards `goal`, a byte per entry,
+/// resuming from and saving into `state` when one is given.
 pub(crate) fn zero_aware_distances(
     goal: &Goal,
     pattern: &Pattern,
     idx: &ZeroAwareIndex,
     table: usize,
     obs: &dyn BuildObserver,
-) -> Entries {
-    let (t, _) = distances::<ByteTable, _>(goal, pattern, idx, table, obs, &|_, _| true);
-    t.into_entries()
+    state: Option<&mut BuildState>,
+) -> Result<(Entries, f64), BuildError> {
+    let (t, levels) =
+        distances::<ByteTable, _>(goal, pattern, idx, table, obs, &|_, _| true, state)?;
+    Ok((t.into_entries(), levels.seconds))
 }
 
 /// What a BFS found besides its table.
@@ -38,12 +43,27 @@ pub struct Levels {
     pub expanded: u64,
     /// Entries expanded by push levels that were at the level's depth.
     pub frontier: u64,
+    /// Seconds spent on this table by earlier runs of a resumed build.
+    pub seconds: f64,
+}
+
+impl Levels {
+    /// The counts of a BFS that has only reached the goal.
+    pub fn at_goal() -> Levels {
+        Levels {
+            histogram: vec![1],
+            ..Levels::default()
+        }
+    }
 }
 
 /// The BFS of `pattern` towards `goal` on one process, in a table of type `T` (a byte or two
 /// bits per entry), where an unreached entry `i` may only be given the value `v` when
 /// `accept(i, v)` holds. With a filter that reads bit 1 of each value from a `bit1` table,
-/// the byte BFS restores that table's exact values.
+/// the byte BFS restores that table's exact values. With a `state`, the BFS resumes from the
+/// working table saved there, if the build resumes inside this table, and saves its own
+/// after the levels the state asks for.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn distances<T: LevelTable, A: Fn(usize, u8) -> bool + Sync>(
     goal: &Goal,
     pattern: &Pattern,
@@ -51,42 +71,70 @@ pub(crate) fn distances<T: LevelTable, A: Fn(usize, u8) -> bool + Sync>(
     table: usize,
     obs: &dyn BuildObserver,
     accept: &A,
-) -> (T, Levels) {
+    mut state: Option<&mut BuildState>,
+) -> Result<(T, Levels), BuildError> {
     let moves = ZeroAwareMoves::new(goal.board(), idx);
     let start = BfsStart::new(goal, pattern, idx, &moves);
-    let slice = Slice::<T, A>::new(&moves, idx, 0..idx.len(), start.goal_parity, accept);
-    slice.claim(start.goal_index, 0);
+    let resumed = match state.as_deref() {
+        Some(s) => s.load_level::<T>(table, idx.len() as usize)?,
+        None => None,
+    };
+    let (slice, levels) = match resumed {
+        Some((t, levels)) => (
+            Slice::<T, A>::resumed(&moves, idx, 0..idx.len(), start.goal_parity, accept, t),
+            levels,
+        ),
+        None => {
+            let slice = Slice::<T, A>::new(&moves, idx, 0..idx.len(), start.goal_parity, accept);
+            slice.claim(start.goal_index, 0);
+            (slice, Levels::at_goal())
+        }
+    };
     // One process owns the whole range: no neighbour is owned elsewhere.
     let no_remote_push = |_: u64| unreachable!("a whole-range slice owns every neighbour");
     let no_remote_pull =
         |_: u64, _: &[u64]| unreachable!("a whole-range slice owns every neighbour");
-    let mut expanded = 0;
-    let mut levels = run_levels::<T>(&start, table, obs, |depth, pull| {
-        let scanned = AtomicU64::new(0);
-        let work = slice
-            .chunks()
-            .par_iter()
-            .map(|sets| {
-                let work = if pull {
-                    slice.pull(sets.clone(), depth, &mut no_remote_pull.clone())
-                } else {
-                    slice.push(sets.clone(), depth, &mut no_remote_push.clone())
-                };
-                obs.chunk_done(
-                    table,
-                    scanned.fetch_add(work.scanned, Relaxed) + work.scanned,
-                );
-                work
-            })
-            .reduce(Work::default, |mut a, b| {
-                a += b;
-                a
-            });
-        expanded += work.expanded;
-        work.claimed
-    });
-    levels.expanded = expanded;
-    (slice.into_table(), levels)
+    let levels = run_levels::<T>(
+        &start,
+        table,
+        obs,
+        levels,
+        |depth, pull| {
+            let scanned = AtomicU64::new(0);
+            let work = slice
+                .chunks()
+                .par_iter()
+                .map(|sets| {
+                    let work = if pull {
+                        slice.pull(sets.clone(), depth, &mut no_remote_pull.clone())
+                    } else {
+                        slice.push(sets.clone(), depth, &mut no_remote_push.clone())
+                    };
+                    obs.chunk_done(
+                        table,
+                        scanned.fetch_add(work.scanned, Relaxed) + work.scanned,
+                    );
+                    hook_in_level(table, depth);
+                    work
+                })
+                .reduce(Work::default, |mut a, b| {
+                    a += b;
+                    a
+                });
+            (work.claimed, work.expanded)
+        },
+        |levels| {
+            if let Some(s) = state.as_deref_mut() {
+                let bytes = (slice.table().words().len() * 8) as u64;
+                if s.wants_level_save(bytes) {
+                    s.save_level(table, slice.table(), levels, true)?;
+                }
+            }
+            hook_after_level(table, (levels.histogram.len() - 2) as u8);
+            Ok(())
+        },
+    )?;
+    Ok((slice.into_table(), levels))
 }
 
 /// Where a BFS starts: the goal's global index and the parity of its cell set, and how many
@@ -126,22 +174,25 @@ impl BfsStart {
 
 /// The level loop of the BFS in a table of type `T`, shared by the single-process and the
 /// distributed build: `level(depth, pull)` runs one level over the whole table (every slice
-/// of it) and returns how many entries it reached, summed over every process. Starts with the
-/// goal reached at depth 0 and stops at the first level that reaches nothing. Returns the
+/// of it) and returns how many entries it reached, summed over every process, and how many
+/// it expanded. Starts from `levels` (the goal alone at depth 0, or the counts of a resumed
+/// BFS whose table holds them) and stops at the first level that reaches nothing; after each
+/// other level, `done(levels)` may save the table (an error there ends the loop). Returns the
 /// entries first reached at each depth (`frontier` counting the push levels' own entries).
 pub(crate) fn run_levels<T: LevelTable>(
     start: &BfsStart,
     table: usize,
     obs: &dyn BuildObserver,
-    mut level: impl FnMut(u8, bool) -> u64,
-) -> Levels {
-    let mut levels = Levels {
-        histogram: vec![1],
-        ..Levels::default()
-    };
+    mut levels: Levels,
+    mut level: impl FnMut(u8, bool) -> (u64, u64),
+    mut done: impl FnMut(&Levels) -> Result<(), BuildError>,
+) -> Result<Levels, BuildError> {
     // Entries reached at even and at odd depths.
-    let mut reached = [1u64, 0];
-    let mut depth = 0u8;
+    let mut reached = [0u64, 0];
+    for (d, &n) in levels.histogram.iter().enumerate() {
+        reached[d & 1] += n;
+    }
+    let mut depth = (levels.histogram.len() - 1) as u8;
     loop {
         obs.level_started(table, depth);
         // Direction-optimising BFS: push from the frontier while it is small; once fewer
@@ -156,7 +207,8 @@ pub(crate) fn run_levels<T: LevelTable>(
         if !pull {
             levels.frontier += levels.histogram[depth as usize];
         }
-        let new = level(depth, pull);
+        let (new, expanded) = level(depth, pull);
+        levels.expanded += expanded;
         reached[next] += new;
         obs.level_done(table, depth, reached[0] + reached[1]);
         if new == 0 {
@@ -168,6 +220,7 @@ pub(crate) fn run_levels<T: LevelTable>(
             depth < UNREACHED - 1,
             "distances beyond 253 do not fit a byte"
         );
+        done(&levels)?;
     }
-    levels
+    Ok(levels)
 }

@@ -17,11 +17,12 @@ mod restore;
 mod semantic;
 mod slice;
 mod standard_build;
+mod state;
 mod stats;
 mod symmetric;
 mod twobit;
 
-pub use build::{build_file, build_table};
+pub use build::{build_file, build_file_with_state, build_table};
 pub use byte_table::{Entries, UNREACHED};
 #[cfg(feature = "mpi")]
 pub use distributed::{
@@ -39,4 +40,5 @@ pub use request::BuildRequest;
 pub use restore::{values_of, Values};
 pub use semantic::{checks, verify_table, Violation};
 pub use standard_build::build_standard;
+pub use state::{BuildState, Refused, ResumePoint, StateOptions, SAVE_RATIO};
 pub use stats::ValueStats;

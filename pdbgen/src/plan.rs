@@ -32,6 +32,10 @@ pub struct BuildPlan {
     /// Worker threads of each process: the request's, or one per core (rayon's global pool,
     /// which `RAYON_NUM_THREADS` sets).
     pub threads: usize,
+    /// Peak bytes of disk the resumable state beside the output takes (one process's: the
+    /// whole build's on one machine, one rank's in a distributed build): the finished tables
+    /// kept for a resume and two saves of the largest working table.
+    pub state_bytes: u64,
 }
 
 /// Processor time per entry of the BFS, in nanoseconds: measured on the 2-core development
@@ -104,8 +108,25 @@ impl BuildPlan {
             derived: tables.iter().filter(|t| t.derived()).count(),
             core_seconds: searched as f64 * NS_PER_ENTRY * 1e-9,
             threads: worker_threads(req.threads),
+            state_bytes: state_bytes(req, tables),
         }
     }
+}
+
+/// Peak disk of the resumable state of `req`'s `tables` on one process: every finished
+/// searched table but the last (the file follows it at once) stays there until the end, and a
+/// table's working table is saved twice (the new save is in place before the old one goes).
+fn state_bytes(req: &BuildRequest, tables: &[PlannedTable]) -> u64 {
+    let last = tables.iter().rposition(|t| !t.derived());
+    let (mut kept, mut peak) = (0u64, 0u64);
+    for (i, t) in tables.iter().enumerate().filter(|(_, t)| !t.derived()) {
+        let working = t.searched.div_ceil(8 / req.working_bits() as u64);
+        peak = peak.max(kept + 2 * working);
+        if Some(i) != last {
+            kept += req.encoding.encoded_len(t.entries);
+        }
+    }
+    peak.max(kept)
 }
 
 /// Works out what the single-process build of `req` needs: finished tables stay in memory

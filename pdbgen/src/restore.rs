@@ -36,7 +36,8 @@ pub fn restore_from_bit1(
         return Err(RestoreError::GoalBit);
     }
     let guide = |i: usize, v: u8| view.bit1(i as u64) == (v >> 1) & 1;
-    let (t, _) = distances::<ByteTable, _>(goal, pattern, &idx, table, obs, &guide);
+    let (t, _) = distances::<ByteTable, _>(goal, pattern, &idx, table, obs, &guide, None)
+        .expect("a BFS without a state has nothing that can fail");
     Ok(t.into_entries())
 }
 

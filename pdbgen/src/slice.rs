@@ -14,6 +14,7 @@ use crate::byte_table::{ByteTable, UNREACHED};
 use crate::moves::ZeroAwareMoves;
 use pdbformat::rank::ZeroAwareIndex;
 use std::ops::{AddAssign, Range};
+use std::sync::atomic::AtomicU64;
 
 /// Entries scanned per unit of parallel work (and per progress report).
 pub(crate) const CHUNK_ENTRIES: u64 = 1 << 20;
@@ -29,6 +30,12 @@ pub trait LevelTable: Sync + Sized {
 
     /// `len` entries, none reached.
     fn unreached(len: usize) -> Self;
+
+    /// The table of `len` entries held in `words` (as [`Self::words`] gave them).
+    fn from_words(words: Vec<u64>, len: usize) -> Self;
+
+    /// The words holding the entries (for the build's resumable state, read between levels).
+    fn words(&self) -> &[AtomicU64];
 
     /// The entries a push level at `depth` expands, given the entries first reached at each
     /// depth so far (`histogram[d]`): the frontier for the byte table; for the two-bit table,
@@ -60,6 +67,14 @@ impl LevelTable for ByteTable {
 
     fn unreached(len: usize) -> ByteTable {
         ByteTable::new(len)
+    }
+
+    fn from_words(words: Vec<u64>, len: usize) -> ByteTable {
+        ByteTable::from_words(words, len)
+    }
+
+    fn words(&self) -> &[AtomicU64] {
+        ByteTable::words(self)
     }
 
     fn push_work(histogram: &[u64]) -> u64 {
@@ -134,6 +149,20 @@ impl<'a, T: LevelTable, A: Fn(usize, u8) -> bool + Sync> Slice<'a, T, A> {
         goal_parity: u8,
         accept: &'a A,
     ) -> Slice<'a, T, A> {
+        let table = T::unreached((owned.end - owned.start) as usize);
+        Slice::resumed(moves, idx, owned, goal_parity, accept, table)
+    }
+
+    /// The slice of global entries `owned` as `table` holds them (a BFS resumed from a saved
+    /// working table); otherwise as [`Self::new`].
+    pub fn resumed(
+        moves: &'a ZeroAwareMoves<'a>,
+        idx: &'a ZeroAwareIndex,
+        owned: Range<u64>,
+        goal_parity: u8,
+        accept: &'a A,
+        table: T,
+    ) -> Slice<'a, T, A> {
         let fact = idx.order_count();
         let chunks = set_chunks(idx)
             .into_iter()
@@ -146,7 +175,7 @@ impl<'a, T: LevelTable, A: Fn(usize, u8) -> bool + Sync> Slice<'a, T, A> {
         Slice {
             moves,
             idx,
-            table: T::unreached((owned.end - owned.start) as usize),
+            table,
             owned,
             goal_parity,
             accept,
@@ -178,6 +207,11 @@ impl<'a, T: LevelTable, A: Fn(usize, u8) -> bool + Sync> Slice<'a, T, A> {
     #[inline]
     pub fn claim(&self, n: u64, value: u8) -> bool {
         (self.accept)(n as usize, value) && self.table.claim((n - self.owned.start) as usize, value)
+    }
+
+    /// The owned entries (between levels).
+    pub fn table(&self) -> &T {
+        &self.table
     }
 
     /// The owned entries, in index order.

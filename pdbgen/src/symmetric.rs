@@ -331,8 +331,8 @@ mod tests {
                 }
             }
             // From the two-bit BFS's payload as well.
-            let (pa, _) = build_bit1_table(&goal, &a, 0, &NoProgress).unwrap();
-            let (pb, _) = build_bit1_table(&goal, &b, 0, &NoProgress).unwrap();
+            let (pa, _) = build_bit1_table(&goal, &a, 0, &NoProgress, None).unwrap();
+            let (pb, _) = build_bit1_table(&goal, &b, 0, &NoProgress, None).unwrap();
             let derived = derive_table(
                 &goal,
                 &a,

@@ -21,6 +21,7 @@ use crate::levels::{distances, Levels};
 use crate::observer::{BuildObserver, TableSummary};
 use crate::request::check_fits;
 use crate::slice::LevelTable;
+use crate::state::BuildState;
 use crate::stats::ValueStats;
 use pdbformat::format::Encoding;
 use pdbformat::rank::ZeroAwareIndex;
@@ -149,6 +150,19 @@ impl LevelTable for TwoBitTable {
         TwoBitTable::new(len as u64)
     }
 
+    fn from_words(words: Vec<u64>, len: usize) -> TwoBitTable {
+        debug_assert_eq!(words.len(), len.div_ceil(32));
+        let words = words.into_iter().map(AtomicU64::new).collect();
+        TwoBitTable {
+            words,
+            len: len as u64,
+        }
+    }
+
+    fn words(&self) -> &[AtomicU64] {
+        &self.words
+    }
+
     fn push_work(histogram: &[u64]) -> u64 {
         // The entries of the depth's code: this level's frontier and those 4, 8, … older.
         histogram.iter().rev().step_by(4).sum()
@@ -218,8 +232,9 @@ fn two_bit_distances(
     idx: &ZeroAwareIndex,
     table: usize,
     obs: &dyn BuildObserver,
-) -> (TwoBitTable, Levels) {
-    distances::<TwoBitTable, _>(goal, pattern, idx, table, obs, &|_, _| true)
+    state: Option<&mut BuildState>,
+) -> Result<(TwoBitTable, Levels), BuildError> {
+    distances::<TwoBitTable, _>(goal, pattern, idx, table, obs, &|_, _| true, state)
 }
 
 /// Builds the `bit1` payload of the zero-aware table of `pattern` towards `goal` through the
@@ -231,14 +246,16 @@ pub fn build_bit1_table(
     pattern: &Pattern,
     table: usize,
     obs: &dyn BuildObserver,
+    state: Option<&mut BuildState>,
 ) -> Result<(Bit1Payload, TableSummary), BuildError> {
     let start = std::time::Instant::now();
     let idx = ZeroAwareIndex::new(goal.board(), pattern.len())
         .map_err(BuildError::index_error(pattern))?;
     obs.table_started(table, pattern, TableKind::ZeroAware, idx.len());
-    let (t, stats) = two_bit_distances(goal, pattern, &idx, table, obs);
+    let (t, stats) = two_bit_distances(goal, pattern, &idx, table, obs, state)?;
     let values = ValueStats::of_levels(stats.histogram, idx.len());
-    let summary = TableSummary::new(pattern, TableKind::ZeroAware, values, start);
+    let mut summary = TableSummary::new(pattern, TableKind::ZeroAware, values, start);
+    summary.seconds += stats.seconds;
     check_fits(Encoding::Bit1, &summary)?;
     let payload = t.into_bit1();
     obs.table_done(table, &summary);
@@ -322,7 +339,7 @@ mod tests {
             let exact =
                 build_table(&goal, &p, TableKind::ZeroAware, Some(2), 0, &NoProgress).unwrap();
             let idx = ZeroAwareIndex::new(b, p.len()).unwrap();
-            let (t, stats) = two_bit_distances(&goal, &p, &idx, 0, &NoProgress);
+            let (t, stats) = two_bit_distances(&goal, &p, &idx, 0, &NoProgress, None).unwrap();
             assert_eq!(t.len(), exact.len() as u64);
             let mut histogram = vec![0u64; stats.histogram.len()];
             for (i, &v) in exact.iter().enumerate() {
@@ -340,7 +357,7 @@ mod tests {
             assert_eq!(stats.histogram, histogram, "{w}x{h} {g} {tiles:?}");
             assert!(stats.expanded >= stats.frontier);
             let unreached = exact.iter().filter(|&&v| v == UNREACHED).count();
-            let built = build_bit1_table(&goal, &p, 0, &NoProgress);
+            let built = build_bit1_table(&goal, &p, 0, &NoProgress, None);
             if unreached == 0 {
                 let (payload, summary) = built.unwrap();
                 assert_eq!(&*payload, &encode_entries(&exact, Encoding::Bit1)[..]);
@@ -365,8 +382,14 @@ mod tests {
             let b = Board::new(w, h).unwrap();
             let goal = Goal::parse(b, g).unwrap();
             let p = Pattern::new(b, &tiles).unwrap();
-            let one = in_pool(Some(1), || build_bit1_table(&goal, &p, 0, &NoProgress)).unwrap();
-            let two = in_pool(Some(2), || build_bit1_table(&goal, &p, 0, &NoProgress)).unwrap();
+            let one = in_pool(Some(1), || {
+                build_bit1_table(&goal, &p, 0, &NoProgress, None)
+            })
+            .unwrap();
+            let two = in_pool(Some(2), || {
+                build_bit1_table(&goal, &p, 0, &NoProgress, None)
+            })
+            .unwrap();
             assert_eq!(&*one.0, &*two.0);
             assert_eq!(one.1.histogram, two.1.histogram);
         }

@@ -10,7 +10,10 @@ use pdbformat::format::WriteOptions;
 use pdbformat::system::available_memory;
 use pdbformat::units::bytes;
 use pdbformat::Partition;
-use pdbgen::{build_file, plan, BuildRequest, TableSummary};
+use pdbgen::{
+    build_file, build_file_with_state, plan, BuildRequest, BuildState, ResumePoint, StateOptions,
+    TableSummary,
+};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
@@ -45,7 +48,7 @@ pub struct BuildArgs {
     /// Build even when the estimated memory exceeds what the system (every rank's, with
     /// --distributed) has available.
     #[arg(long)]
-    ignore_memory_check: bool,
+    pub(super) ignore_memory_check: bool,
     /// Build across the ranks of an MPI job: launch as `mpirun -np N pdbgen build --distributed
     /// ...` (needs pdbgen built with `--features mpi`; zero-aware tables only; `--threads` is
     /// per rank).
@@ -59,9 +62,21 @@ pub struct BuildArgs {
     /// per rank do, instead of 4 (for tests).
     #[arg(long, requires = "distributed", hide = true)]
     exchange_wide: bool,
+    /// Start from the beginning: discard the state an interrupted run of this build left
+    /// beside the output (OUTPUT.partial/), which a build otherwise resumes from.
+    #[arg(long)]
+    fresh: bool,
+    /// Keep no resumable state beside the output: no disk beyond the file, but a killed
+    /// build starts over.
+    #[arg(long, conflicts_with_all = ["fresh", "state_every_level", "distributed"])]
+    no_state: bool,
+    /// Save the resumable state after every level and every finished table, whatever it
+    /// costs (for tests).
+    #[arg(long, hide = true)]
+    state_every_level: bool,
     /// Output file (written to a temporary file first, then renamed).
     #[arg(long, short)]
-    output: PathBuf,
+    pub(super) output: PathBuf,
 }
 
 /// Runs `pdbgen build`.
@@ -115,6 +130,12 @@ pub fn run(a: BuildArgs) -> Result<ExitCode> {
         duration(p.core_seconds),
         duration(p.core_seconds / threads as f64)
     );
+    if !a.no_state {
+        eprintln!(
+            "resumable state: up to about {} of disk beside the output, removed at the end",
+            bytes(p.state_bytes)
+        );
+    }
     if let Some(avail) = available_memory() {
         if p.peak_bytes > avail && !a.ignore_memory_check {
             bail!(
@@ -125,10 +146,64 @@ pub fn run(a: BuildArgs) -> Result<ExitCode> {
         }
     }
     create_parent(&a.output)?;
-    let start = Instant::now();
-    let summaries = build_file(&req, &a.output, &BarObserver::new())?;
+    let start;
+    let summaries = if a.no_state {
+        start = Instant::now();
+        build_file(&req, &a.output, &BarObserver::new())?
+    } else {
+        let state = BuildState::open(&req, &a.output, state_options(&a))?;
+        report_state(&state, req.partition.patterns().len(), "");
+        start = Instant::now();
+        build_file_with_state(&req, &a.output, state, &BarObserver::new())?
+    };
     print_summaries(&summaries, &a.output, start);
     Ok(ExitCode::SUCCESS)
+}
+
+/// How the build keeps its state, from the arguments.
+pub(super) fn state_options(a: &BuildArgs) -> StateOptions {
+    StateOptions {
+        fresh: a.fresh,
+        every_level: a.state_every_level,
+    }
+}
+
+/// Says what became of the state found beside the output (`who`: which rank, or nothing):
+/// discarded, pieces refused, and where the build resumes (out of `tables`).
+pub(super) fn report_state(state: &BuildState, tables: usize, who: &str) {
+    let dir = state.dir().display();
+    if state.discarded() {
+        eprintln!("{who}--fresh: discarded the state of an earlier run in {dir}");
+    }
+    for r in state.refused() {
+        eprintln!("{who}refused {}: it {}", r.piece.display(), r.why);
+    }
+    if who.is_empty() {
+        report_resume(state.resume_point(), tables, &dir.to_string());
+    }
+}
+
+/// Says where a build resumes from its state in `dir` (nothing when it starts afresh).
+pub(super) fn report_resume(at: ResumePoint, tables: usize, dir: &str) {
+    let finished = match at.table {
+        0 => String::new(),
+        1 => "table 0 finished, ".to_string(),
+        n => format!("tables 0-{} finished, ", n - 1),
+    };
+    match at.level {
+        _ if at.table >= tables => {
+            eprintln!("resuming from {dir}: every table finished, writing the file")
+        }
+        Some(level) => eprintln!(
+            "resuming from {dir}: {finished}table {} from level {level}",
+            at.table
+        ),
+        None if at.table > 0 => eprintln!(
+            "resuming from {dir}: {finished}table {} from the start",
+            at.table
+        ),
+        None => {}
+    }
 }
 
 /// Creates the folder the output goes into.
@@ -185,7 +260,7 @@ fn distributed(req: BuildRequest, a: &BuildArgs) -> Result<ExitCode> {
         per_owner: a.exchange_share,
         wide_offsets: a.exchange_wide,
     };
-    super::distributed::run(req, &a.output, a.ignore_memory_check, opts)
+    super::distributed::run(req, a, opts)
 }
 
 /// A duration in the largest unit that keeps it readable.

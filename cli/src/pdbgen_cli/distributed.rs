@@ -1,7 +1,9 @@
 //! `pdbgen build --distributed`: the build across the ranks of an MPI job, rank 0 printing
 //! the plan, the progress and the summary for the whole job.
 
-use super::build::{create_parent, duration, print_summaries};
+use super::build::{
+    create_parent, duration, print_summaries, report_resume, report_state, state_options, BuildArgs,
+};
 use crate::bars::BarObserver;
 use anyhow::{anyhow, Result};
 use indicatif::HumanCount;
@@ -10,9 +12,8 @@ use mpi::Threading;
 use pdbformat::units::bytes;
 use pdbgen::{
     build_file_distributed, check_rank_memory, plan_distributed, BuildError, BuildObserver,
-    BuildRequest, DistributedOptions, NoProgress,
+    BuildRequest, BuildState, DistributedOptions, NoProgress,
 };
-use std::path::Path;
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -20,12 +21,8 @@ use std::time::Instant;
 /// rank short of memory, a table that does not fit the encoding) are printed by rank 0 and end
 /// every rank with a failure; an error on one rank only ends the whole job (`MPI_Abort`), so
 /// that no rank waits for it forever and no file appears under the output name.
-pub fn run(
-    req: BuildRequest,
-    output: &Path,
-    ignore_memory_check: bool,
-    opts: DistributedOptions,
-) -> Result<ExitCode> {
+pub fn run(req: BuildRequest, a: &BuildArgs, opts: DistributedOptions) -> Result<ExitCode> {
+    let (output, ignore_memory_check) = (a.output.as_path(), a.ignore_memory_check);
     let (universe, _) = mpi::initialize_with_threading(Threading::Funneled)
         .ok_or_else(|| anyhow!("MPI was already initialised in this process"))?;
     let world = universe.world();
@@ -70,6 +67,10 @@ pub fn run(
             duration(p.build.core_seconds / (threads * ranks) as f64),
             threads * ranks
         );
+        eprintln!(
+            "resumable state: up to about {} of disk per rank beside the output, removed at the end",
+            bytes(p.build.state_bytes)
+        );
     }
     if let Err(e) = check_rank_memory(&world, &p, ignore_memory_check) {
         if rank == 0 {
@@ -83,6 +84,37 @@ pub fn run(
             world.abort(1);
         }
     }
+    // Each rank's state beside the output on its own file system: what it refused, then where
+    // the ranks agree to resume.
+    let mut state =
+        match BuildState::open_rank(&req, output, rank as usize, ranks, state_options(a)) {
+            Ok(s) => s,
+            Err(e) => {
+                eprintln!(
+                    "error (rank {rank} of {ranks}): {}; ending the job",
+                    pdbformat::error::describe(&e)
+                );
+                world.abort(1)
+            }
+        };
+    report_state(
+        &state,
+        req.partition.patterns().len(),
+        &format!("rank {rank}: "),
+    );
+    match state.agree(&world) {
+        Ok(at) if rank == 0 => {
+            let dir = state
+                .dir()
+                .parent()
+                .unwrap_or(state.dir())
+                .display()
+                .to_string();
+            report_resume(at, req.partition.patterns().len(), &dir);
+        }
+        Ok(_) => {}
+        Err(e) => return fail(e),
+    }
     let bars;
     let obs: &dyn BuildObserver = if rank == 0 {
         bars = BarObserver::new();
@@ -91,7 +123,7 @@ pub fn run(
         &NoProgress
     };
     let start = Instant::now();
-    match build_file_distributed(&req, output, &world, opts, obs) {
+    match build_file_distributed(&req, output, &world, opts, Some(&mut state), obs) {
         Ok(tables) => {
             if rank == 0 {
                 for (i, t) in tables.iter().enumerate() {

@@ -85,8 +85,11 @@ pub fn plan_distributed(
     }
     // Rank 0 writes the file holding its slices and one message of another rank's.
     let peak = peak.max(kept + STREAM_BYTES as u64);
+    let mut build = BuildPlan::new(req, &tables, peak);
+    // Each rank keeps its own slice of the state.
+    build.state_bytes = build.state_bytes.div_ceil(ranks as u64);
     Ok(DistributedPlan {
-        build: BuildPlan::new(req, &tables, peak),
+        build,
         ranks,
         exchange_bytes: exchange_peak,
     })

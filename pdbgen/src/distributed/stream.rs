@@ -7,6 +7,7 @@ use crate::build::EncodedOrRaw;
 use crate::error::BuildError;
 use crate::observer::TableSummary;
 use crate::request::BuildRequest;
+use crate::state::hook_output;
 use mpi::topology::SimpleCommunicator;
 use mpi::traits::*;
 use pdbformat::format::{write_pdb_streamed, TableShape};
@@ -40,8 +41,11 @@ pub(super) fn write_slices(
             })
             .collect();
         let mut buf = Vec::new();
+        let mut written = 0u64;
         let mut fill = |i: usize, w: &mut dyn Write| -> io::Result<()> {
             w.write_all(slices[i].0.bytes())?;
+            written += slices[i].0.bytes().len() as u64;
+            hook_output(written);
             let own = &slices[i].2;
             for r in 1..ranks {
                 let range = own.range(r);
@@ -51,6 +55,8 @@ pub(super) fn write_slices(
                     buf.resize(n, 0u8);
                     world.process_at_rank(r as i32).receive_into(&mut buf[..]);
                     w.write_all(&buf)?;
+                    written += n as u64;
+                    hook_output(written);
                     left -= n;
                 }
             }
@@ -63,9 +69,12 @@ pub(super) fn write_slices(
             }
         })?;
     } else {
+        let mut sent = 0u64;
         for (bytes, _, _) in slices {
             for chunk in bytes.bytes().chunks(STREAM_BYTES) {
                 root.send(chunk);
+                sent += chunk.len() as u64;
+                hook_output(sent);
             }
         }
     }
