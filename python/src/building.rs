@@ -3,7 +3,7 @@
 //! of their own while the interpreter answers Ctrl-C.
 
 use crate::errors::{database_error, os_error, value_error, DatabaseError};
-use crate::inputs::{board_of, goal_of};
+use crate::inputs::{board_of, goal_of, tile_list};
 use crate::progress::{bar, BuildProgress, Line};
 use crate::waiting;
 use pdbformat::format::{Compression, Encoding, WriteOptions};
@@ -98,7 +98,7 @@ pub fn build<'py>(
     let out = PyList::empty(py);
     for s in summaries {
         let d = PyDict::new(py);
-        d.set_item("pattern", s.pattern.tiles())?;
+        d.set_item("pattern", tile_list(s.pattern.tiles()))?;
         d.set_item("entries", s.entries)?;
         d.set_item("max_value", s.max_value)?;
         d.set_item("mean_value", s.mean_value)?;
@@ -174,7 +174,7 @@ pub fn verify<'py>(
     let tables = PyList::empty(py);
     for t in &report.tables {
         let td = PyDict::new(py);
-        td.set_item("pattern", t.pattern.tiles())?;
+        td.set_item("pattern", tile_list(t.pattern.tiles()))?;
         td.set_item("kind", t.kind.name())?;
         td.set_item("encoding", t.encoding.name())?;
         td.set_item("entries", t.entries)?;

@@ -4,7 +4,7 @@
 //! databases.
 
 use crate::errors::{db_error, DatabaseError};
-use crate::inputs::goal_of;
+use crate::inputs::{goal_of, tile_list};
 use numpy::ndarray::ArrayView1;
 use numpy::{PyArray1, PyArrayMethods, PyReadonlyArray2, PyUntypedArrayMethods};
 use pdbformat::format::Encoding;
@@ -115,7 +115,7 @@ impl Database {
         for t in db.tables() {
             let h = &t.header;
             let td = PyDict::new(py);
-            td.set_item("pattern", t.pattern.tiles())?;
+            td.set_item("pattern", tile_list(t.pattern.tiles()))?;
             td.set_item("kind", h.kind.name())?;
             td.set_item("encoding", h.encoding.name())?;
             td.set_item("compression", h.compression.name())?;
@@ -163,14 +163,15 @@ impl Database {
                 &copy
             }
         };
-        check_positions(flat, cells)?;
         let db = &self.inner;
         let values = py.detach(|| {
             let mut out = vec![0u32; rows];
-            h.estimate_many(flat, &mut out);
-            db.wait_verified().map(|()| out)
+            let done = h.estimate_many(flat, &mut out);
+            db.wait_verified().map(|()| done.map(|()| out))
         });
-        Ok(PyArray1::from_vec(py, values.map_err(|e| db_error(&e))?))
+        let values = values.map_err(|e| db_error(&e))?;
+        let values = values.map_err(|r| not_a_position(r, &flat[r * cells..][..cells]))?;
+        Ok(PyArray1::from_vec(py, values))
     }
 
     /// Table `i`'s entries as a read-only NumPy `uint8` array, a view of the loaded table
@@ -205,37 +206,20 @@ impl Database {
     }
 }
 
-/// Checks that each of the `cells`-byte rows of `flat` is a permutation of `0..cells`.
-fn check_positions(flat: &[u8], cells: usize) -> PyResult<()> {
-    let full = if cells == 64 {
-        u64::MAX
-    } else {
-        (1u64 << cells) - 1
+/// The `ValueError` of row `r` of a states array, `row`, which is not a permutation.
+fn not_a_position(r: usize, row: &[u8]) -> PyErr {
+    let cells = row.len();
+    let mut count = [0usize; 256];
+    row.iter().for_each(|&t| count[t as usize] += 1);
+    let why = match row
+        .iter()
+        .find(|&&t| t as usize >= cells || count[t as usize] > 1)
+    {
+        Some(&t) if t as usize >= cells => format!("tile {t} is out of range (0 to {})", cells - 1),
+        Some(t) => format!("tile {t} appears more than once"),
+        None => "not a permutation".into(),
     };
-    for (r, row) in flat.chunks_exact(cells).enumerate() {
-        let mut seen = 0u64;
-        for &t in row {
-            if (t as usize) < cells {
-                seen |= 1u64 << t;
-            }
-        }
-        if seen != full {
-            let mut count = [0usize; 256];
-            row.iter().for_each(|&t| count[t as usize] += 1);
-            let why = match row
-                .iter()
-                .find(|&&t| t as usize >= cells || count[t as usize] > 1)
-            {
-                Some(&t) if t as usize >= cells => {
-                    format!("tile {t} is out of range (0 to {})", cells - 1)
-                }
-                Some(t) => format!("tile {t} appears more than once"),
-                None => "not a permutation".into(),
-            };
-            return Err(PyValueError::new_err(format!("states row {r}: {why}")));
-        }
-    }
-    Ok(())
+    PyValueError::new_err(format!("states row {r}: {why}"))
 }
 
 /// The files a `db=` string or path stands for: a path to a file (or anything with a path

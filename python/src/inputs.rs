@@ -101,3 +101,8 @@ fn setting_text(key: &str, value: &Bound<'_, PyAny>) -> PyResult<String> {
         )))
     }
 }
+
+/// A pattern's tiles as a list of ints (PyO3 would make bytes of a `&[u8]`).
+pub fn tile_list(tiles: &[u8]) -> Vec<u32> {
+    tiles.iter().map(|&t| t as u32).collect()
+}

@@ -67,6 +67,8 @@ pub struct BuildProgress<'a> {
     scanned: AtomicU64,
     depth: AtomicUsize,
     pattern: Mutex<String>,
+    /// Tables finished.
+    finished: AtomicUsize,
 }
 
 impl<'a> BuildProgress<'a> {
@@ -80,11 +82,15 @@ impl<'a> BuildProgress<'a> {
             scanned: AtomicU64::new(0),
             depth: AtomicUsize::new(0),
             pattern: Mutex::new(String::new()),
+            finished: AtomicUsize::new(0),
         }
     }
 
     /// The bar's text: the table, its pattern, the BFS level and how far the level has got.
     pub fn text(&self) -> String {
+        if self.finished.load(Ordering::Relaxed) == self.tables {
+            return format!("{} tables built; writing the file", self.tables);
+        }
         let pattern = self.pattern.lock().map(|p| p.clone()).unwrap_or_default();
         format!(
             "table {}/{} ({pattern}): level {:>3} {}",
@@ -146,5 +152,6 @@ impl BuildObserver for BuildProgress<'_> {
 
     fn table_done(&self, _table: usize, summary: &TableSummary) {
         self.scanned.store(summary.entries, Ordering::Relaxed);
+        self.finished.fetch_add(1, Ordering::Relaxed);
     }
 }

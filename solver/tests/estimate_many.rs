@@ -42,9 +42,17 @@ fn batches_give_the_start_estimates() {
                         .flat_map(|p| p.tiles().iter().map(|&t| t as u8))
                         .collect();
                     let mut out = vec![u32::MAX; len];
-                    h.estimate_many(&flat, &mut out);
+                    h.estimate_many(&flat, &mut out).unwrap();
                     assert_eq!(out, expected[..len], "{len} positions, reflect {reflect}");
                 }
+                // A row that is not a permutation is named, not looked up.
+                let mut flat: Vec<u8> = (positions[..12].iter())
+                    .flat_map(|p| p.tiles().iter().map(|&t| t as u8))
+                    .collect();
+                flat[10 * 9 + 4] = flat[10 * 9 + 5];
+                assert_eq!(h.estimate_many(&flat, &mut [0; 12]), Err(10));
+                flat[10 * 9 + 4] = 200;
+                assert_eq!(h.estimate_many(&flat, &mut [0; 12]), Err(10));
             }
         }
     }

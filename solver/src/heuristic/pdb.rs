@@ -323,78 +323,85 @@ impl PdbHeuristic {
     }
 }
 
-/// Positions whose lookups [`PdbHeuristic::estimate_many`] computes and prefetches before it
-/// reads the first: enough misses in flight to keep the memory busy.
-const BATCH: usize = 8;
+/// How many positions ahead of the one it reads [`PdbHeuristic::estimate_many`] computes table
+/// indexes and prefetches their entries: enough misses in flight to keep the memory busy.
+const AHEAD: usize = 8;
 
 impl PdbHeuristic {
     /// The estimates of many positions, each the value [`Heuristic::init`] gives it (the
     /// solver's start estimate): `positions` holds one position per `cells` bytes of this
     /// heuristic's board (`tiles[cell]`, 0 for the blank) and `out` receives one estimate per
-    /// position. The table indexes of a few positions are computed and their entries
-    /// prefetched before any is read, so that the cache misses of random lookups overlap;
-    /// `bit1` tables give their values by the walk of [`Heuristic::init`] (a corrupt table
-    /// counts 0, as there).
+    /// position. The lookups are pipelined: the table indexes of the position [`AHEAD`] places
+    /// further on are computed and their entries prefetched before a position's entries are
+    /// read, so that the cache misses of random lookups overlap. `bit1` tables give their
+    /// values by the walk of [`Heuristic::init`] (a corrupt table counts 0, as there).
+    ///
+    /// `Err(r)`: position `r` is not a permutation of `0..cells` (nothing of it is looked
+    /// up; `out` is written up to there).
     ///
     /// # Panics
-    /// If `positions` does not hold `out.len()` positions, or a position is not a permutation
-    /// of `0..cells` (the caller checks what it is given).
-    pub fn estimate_many(&self, positions: &[u8], out: &mut [u32]) {
+    /// If `positions` does not hold `out.len()` positions.
+    pub fn estimate_many(&self, positions: &[u8], out: &mut [u32]) -> Result<(), usize> {
         let n = self.cells;
         assert_eq!(positions.len(), out.len() * n, "one position per {n} bytes");
         let entries = self.entries.len();
-        let mut index = vec![0u64; BATCH * entries];
-        let mut values = vec![0u8; BATCH * entries];
-        for (batch, estimates) in positions.chunks(BATCH * n).zip(out.chunks_mut(BATCH)) {
-            for (p, tiles) in batch.chunks_exact(n).enumerate() {
+        let ring = AHEAD + 1;
+        // Per ring slot and entry: the index (byte tables) or the value (bit1 tables).
+        let mut index = vec![0u64; ring * entries];
+        let full = if n == 64 { u64::MAX } else { (1u64 << n) - 1 };
+        let count = out.len();
+        for p in 0..count + AHEAD {
+            if p < count {
+                let tiles = &positions[p * n..(p + 1) * n];
                 let mut cell_of = [0u8; MAX_CELLS];
                 let mut seen = 0u64;
                 for (c, &t) in tiles.iter().enumerate() {
-                    assert!(
-                        (t as usize) < n && seen & (1u64 << t) == 0,
-                        "not a permutation"
-                    );
-                    seen |= 1u64 << t;
-                    cell_of[t as usize] = c as u8;
+                    seen |= 1u64.checked_shl(t as u32).unwrap_or(0);
+                    cell_of[t as usize & (MAX_CELLS - 1)] = c as u8;
                 }
+                if seen != full {
+                    return Err(p);
+                }
+                let slot = &mut index[(p % ring) * entries..][..entries];
                 for (e, entry) in self.entries.iter().enumerate() {
                     let mut cells = [0u8; MAX_CELLS];
                     let mut occ = 0u64;
-                    for (slot, &t) in entry.slot_tile.iter().enumerate() {
+                    for (s, &t) in entry.slot_tile.iter().enumerate() {
                         let c = entry.cellmap[cell_of[t as usize] as usize];
-                        cells[slot] = c;
+                        cells[s] = c;
                         occ |= 1u64 << c;
                     }
                     let k = entry.slot_tile.len();
                     let blank = entry.cellmap[cell_of[0] as usize];
-                    if entry.table.is_differential() {
-                        values[p * entries + e] = (entry.table)
+                    slot[e] = if entry.table.is_differential() {
+                        (entry.table)
                             .exact_value(&cells[..k], occ, blank)
-                            .unwrap_or(0);
+                            .unwrap_or(0) as u64
                     } else {
                         let i = entry.table.index(&cells[..k], occ, blank);
                         entry.table.prefetch(i);
-                        index[p * entries + e] = i;
-                    }
+                        i
+                    };
                 }
             }
-            for (p, estimate) in estimates.iter_mut().enumerate() {
-                let row = p * entries;
-                for (e, entry) in self.entries.iter().enumerate() {
-                    if !entry.table.is_differential() {
-                        values[row + e] = entry.table.value(index[row + e]);
+            if p >= AHEAD {
+                let q = p - AHEAD;
+                let slot = &index[(q % ring) * entries..][..entries];
+                let value = |e: usize| {
+                    let entry = &self.entries[e];
+                    if entry.table.is_differential() {
+                        slot[e] as u32
+                    } else {
+                        entry.table.value(slot[e]) as u32
                     }
-                }
-                *estimate = (self.comps.iter())
-                    .map(|c| {
-                        (c.entries.iter())
-                            .map(|&e| values[row + e as usize] as u32)
-                            .sum()
-                    })
+                };
+                out[q] = (self.comps.iter())
+                    .map(|c| c.entries.iter().map(|&e| value(e as usize)).sum())
                     .max()
                     .unwrap_or(0);
             }
         }
+        Ok(())
     }
 }
 
