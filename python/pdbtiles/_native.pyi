@@ -47,7 +47,7 @@ class Database:
     def open(
         path_or_name: PathLike,
         verify: bool = True,
-        load: Literal["huge-pages", "map"] = "huge-pages",
+        load: Literal["map", "huge-pages"] = "map",
     ) -> "Database": ...
     @property
     def path(self) -> str: ...
