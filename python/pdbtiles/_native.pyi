@@ -19,6 +19,7 @@ class SearchStopped(RuntimeError):
 
     reason: str
     lower_bound: int
+    initial_h: int
     nodes: int
     seconds: float
 

@@ -25,7 +25,7 @@ pyo3::create_exception!(
     pyo3::exceptions::PyRuntimeError,
     "A search ended by a limit (`max_nodes`, `timeout`, memory) before it found a solution. \
      Attributes: `reason` (\"node limit\", \"time limit\", \"memory limit\"), `lower_bound` \
-     (no solution is shorter), `nodes`, `seconds`."
+     (no solution is shorter), `initial_h` (the start's estimate), `nodes`, `seconds`."
 );
 
 /// A `ValueError` with `e`'s whole chain of causes.
@@ -97,6 +97,7 @@ fn stopped(
     // message says everything even then.
     let _ = value.setattr("reason", reason);
     let _ = value.setattr("lower_bound", lower_bound);
+    let _ = value.setattr("initial_h", stats.initial_h);
     let _ = value.setattr("nodes", stats.nodes);
     let _ = value.setattr("seconds", stats.seconds);
     err

@@ -375,7 +375,8 @@ fn default_database(
                     path.display()
                 ),
             );
-            let progress = crate::progress::BuildProgress::new(3, stop);
+            // No bar (the build takes seconds); the observer is how Ctrl-C stops it.
+            let progress = crate::progress::BuildProgress::new(0, stop);
             let built = waiting::run(
                 py,
                 stop,

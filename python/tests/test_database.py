@@ -53,6 +53,17 @@ def test_heuristic_is_the_start_estimate_4x4(db663):
     states = random_positions(2000, 16, 6)
     h = db.heuristic(states)
     assert h.min() > 10 and h.max() < 80
+    # Random positions: the estimate a search starts from (stopped at once by a node limit).
+    checked = 0
+    for row, v in list(zip(states, h))[:60]:
+        try:
+            pdbtiles.solve(row.tolist(), db=db, max_nodes=1)
+        except ValueError:
+            continue  # the other parity class
+        except pdbtiles.SearchStopped as e:
+            assert v == e.initial_h
+            checked += 1
+    assert checked > 15
     # Positions a few moves from the goal solve quickly; their start estimates must agree.
     rng = np.random.default_rng(7)
     near = []

@@ -1,7 +1,7 @@
 //! `PdbHeuristic::estimate_many`, the batch of start estimates with overlapped lookups, gives
 //! for every position what `Heuristic::init` gives: byte and `bit1` tables, a catalogue of
 //! two partitions, with and without the symmetric views, for two goals, on random positions
-//! (solvable or not) in batches of every length around the internal batch size.
+//! (solvable or not) in batches of every length around the depth of its pipeline.
 
 mod common;
 
