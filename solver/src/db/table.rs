@@ -81,6 +81,13 @@ impl LoadedTable {
         }
     }
 
+    /// The encoded entries as stored (the header's `raw_len` bytes, read-only): one value per
+    /// byte for `u8` tables, packed as docs/FORMAT.md says for `u4` and `bit1`. For callers
+    /// that read the whole table (bindings that hand it out without a copy).
+    pub fn entries(&self) -> &[u8] {
+        &self.entries[..self.header.raw_len as usize]
+    }
+
     /// Bytes of entries held in memory.
     pub fn memory_bytes(&self) -> usize {
         self.entries.len()

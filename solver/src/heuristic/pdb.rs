@@ -323,6 +323,88 @@ impl PdbHeuristic {
     }
 }
 
+/// How many positions ahead of the one it reads [`PdbHeuristic::estimate_many`] computes table
+/// indexes and prefetches their entries: enough misses in flight to keep the memory busy.
+const AHEAD: usize = 8;
+
+impl PdbHeuristic {
+    /// The estimates of many positions, each the value [`Heuristic::init`] gives it (the
+    /// solver's start estimate): `positions` holds one position per `cells` bytes of this
+    /// heuristic's board (`tiles[cell]`, 0 for the blank) and `out` receives one estimate per
+    /// position. The lookups are pipelined: the table indexes of the position [`AHEAD`] places
+    /// further on are computed and their entries prefetched before a position's entries are
+    /// read, so that the cache misses of random lookups overlap. `bit1` tables give their
+    /// values by the walk of [`Heuristic::init`] (a corrupt table counts 0, as there).
+    ///
+    /// `Err(r)`: position `r` is not a permutation of `0..cells` (nothing of it is looked
+    /// up; `out` is written up to there).
+    ///
+    /// # Panics
+    /// If `positions` does not hold `out.len()` positions.
+    pub fn estimate_many(&self, positions: &[u8], out: &mut [u32]) -> Result<(), usize> {
+        let n = self.cells;
+        assert_eq!(positions.len(), out.len() * n, "one position per {n} bytes");
+        let entries = self.entries.len();
+        let ring = AHEAD + 1;
+        // Per ring slot and entry: the index (byte tables) or the value (bit1 tables).
+        let mut index = vec![0u64; ring * entries];
+        let full = if n == 64 { u64::MAX } else { (1u64 << n) - 1 };
+        let count = out.len();
+        for p in 0..count + AHEAD {
+            if p < count {
+                let tiles = &positions[p * n..(p + 1) * n];
+                let mut cell_of = [0u8; MAX_CELLS];
+                let mut seen = 0u64;
+                for (c, &t) in tiles.iter().enumerate() {
+                    seen |= 1u64.checked_shl(t as u32).unwrap_or(0);
+                    cell_of[t as usize & (MAX_CELLS - 1)] = c as u8;
+                }
+                if seen != full {
+                    return Err(p);
+                }
+                let slot = &mut index[(p % ring) * entries..][..entries];
+                for (e, entry) in self.entries.iter().enumerate() {
+                    let mut cells = [0u8; MAX_CELLS];
+                    let mut occ = 0u64;
+                    for (s, &t) in entry.slot_tile.iter().enumerate() {
+                        let c = entry.cellmap[cell_of[t as usize] as usize];
+                        cells[s] = c;
+                        occ |= 1u64 << c;
+                    }
+                    let k = entry.slot_tile.len();
+                    let blank = entry.cellmap[cell_of[0] as usize];
+                    slot[e] = if entry.table.is_differential() {
+                        (entry.table)
+                            .exact_value(&cells[..k], occ, blank)
+                            .unwrap_or(0) as u64
+                    } else {
+                        let i = entry.table.index(&cells[..k], occ, blank);
+                        entry.table.prefetch(i);
+                        i
+                    };
+                }
+            }
+            if p >= AHEAD {
+                let q = p - AHEAD;
+                let slot = &index[(q % ring) * entries..][..entries];
+                let value = |e: usize| {
+                    let entry = &self.entries[e];
+                    if entry.table.is_differential() {
+                        slot[e] as u32
+                    } else {
+                        entry.table.value(slot[e]) as u32
+                    }
+                };
+                out[q] = (self.comps.iter())
+                    .map(|c| c.entries.iter().map(|&e| value(e as usize)).sum())
+                    .max()
+                    .unwrap_or(0);
+            }
+        }
+        Ok(())
+    }
+}
+
 /// The entry for `table` of a database with goal `db_goal` in `frame`, under `view`.
 fn make_entry(
     board: Board,

@@ -1,0 +1,109 @@
+//! The package's exceptions and the one conversion of each library error into a Python
+//! exception, with the message the command line prints (`pdbformat::error::describe`).
+//!
+//! Bad puzzles, goals, boards, partitions and settings are `ValueError`; files that cannot be
+//! used as databases (unreadable, damaged, for another board or goal) are `DatabaseError`; a
+//! search ended by a limit is `SearchStopped`, which carries what it proved.
+
+use pdbformat::error::describe;
+use pdbformat::{Goal, Puzzle, PuzzleError};
+use pdbsolver::{DbError, RequestError, SolveError};
+use pyo3::exceptions::{PyOSError, PyRuntimeError, PyValueError};
+use pyo3::prelude::*;
+
+pyo3::create_exception!(
+    pdbtiles,
+    DatabaseError,
+    pyo3::exceptions::PyException,
+    "A file that cannot be used as a pattern database: unreadable, damaged (a checksum or a \
+     table's values), or built for another board or goal."
+);
+
+pyo3::create_exception!(
+    pdbtiles,
+    SearchStopped,
+    pyo3::exceptions::PyRuntimeError,
+    "A search ended by a limit (`max_nodes`, `timeout`, memory) before it found a solution. \
+     Attributes: `reason` (\"node limit\", \"time limit\", \"memory limit\"), `lower_bound` \
+     (no solution is shorter), `initial_h` (the start's estimate), `nodes`, `seconds`."
+);
+
+/// A `ValueError` with `e`'s whole chain of causes.
+pub fn value_error(e: &(dyn std::error::Error + 'static)) -> PyErr {
+    PyValueError::new_err(describe(e))
+}
+
+/// A `DatabaseError` with `e`'s whole chain of causes.
+pub fn database_error(e: &(dyn std::error::Error + 'static)) -> PyErr {
+    DatabaseError::new_err(describe(e))
+}
+
+/// A database that cannot be used: `DatabaseError`.
+pub fn db_error(e: &DbError) -> PyErr {
+    database_error(e)
+}
+
+/// A request the solver refuses (an unknown algorithm, a setting the algorithm does not take,
+/// a value out of range): `ValueError`.
+pub fn request_error(e: &RequestError) -> PyErr {
+    value_error(e)
+}
+
+/// A puzzle, goal or board the library refuses: `ValueError`.
+pub fn puzzle_error(e: &PuzzleError) -> PyErr {
+    value_error(e)
+}
+
+/// Why `puzzle` was not solved for `goal`, as the exception the caller sees: an unsolvable
+/// puzzle names the other common goal it can reach, as the command line does.
+pub fn solve_error(py: Python<'_>, e: &SolveError, puzzle: Option<&Puzzle>, goal: &Goal) -> PyErr {
+    match e {
+        SolveError::Puzzle(pe) => {
+            let mut msg = describe(pe);
+            if let (PuzzleError::Unsolvable { .. }, Some(p)) = (pe, puzzle) {
+                let b = goal.board();
+                for other in [Goal::blank_first(b), Goal::blank_last(b)] {
+                    if other != *goal && p.is_solvable(&other) {
+                        msg.push_str(&format!(" (it is solvable for goal {other})"));
+                        break;
+                    }
+                }
+            }
+            PyValueError::new_err(msg)
+        }
+        SolveError::Database(d) => db_error(d),
+        SolveError::BoardTooLarge { .. } | SolveError::Refused(_) => value_error(e),
+        SolveError::Stopped { stop, stats } => {
+            stopped(py, describe(e), stop.describe(), stats.lower_bound, stats)
+        }
+        SolveError::NotFound { limit, stats } => {
+            stopped(py, describe(e), "depth limit", *limit + 1, stats)
+        }
+        SolveError::Failed(_) => PyRuntimeError::new_err(describe(e)),
+    }
+}
+
+/// A `SearchStopped` with its attributes.
+fn stopped(
+    py: Python<'_>,
+    msg: String,
+    reason: &str,
+    lower_bound: u32,
+    stats: &pdbsolver::Stats,
+) -> PyErr {
+    let err = SearchStopped::new_err(msg);
+    let value = err.value(py);
+    // Setting attributes on a fresh exception instance cannot fail short of memory; the
+    // message says everything even then.
+    let _ = value.setattr("reason", reason);
+    let _ = value.setattr("lower_bound", lower_bound);
+    let _ = value.setattr("initial_h", stats.initial_h);
+    let _ = value.setattr("nodes", stats.nodes);
+    let _ = value.setattr("seconds", stats.seconds);
+    err
+}
+
+/// A file-system failure outside the libraries (creating a folder): `OSError`.
+pub fn os_error(context: String, e: &std::io::Error) -> PyErr {
+    PyOSError::new_err(format!("{context}: {e}"))
+}

@@ -1,0 +1,97 @@
+//! `Solution`: what `solve` and `solve_many` return for one puzzle.
+
+use pdbformat::Puzzle;
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+
+/// A solved puzzle: the moves, and what the search cost.
+///
+/// `moves` is the blank's moves as letters (`U`, `D`, `L`, `R`: the direction the blank
+/// goes), `tiles` the tile that slides at each move; `nodes` counts generated nodes over
+/// every iteration (as `solver solve --json` does), `seconds` the search's wall time;
+/// `optimal` says whether the algorithm guarantees a shortest solution.
+#[pyclass(module = "pdbtiles", frozen, get_all, eq)]
+#[derive(Clone, PartialEq)]
+pub struct Solution {
+    /// The number of moves.
+    pub length: usize,
+    /// The blank's moves, one letter each (`"RDLU…"`).
+    pub moves: String,
+    /// The tile moved at each move.
+    pub tiles: Vec<u16>,
+    /// Nodes generated, summed over every iteration.
+    pub nodes: u64,
+    /// Nodes expanded.
+    pub expanded: u64,
+    /// IDA* iterations (0 for searches without iterations).
+    pub iterations: u32,
+    /// The heuristic's estimate of the start.
+    pub initial_h: u32,
+    /// Wall-clock seconds of the search.
+    pub seconds: f64,
+    /// Whether the algorithm guarantees that no solution is shorter.
+    pub optimal: bool,
+    /// The algorithm (`"ida"`, `"astar"`, …).
+    pub algorithm: String,
+    /// The heuristic in words (the database files, the reflection).
+    pub heuristic: String,
+    /// The puzzle, as the command line writes it.
+    pub puzzle: String,
+}
+
+impl Solution {
+    /// The solution `s` of `puzzle`, found with the heuristic described as `heuristic`.
+    pub fn new(puzzle: &Puzzle, heuristic: &str, s: &pdbsolver::Solution) -> Solution {
+        Solution {
+            length: s.len(),
+            moves: s.blank_notation(),
+            tiles: s.tiles_moved.clone(),
+            nodes: s.stats.nodes,
+            expanded: s.stats.expanded,
+            iterations: s.stats.iterations,
+            initial_h: s.stats.initial_h,
+            seconds: s.stats.seconds,
+            optimal: s.optimal,
+            algorithm: s.algorithm.name().to_string(),
+            heuristic: heuristic.to_string(),
+            puzzle: format!("{puzzle:#}"),
+        }
+    }
+}
+
+#[pymethods]
+impl Solution {
+    /// The number of moves.
+    fn __len__(&self) -> usize {
+        self.length
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "Solution(length={}, moves={:?}, nodes={}, seconds={:.4}, optimal={})",
+            self.length,
+            self.moves,
+            self.nodes,
+            self.seconds,
+            if self.optimal { "True" } else { "False" }
+        )
+    }
+
+    /// The fields as a dict, with the keys of `solver solve --json`.
+    fn as_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let d = PyDict::new(py);
+        d.set_item("puzzle", &self.puzzle)?;
+        d.set_item("length", self.length)?;
+        d.set_item("moves", &self.moves)?;
+        d.set_item("tiles", &self.tiles)?;
+        d.set_item("nodes", self.nodes)?;
+        d.set_item("expanded", self.expanded)?;
+        d.set_item("iterations", self.iterations)?;
+        d.set_item("initial_h", self.initial_h)?;
+        d.set_item("seconds", self.seconds)?;
+        d.set_item("algorithm", &self.algorithm)?;
+        d.set_item("heuristic", &self.heuristic)?;
+        d.set_item("optimal", self.optimal)?;
+        Ok(d)
+    }
+}
