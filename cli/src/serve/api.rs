@@ -8,7 +8,7 @@ use super::{page, request, search, stream};
 use axum::body::Bytes;
 use axum::extract::{DefaultBodyLimit, FromRequest, Path, Request, State};
 use axum::http::{header, StatusCode};
-use axum::response::Response;
+use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::Router;
 use pdbsolver::AlgorithmName;
@@ -180,11 +180,13 @@ async fn solve(State(st): State<Arc<AppState>>, req: Request) -> Result<Response
     }
     // Waiting here ends (and gives the place back) when the client goes away, or with 503
     // when the bound has passed.
+    let entered = std::time::Instant::now();
     let permit = st
         .admission
         .slot(&ticket)
         .await
         .map_err(|b| ApiError::busy(&b))?;
+    let waited = entered.elapsed();
     let state = st.clone();
     let done = tokio::task::spawn_blocking(move || {
         // The slot and the place are held until the search has really ended.
@@ -198,9 +200,21 @@ async fn solve(State(st): State<Arc<AppState>>, req: Request) -> Result<Response
     // search.
     let out = done.await;
     drop(stop);
+    // The wait for a slot and the whole time in milliseconds, for clients and load tests.
+    let timing = format!(
+        "wait;dur={:.3}, total;dur={:.3}",
+        waited.as_secs_f64() * 1e3,
+        entered.elapsed().as_secs_f64() * 1e3
+    );
+    let timed = |mut r: Response| {
+        if let Ok(v) = header::HeaderValue::from_str(&timing) {
+            r.headers_mut().insert("server-timing", v);
+        }
+        r
+    };
     match out {
-        Ok(Ok(v)) => Ok(json_response(StatusCode::OK, &v)),
-        Ok(Err(e)) => Err(e),
+        Ok(Ok(v)) => Ok(timed(json_response(StatusCode::OK, &v))),
+        Ok(Err(e)) => Ok(timed(e.into_response())),
         Err(e) => Err(ApiError::new(
             StatusCode::INTERNAL_SERVER_ERROR,
             format!("the search failed: {e}"),
