@@ -174,7 +174,10 @@ async fn solve(State(st): State<Arc<AppState>>, req: Request) -> Result<Response
         .admission
         .costs
         .expected(kind, prepared.time_limit(&st.caps));
-    let ticket = st.admission.enter(cost).map_err(|b| ApiError::busy(&b))?;
+    let ticket = st
+        .admission
+        .enter(cost, kind.is_cheap())
+        .map_err(|b| ApiError::busy(&b))?;
     if let Some(events) = events {
         return stream::solve(st.clone(), prepared, events, ticket, stop).await;
     }

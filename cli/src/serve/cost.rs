@@ -23,8 +23,8 @@ pub struct Kind {
 }
 
 impl Kind {
-    /// The first guess of a search of this kind, before any has run: milliseconds on boards of
-    /// up to 9 cells, and growing steeply with the board (a 4x4 search with a database takes
+    /// The first guess of a search of this kind, before any has run: a millisecond on boards
+    /// of up to 9 cells, and growing steeply with the board (a 4x4 search with a database takes
     /// from milliseconds to many seconds; without one, far longer; A* and breadth-first
     /// search longer than depth-first ones).
     fn prior(self) -> f64 {
@@ -32,8 +32,10 @@ impl Kind {
         if self.algorithm == AlgorithmName::Strategic {
             return 0.001 * (cells as f64 / 9.0).powi(2);
         }
+        if cells <= 9 {
+            return 0.001;
+        }
         let base = match cells {
-            0..=9 => 0.002,
             10..=12 => 0.05,
             13..=16 => 1.0,
             _ => 10.0,
@@ -41,6 +43,15 @@ impl Kind {
         let breadth = matches!(self.algorithm, AlgorithmName::Bfs | AlgorithmName::AStar);
         let classic = !self.pdb && cells > 12;
         base * if classic { 10.0 } else { 1.0 } * if breadth { 5.0 } else { 1.0 }
+    }
+}
+
+impl Kind {
+    /// Whether searches of this kind are cheap by their board and algorithm alone (their
+    /// first guess under [`super::limits::CHEAP`]): they queue in a lane of their own, which
+    /// never waits behind dear searches however long those have taken.
+    pub fn is_cheap(self) -> bool {
+        self.prior() < super::limits::CHEAP.as_secs_f64()
     }
 }
 

@@ -57,31 +57,55 @@ impl Caps {
     }
 }
 
-/// The queue in front of the searches, bounded by waiting time: at most `searches` run at
-/// once; a request is admitted when the work already admitted (each request weighed by its
-/// expected cost, [`super::cost`]) would let it start within `max_wait`, and refused at once
-/// (503 with Retry-After) when not, or when `queue` requests already wait. A request admitted
-/// on a guess that proves wrong waits at most `max_wait` for its slot, then is refused too.
+/// The queue in front of the searches, bounded by waiting time: a request is admitted when
+/// the work already admitted (each request weighed by its expected cost, [`super::cost`])
+/// would let it start within `max_wait`, and refused at once (503 with Retry-After) when not,
+/// or when `queue` requests already wait. A request admitted on a guess that proves wrong
+/// waits at most `max_wait` for its slot, then is refused too. Cheap searches (expected under
+/// [`CHEAP`] by their kind) have a lane of their own, so that they never queue behind dear ones: each
+/// lane runs at most `searches` at once.
 #[derive(Debug)]
 pub struct Admission {
-    slots: Arc<Semaphore>,
+    /// The lane of cheap searches, then the lane of the others.
+    lanes: [Lane; 2],
     searches: usize,
-    admitted: Arc<AtomicUsize>,
     capacity: usize,
-    /// Expected microseconds of the searches admitted and not yet ended.
-    work: Arc<AtomicU64>,
     max_wait: Duration,
     /// What searches of each kind are expected to cost.
     pub costs: Costs,
 }
 
-/// A request's place in the queue and its share of the expected work, given back when
+/// Searches whose kind is expected to take less than this go to the cheap lane.
+pub const CHEAP: Duration = Duration::from_millis(5);
+
+/// One lane: its slots, the requests admitted to it, and their expected work.
+#[derive(Debug)]
+struct Lane {
+    slots: Arc<Semaphore>,
+    admitted: Arc<AtomicUsize>,
+    /// Expected microseconds of the searches admitted and not yet ended.
+    work: Arc<AtomicU64>,
+}
+
+impl Lane {
+    fn new(searches: usize) -> Lane {
+        Lane {
+            slots: Arc::new(Semaphore::new(searches)),
+            admitted: Arc::new(AtomicUsize::new(0)),
+            work: Arc::new(AtomicU64::new(0)),
+        }
+    }
+}
+
+/// A request's place in its lane and its share of the expected work, given back when
 /// dropped (the search ended or the request went away while waiting).
 #[derive(Debug)]
 pub struct Ticket {
+    slots: Arc<Semaphore>,
     admitted: Arc<AtomicUsize>,
     work: Arc<AtomicU64>,
     cost: u64,
+    cheap: bool,
     entered: Instant,
 }
 
@@ -102,37 +126,45 @@ pub struct Busy {
 }
 
 impl Admission {
-    /// A queue for `caps.searches` running searches, bounded by `caps.max_wait` and by
-    /// `caps.queue` waiting requests.
+    /// A queue for `caps.searches` running searches per lane, bounded by `caps.max_wait` and
+    /// by `caps.queue` waiting requests per lane.
     pub fn new(caps: &Caps) -> Admission {
+        let searches = caps.searches.max(1);
         Admission {
-            slots: Arc::new(Semaphore::new(caps.searches.max(1))),
-            searches: caps.searches.max(1),
-            admitted: Arc::new(AtomicUsize::new(0)),
-            capacity: caps.searches.max(1) + caps.queue,
-            work: Arc::new(AtomicU64::new(0)),
+            lanes: [Lane::new(searches), Lane::new(searches)],
+            searches,
+            capacity: searches + caps.queue,
             max_wait: caps.max_wait,
             costs: Costs::default(),
         }
     }
 
-    /// The expected wait of a request arriving now: none while a slot is free, else the
-    /// expected work admitted shared among the slots.
-    pub fn expected_wait(&self) -> Duration {
-        if self.admitted.load(Ordering::SeqCst) < self.searches {
-            return Duration::ZERO;
-        }
-        Duration::from_micros(self.work.load(Ordering::SeqCst) / self.searches as u64)
+    /// The lane of cheap searches, or of the others.
+    fn lane(&self, cheap: bool) -> &Lane {
+        &self.lanes[usize::from(!cheap)]
     }
 
-    /// A place in the queue for a search expected to cost `cost`, or [`Busy`] when it would
-    /// wait longer than the bound or the queue is full.
-    pub fn enter(&self, cost: Duration) -> Result<Ticket, Busy> {
-        let wait = self.expected_wait();
+    /// The expected wait of a search arriving now in the cheap lane or the other: none while
+    /// a slot of the lane is free, else the expected work admitted to it shared among its
+    /// slots.
+    pub fn expected_wait(&self, cheap: bool) -> Duration {
+        let lane = self.lane(cheap);
+        if lane.admitted.load(Ordering::SeqCst) < self.searches {
+            return Duration::ZERO;
+        }
+        Duration::from_micros(lane.work.load(Ordering::SeqCst) / self.searches as u64)
+    }
+
+    /// A place in the queue for a search expected to cost `cost`, in the cheap lane (a search
+    /// whose kind is expected to cost less than [`CHEAP`]) or the other, or [`Busy`] when it
+    /// would wait longer than the bound or the queue is full.
+    pub fn enter(&self, cost: Duration, cheap: bool) -> Result<Ticket, Busy> {
+        let wait = self.expected_wait(cheap);
         if wait > self.max_wait {
             return Err(self.busy(wait));
         }
-        let taken = self
+        let lane = self.lane(cheap);
+        let taken = lane
             .admitted
             .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| {
                 (n < self.capacity).then_some(n + 1)
@@ -140,23 +172,26 @@ impl Admission {
         if taken.is_err() {
             return Err(self.busy(wait.max(self.max_wait)));
         }
-        let cost = (cost.as_micros() as u64).max(1);
-        self.work.fetch_add(cost, Ordering::SeqCst);
+        let micros = (cost.as_micros() as u64).max(1);
+        lane.work.fetch_add(micros, Ordering::SeqCst);
         Ok(Ticket {
-            admitted: self.admitted.clone(),
-            work: self.work.clone(),
-            cost,
+            slots: lane.slots.clone(),
+            admitted: lane.admitted.clone(),
+            work: lane.work.clone(),
+            cost: micros,
+            cheap,
             entered: Instant::now(),
         })
     }
 
-    /// Waits for a search slot, at most the bound from the ticket's admission (the future is
-    /// dropped, and its place given back, when the request goes away while waiting).
+    /// Waits for a search slot in the ticket's lane, at most the bound from the ticket's
+    /// admission (the future is dropped, and its place given back, when the request goes away
+    /// while waiting).
     pub async fn slot(&self, ticket: &Ticket) -> Result<OwnedSemaphorePermit, Busy> {
         let left = self.max_wait.saturating_sub(ticket.entered.elapsed());
-        match tokio::time::timeout(left, self.slots.clone().acquire_owned()).await {
+        match tokio::time::timeout(left, ticket.slots.clone().acquire_owned()).await {
             Ok(permit) => Ok(permit.expect("the semaphore is never closed")),
-            Err(_) => Err(self.busy(self.expected_wait().max(self.max_wait))),
+            Err(_) => Err(self.busy(self.expected_wait(ticket.cheap).max(self.max_wait))),
         }
     }
 
@@ -172,12 +207,18 @@ impl Admission {
 
     /// Requests admitted now (running and waiting).
     pub fn admitted(&self) -> usize {
-        self.admitted.load(Ordering::SeqCst)
+        self.lanes
+            .iter()
+            .map(|l| l.admitted.load(Ordering::SeqCst))
+            .sum()
     }
 
     /// Searches running now.
     pub fn running(&self) -> usize {
-        self.searches - self.slots.available_permits()
+        self.lanes
+            .iter()
+            .map(|l| self.searches - l.slots.available_permits())
+            .sum()
     }
 }
 
@@ -229,44 +270,49 @@ mod tests {
         let a = Admission::new(&caps(2, 1));
         let cheap = Duration::from_micros(50);
         let t: Vec<Ticket> = (0..3)
-            .map(|_| a.enter(cheap).expect("room for 3"))
+            .map(|_| a.enter(cheap, true).expect("room for 3"))
             .collect();
         let busy = a
-            .enter(cheap)
+            .enter(cheap, true)
             .expect_err("a fourth request must be refused");
         assert!(busy.retry_after >= 1);
         assert_eq!(a.admitted(), 3);
         drop(t);
         assert_eq!(a.admitted(), 0);
-        assert_eq!(a.expected_wait(), Duration::ZERO);
-        assert!(a.enter(cheap).is_ok());
+        assert_eq!(a.expected_wait(true), Duration::ZERO);
+        assert!(a.enter(cheap, true).is_ok());
     }
 
     #[test]
-    fn cheap_requests_are_admitted_by_the_hundred_and_dear_ones_refused_by_wait() {
+    fn dear_requests_are_refused_by_expected_wait_and_cheap_ones_keep_their_lane() {
         let a = Admission::new(&caps(2, 4096));
-        // A thousand searches of 1 ms each: half a second of work for two slots.
-        let cheap: Vec<Ticket> = (0..1000)
-            .map(|_| {
-                a.enter(Duration::from_millis(1))
-                    .expect("cheap requests are admitted")
-            })
+        // A hundred searches of 10 ms each: half a second of work for two slots.
+        let some: Vec<Ticket> = (0..100)
+            .map(|_| a.enter(Duration::from_millis(10), false).expect("admitted"))
             .collect();
-        assert_eq!(a.expected_wait(), Duration::from_millis(500));
+        let dear = Duration::from_secs(3);
+        assert_eq!(a.expected_wait(false), Duration::from_millis(500));
         // Two searches of 3 s each still start within the bound of 2 s...
-        let dear: Vec<Ticket> = (0..2)
-            .map(|_| a.enter(Duration::from_secs(3)).expect("within the bound"))
+        let two: Vec<Ticket> = (0..2)
+            .map(|_| a.enter(dear, false).expect("within"))
             .collect();
         // ...but then the expected wait is 3.5 s: refused, to come back in 2 s.
         let busy = a
-            .enter(Duration::from_millis(1))
+            .enter(Duration::from_millis(10), false)
             .expect_err("beyond the bound");
         assert_eq!(busy.wait, Duration::from_millis(3500));
         assert_eq!(busy.retry_after, 2);
-        drop(dear);
-        assert!(a.enter(Duration::from_millis(1)).is_ok());
-        drop(cheap);
-        assert_eq!(a.expected_wait(), Duration::ZERO);
+        // Cheap searches do not wait behind them.
+        let cheap = Duration::from_micros(100);
+        assert_eq!(a.expected_wait(true), Duration::ZERO);
+        let many: Vec<Ticket> = (0..1000)
+            .map(|_| a.enter(cheap, true).expect("cheap"))
+            .collect();
+        assert_eq!(a.expected_wait(true), Duration::from_millis(50));
+        drop(two);
+        assert!(a.enter(Duration::from_millis(10), false).is_ok());
+        drop((some, many));
+        assert_eq!(a.admitted(), 0);
     }
 
     #[tokio::test(flavor = "current_thread")]
@@ -276,10 +322,10 @@ mod tests {
             ..caps(1, 8)
         });
         // A search admitted on a guess of 1 ms that really takes long holds the only slot.
-        let first = a.enter(Duration::from_millis(1)).unwrap();
+        let first = a.enter(Duration::from_millis(1), true).unwrap();
         let _running = a.slot(&first).await.expect("a free slot");
         let second = a
-            .enter(Duration::from_millis(1))
+            .enter(Duration::from_millis(1), true)
             .expect("expected to start soon");
         let start = Instant::now();
         let busy = a

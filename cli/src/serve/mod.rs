@@ -152,9 +152,7 @@ fn warm_pruners(mut boards: Vec<pdbformat::Board>) {
 
 /// Binds, says where, and answers requests.
 async fn serve(bind: SocketAddr, state: Arc<api::AppState>) -> Result<i32> {
-    let listener = tokio::net::TcpListener::bind(bind)
-        .await
-        .with_context(|| format!("cannot listen on {bind}"))?;
+    let listener = listen(bind).with_context(|| format!("cannot listen on {bind}"))?;
     let addr = listener
         .local_addr()
         .context("cannot read the bound address")?;
@@ -180,6 +178,19 @@ async fn serve(bind: SocketAddr, state: Arc<api::AppState>) -> Result<i32> {
     let header_time = state.caps.client_timeout;
     listen::serve(listener, api::router(state), header_time).await;
     Ok(0)
+}
+
+/// A listening socket on `bind` whose queue of connections not yet accepted holds 4,096 (the
+/// default of 128 made a burst of a few hundred clients wait a second to connect, while
+/// their first handshakes were retried).
+fn listen(bind: SocketAddr) -> std::io::Result<tokio::net::TcpListener> {
+    let socket = match bind {
+        SocketAddr::V4(_) => tokio::net::TcpSocket::new_v4()?,
+        SocketAddr::V6(_) => tokio::net::TcpSocket::new_v6()?,
+    };
+    socket.set_reuseaddr(true)?;
+    socket.bind(bind)?;
+    socket.listen(4096)
 }
 
 /// The databases to serve: those of `--db` (names and files resolved as `solver solve` does,
