@@ -19,4 +19,7 @@ mod solver_cli;
 pub mod summary;
 
 pub use pdbgen_cli::run as pdbgen_main;
+/// The server's reader of `POST /api/solve` bodies, for the fuzz targets.
+#[cfg(feature = "serve")]
+pub use serve::check_solve_body;
 pub use solver_cli::run as solver_main;

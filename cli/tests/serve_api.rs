@@ -267,9 +267,15 @@ fn a_full_queue_gives_503_and_a_client_that_leaves_stops_its_search() {
         );
         std::thread::sleep(Duration::from_millis(20));
     }
-    let (s, v) = server.solve(&json!({"puzzle": "1 2 3 4 5 6 7 0 8", "goal": "blank-last"}));
-    assert_eq!(s, 503, "{v}");
+    // Another dear search finds no room: 503, with when to come back.
+    let a = server.request("POST", "/api/solve", long.to_string().as_bytes());
+    let v = a.json();
+    assert_eq!(a.status, 503, "{v}");
     assert!(v["error"].as_str().unwrap().contains("busy"));
+    assert!(a.header("retry-after").is_some(), "{:?}", a.headers);
+    // A cheap one has a lane of its own and is answered at once.
+    let (s, v) = server.solve(&json!({"puzzle": "1 2 3 4 5 6 7 0 8", "goal": "blank-last"}));
+    assert_eq!((s, v["length"].as_u64()), (200, Some(1)), "{v}");
     // The client goes away: the search stops within moments, not after its 50 s.
     let left = Instant::now();
     hang_up(conn);

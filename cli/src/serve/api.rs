@@ -8,7 +8,7 @@ use super::{page, request, search, stream};
 use axum::body::Bytes;
 use axum::extract::{DefaultBodyLimit, FromRequest, Path, Request, State};
 use axum::http::{header, StatusCode};
-use axum::response::Response;
+use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::Router;
 use pdbsolver::AlgorithmName;
@@ -79,13 +79,14 @@ async fn server(State(st): State<Arc<AppState>>) -> Response {
             "limits": {
                 "searches": caps.searches,
                 "queue": caps.queue,
+                "max_wait": caps.max_wait.as_secs_f64(),
                 "max_nodes": caps.max_nodes,
                 "max_seconds": caps.max_time.as_secs_f64(),
                 "max_memory": caps.max_memory,
                 "max_body": caps.max_body,
                 "max_cells": caps.max_cells,
             },
-            "running": st.admission.running(caps),
+            "running": st.admission.running(),
             "admitted": st.admission.admitted(),
         }),
     )
@@ -118,9 +119,6 @@ async fn database(
     Ok(json_response(StatusCode::OK, &v))
 }
 
-/// How long a client may take to send a request body.
-const BODY_TIME: std::time::Duration = std::time::Duration::from_secs(10);
-
 /// `POST /api/solve` (`?stream=1`: progress lines, then the answer; see [`stream`]).
 async fn solve(State(st): State<Arc<AppState>>, req: Request) -> Result<Response, ApiError> {
     let limit = st.caps.max_body;
@@ -141,12 +139,16 @@ async fn solve(State(st): State<Arc<AppState>>, req: Request) -> Result<Response
     }
     let query = req.uri().query().map(str::to_string);
     // The body limit layer caps what the extractor reads (413 beyond it).
-    let body = tokio::time::timeout(BODY_TIME, Bytes::from_request(req, &()))
+    let body_time = st.caps.client_timeout;
+    let body = tokio::time::timeout(body_time, Bytes::from_request(req, &()))
         .await
         .map_err(|_| {
             ApiError::new(
                 StatusCode::REQUEST_TIMEOUT,
-                format!("the body did not arrive within {} s", BODY_TIME.as_secs()),
+                format!(
+                    "the body did not arrive within {} s",
+                    body_time.as_secs_f64()
+                ),
             )
         })?
         .map_err(|r| match r.status() {
@@ -165,32 +167,57 @@ async fn solve(State(st): State<Arc<AppState>>, req: Request) -> Result<Response
         false => (None, None),
     };
     let prepared = search::prepare(req, &st.catalog, &st.caps, stop.flag(), observer)?;
-    let ticket = st.admission.enter().ok_or_else(|| {
-        ApiError::new(
-            StatusCode::SERVICE_UNAVAILABLE,
-            format!(
-                "the server is busy: {} searches run and {} more may wait; try again later",
-                st.caps.searches, st.caps.queue
-            ),
-        )
-    })?;
+    // Admitted when it can start within the server's bound, weighed by what it is expected
+    // to cost; else 503 with Retry-After.
+    let kind = prepared.kind();
+    let cost = st
+        .admission
+        .costs
+        .expected(kind, prepared.time_limit(&st.caps));
+    let ticket = st
+        .admission
+        .enter(cost, kind.is_cheap())
+        .map_err(|b| ApiError::busy(&b))?;
     if let Some(events) = events {
         return stream::solve(st.clone(), prepared, events, ticket, stop).await;
     }
-    // Waiting here ends (and gives the place back) when the client goes away.
-    let permit = st.admission.slot().await;
+    // Waiting here ends (and gives the place back) when the client goes away, or with 503
+    // when the bound has passed.
+    let entered = std::time::Instant::now();
+    let permit = st
+        .admission
+        .slot(&ticket)
+        .await
+        .map_err(|b| ApiError::busy(&b))?;
+    let waited = entered.elapsed();
+    let state = st.clone();
     let done = tokio::task::spawn_blocking(move || {
         // The slot and the place are held until the search has really ended.
         let _held = (permit, ticket);
-        search::run(&prepared)
+        let start = std::time::Instant::now();
+        let out = search::run(&prepared);
+        state.admission.costs.record(kind, start.elapsed());
+        out
     });
     // `stop` lives in this future: dropped with it when the client goes away, it stops the
     // search.
     let out = done.await;
     drop(stop);
+    // The wait for a slot and the whole time in milliseconds, for clients and load tests.
+    let timing = format!(
+        "wait;dur={:.3}, total;dur={:.3}",
+        waited.as_secs_f64() * 1e3,
+        entered.elapsed().as_secs_f64() * 1e3
+    );
+    let timed = |mut r: Response| {
+        if let Ok(v) = header::HeaderValue::from_str(&timing) {
+            r.headers_mut().insert("server-timing", v);
+        }
+        r
+    };
     match out {
-        Ok(Ok(v)) => Ok(json_response(StatusCode::OK, &v)),
-        Ok(Err(e)) => Err(e),
+        Ok(Ok(v)) => Ok(timed(json_response(StatusCode::OK, &v))),
+        Ok(Err(e)) => Ok(timed(e.into_response())),
         Err(e) => Err(ApiError::new(
             StatusCode::INTERNAL_SERVER_ERROR,
             format!("the search failed: {e}"),

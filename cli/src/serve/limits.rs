@@ -1,10 +1,12 @@
-//! What keeps the server alive under load: the server-side caps of every search, the bounded
-//! queue of searches (503 beyond it), and the stop flag raised when a request goes away.
+//! What keeps the server alive under load: the server-side caps of every search, the queue of
+//! searches bounded by expected waiting time (503 with Retry-After beyond it), and the stop
+//! flag raised when a request goes away.
 
+use super::cost::Costs;
 use pdbsolver::Request;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
 /// The server-side caps that every request is clamped to.
@@ -14,6 +16,11 @@ pub struct Caps {
     pub searches: usize,
     /// Requests that may wait for a search slot; beyond `searches + queue` the server answers 503.
     pub queue: usize,
+    /// The longest a request may wait for a search slot: one expected to wait longer is
+    /// answered 503 (with Retry-After) at once, and one that has waited that long is too.
+    pub max_wait: Duration,
+    /// How long a client may take to send its request's headers, or its body.
+    pub client_timeout: Duration,
     /// Node limit of one search (a request may ask for less).
     pub max_nodes: u64,
     /// Time limit of one search (a request may ask for less).
@@ -50,69 +57,168 @@ impl Caps {
     }
 }
 
-/// The bounded queue in front of the searches: at most `searches` run at once and at most
-/// `queue` more wait for a slot; a request beyond that is refused at once (503) instead of
-/// piling up.
+/// The queue in front of the searches, bounded by waiting time: a request is admitted when
+/// the work already admitted (each request weighed by its expected cost, [`super::cost`])
+/// would let it start within `max_wait`, and refused at once (503 with Retry-After) when not,
+/// or when `queue` requests already wait. A request admitted on a guess that proves wrong
+/// waits at most `max_wait` for its slot, then is refused too. Cheap searches (expected under
+/// [`CHEAP`] by their kind) have a lane of their own, so that they never queue behind dear ones: each
+/// lane runs at most `searches` at once.
 #[derive(Debug)]
 pub struct Admission {
-    slots: Arc<Semaphore>,
-    admitted: Arc<AtomicUsize>,
+    /// The lane of cheap searches, then the lane of the others.
+    lanes: [Lane; 2],
+    searches: usize,
     capacity: usize,
+    max_wait: Duration,
+    /// What searches of each kind are expected to cost.
+    pub costs: Costs,
 }
 
-/// A request's place in the queue, given back when dropped (the search ended or the request
-/// went away while waiting).
+/// Searches whose kind is expected to take less than this go to the cheap lane.
+pub const CHEAP: Duration = Duration::from_millis(5);
+
+/// One lane: its slots, the requests admitted to it, and their expected work.
+#[derive(Debug)]
+struct Lane {
+    slots: Arc<Semaphore>,
+    admitted: Arc<AtomicUsize>,
+    /// Expected microseconds of the searches admitted and not yet ended.
+    work: Arc<AtomicU64>,
+}
+
+impl Lane {
+    fn new(searches: usize) -> Lane {
+        Lane {
+            slots: Arc::new(Semaphore::new(searches)),
+            admitted: Arc::new(AtomicUsize::new(0)),
+            work: Arc::new(AtomicU64::new(0)),
+        }
+    }
+}
+
+/// A request's place in its lane and its share of the expected work, given back when
+/// dropped (the search ended or the request went away while waiting).
 #[derive(Debug)]
 pub struct Ticket {
+    slots: Arc<Semaphore>,
     admitted: Arc<AtomicUsize>,
+    work: Arc<AtomicU64>,
+    cost: u64,
+    cheap: bool,
+    entered: Instant,
 }
 
 impl Drop for Ticket {
     fn drop(&mut self) {
         self.admitted.fetch_sub(1, Ordering::SeqCst);
+        self.work.fetch_sub(self.cost, Ordering::SeqCst);
     }
 }
 
+/// Why a request was not admitted, and when to try again.
+#[derive(Debug)]
+pub struct Busy {
+    /// What the request would have waited (or has waited) for a slot.
+    pub wait: Duration,
+    /// When the client may try again (the Retry-After header), in whole seconds.
+    pub retry_after: u64,
+}
+
 impl Admission {
-    /// A queue for `caps.searches` running and `caps.queue` waiting searches.
+    /// A queue for `caps.searches` running searches per lane, bounded by `caps.max_wait` and
+    /// by `caps.queue` waiting requests per lane.
     pub fn new(caps: &Caps) -> Admission {
+        let searches = caps.searches.max(1);
         Admission {
-            slots: Arc::new(Semaphore::new(caps.searches.max(1))),
-            admitted: Arc::new(AtomicUsize::new(0)),
-            capacity: caps.searches.max(1) + caps.queue,
+            lanes: [Lane::new(searches), Lane::new(searches)],
+            searches,
+            capacity: searches + caps.queue,
+            max_wait: caps.max_wait,
+            costs: Costs::default(),
         }
     }
 
-    /// A place in the queue, or `None` when it is full.
-    pub fn enter(&self) -> Option<Ticket> {
-        let taken = self
+    /// The lane of cheap searches, or of the others.
+    fn lane(&self, cheap: bool) -> &Lane {
+        &self.lanes[usize::from(!cheap)]
+    }
+
+    /// The expected wait of a search arriving now in the cheap lane or the other: none while
+    /// a slot of the lane is free, else the expected work admitted to it shared among its
+    /// slots.
+    pub fn expected_wait(&self, cheap: bool) -> Duration {
+        let lane = self.lane(cheap);
+        if lane.admitted.load(Ordering::SeqCst) < self.searches {
+            return Duration::ZERO;
+        }
+        Duration::from_micros(lane.work.load(Ordering::SeqCst) / self.searches as u64)
+    }
+
+    /// A place in the queue for a search expected to cost `cost`, in the cheap lane (a search
+    /// whose kind is expected to cost less than [`CHEAP`]) or the other, or [`Busy`] when it
+    /// would wait longer than the bound or the queue is full.
+    pub fn enter(&self, cost: Duration, cheap: bool) -> Result<Ticket, Busy> {
+        let wait = self.expected_wait(cheap);
+        if wait > self.max_wait {
+            return Err(self.busy(wait));
+        }
+        let lane = self.lane(cheap);
+        let taken = lane
             .admitted
             .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| {
                 (n < self.capacity).then_some(n + 1)
             });
-        taken.ok().map(|_| Ticket {
-            admitted: self.admitted.clone(),
+        if taken.is_err() {
+            return Err(self.busy(wait.max(self.max_wait)));
+        }
+        let micros = (cost.as_micros() as u64).max(1);
+        lane.work.fetch_add(micros, Ordering::SeqCst);
+        Ok(Ticket {
+            slots: lane.slots.clone(),
+            admitted: lane.admitted.clone(),
+            work: lane.work.clone(),
+            cost: micros,
+            cheap,
+            entered: Instant::now(),
         })
     }
 
-    /// Waits for a search slot (the future is dropped, and its place given back, when the
-    /// request goes away while waiting).
-    pub async fn slot(&self) -> OwnedSemaphorePermit {
-        self.slots
-            .clone()
-            .acquire_owned()
-            .await
-            .expect("the semaphore is never closed")
+    /// Waits for a search slot in the ticket's lane, at most the bound from the ticket's
+    /// admission (the future is dropped, and its place given back, when the request goes away
+    /// while waiting).
+    pub async fn slot(&self, ticket: &Ticket) -> Result<OwnedSemaphorePermit, Busy> {
+        let left = self.max_wait.saturating_sub(ticket.entered.elapsed());
+        match tokio::time::timeout(left, ticket.slots.clone().acquire_owned()).await {
+            Ok(permit) => Ok(permit.expect("the semaphore is never closed")),
+            Err(_) => Err(self.busy(self.expected_wait(ticket.cheap).max(self.max_wait))),
+        }
+    }
+
+    /// The answer to a request that would wait `wait`: try again once the queue has
+    /// drained below the bound, in whole seconds, at least one.
+    fn busy(&self, wait: Duration) -> Busy {
+        let later = wait.saturating_sub(self.max_wait).as_secs_f64().ceil() as u64;
+        Busy {
+            wait,
+            retry_after: later.clamp(1, 3600),
+        }
     }
 
     /// Requests admitted now (running and waiting).
     pub fn admitted(&self) -> usize {
-        self.admitted.load(Ordering::SeqCst)
+        self.lanes
+            .iter()
+            .map(|l| l.admitted.load(Ordering::SeqCst))
+            .sum()
     }
 
     /// Searches running now.
-    pub fn running(&self, caps: &Caps) -> usize {
-        caps.searches.max(1) - self.slots.available_permits()
+    pub fn running(&self) -> usize {
+        self.lanes
+            .iter()
+            .map(|l| self.searches - l.slots.available_permits())
+            .sum()
     }
 }
 
@@ -148,6 +254,8 @@ mod tests {
         Caps {
             searches,
             queue,
+            max_wait: Duration::from_secs(2),
+            client_timeout: Duration::from_secs(10),
             max_nodes: 1000,
             max_time: Duration::from_secs(5),
             max_memory: 1 << 20,
@@ -158,14 +266,74 @@ mod tests {
     }
 
     #[test]
-    fn queue_is_bounded_and_places_come_back() {
+    fn the_queue_is_bounded_by_count_and_places_come_back() {
         let a = Admission::new(&caps(2, 1));
-        let t: Vec<Ticket> = (0..3).map(|_| a.enter().expect("room for 3")).collect();
-        assert!(a.enter().is_none(), "a fourth request must be refused");
+        let cheap = Duration::from_micros(50);
+        let t: Vec<Ticket> = (0..3)
+            .map(|_| a.enter(cheap, true).expect("room for 3"))
+            .collect();
+        let busy = a
+            .enter(cheap, true)
+            .expect_err("a fourth request must be refused");
+        assert!(busy.retry_after >= 1);
         assert_eq!(a.admitted(), 3);
         drop(t);
         assert_eq!(a.admitted(), 0);
-        assert!(a.enter().is_some());
+        assert_eq!(a.expected_wait(true), Duration::ZERO);
+        assert!(a.enter(cheap, true).is_ok());
+    }
+
+    #[test]
+    fn dear_requests_are_refused_by_expected_wait_and_cheap_ones_keep_their_lane() {
+        let a = Admission::new(&caps(2, 4096));
+        // A hundred searches of 10 ms each: half a second of work for two slots.
+        let some: Vec<Ticket> = (0..100)
+            .map(|_| a.enter(Duration::from_millis(10), false).expect("admitted"))
+            .collect();
+        let dear = Duration::from_secs(3);
+        assert_eq!(a.expected_wait(false), Duration::from_millis(500));
+        // Two searches of 3 s each still start within the bound of 2 s...
+        let two: Vec<Ticket> = (0..2)
+            .map(|_| a.enter(dear, false).expect("within"))
+            .collect();
+        // ...but then the expected wait is 3.5 s: refused, to come back in 2 s.
+        let busy = a
+            .enter(Duration::from_millis(10), false)
+            .expect_err("beyond the bound");
+        assert_eq!(busy.wait, Duration::from_millis(3500));
+        assert_eq!(busy.retry_after, 2);
+        // Cheap searches do not wait behind them.
+        let cheap = Duration::from_micros(100);
+        assert_eq!(a.expected_wait(true), Duration::ZERO);
+        let many: Vec<Ticket> = (0..1000)
+            .map(|_| a.enter(cheap, true).expect("cheap"))
+            .collect();
+        assert_eq!(a.expected_wait(true), Duration::from_millis(50));
+        drop(two);
+        assert!(a.enter(Duration::from_millis(10), false).is_ok());
+        drop((some, many));
+        assert_eq!(a.admitted(), 0);
+    }
+
+    #[tokio::test(flavor = "current_thread")]
+    async fn no_request_waits_for_a_slot_longer_than_the_bound() {
+        let a = Admission::new(&Caps {
+            max_wait: Duration::from_millis(100),
+            ..caps(1, 8)
+        });
+        // A search admitted on a guess of 1 ms that really takes long holds the only slot.
+        let first = a.enter(Duration::from_millis(1), true).unwrap();
+        let _running = a.slot(&first).await.expect("a free slot");
+        let second = a
+            .enter(Duration::from_millis(1), true)
+            .expect("expected to start soon");
+        let start = Instant::now();
+        let busy = a
+            .slot(&second)
+            .await
+            .expect_err("the slot never comes free");
+        assert!(start.elapsed() >= Duration::from_millis(100));
+        assert!(busy.retry_after >= 1);
     }
 
     #[test]

@@ -4,9 +4,12 @@
 //! search runs on a blocking thread under the caps of [`limits`].
 
 mod api;
+mod body;
 mod catalog;
+mod cost;
 mod error;
 mod limits;
+mod listen;
 mod page;
 mod request;
 mod search;
@@ -23,6 +26,8 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
+
+pub use body::check_solve_body;
 
 /// Arguments of `solver serve`.
 #[derive(Args, Debug)]
@@ -45,9 +50,21 @@ pub struct ServeArgs {
     /// Searches that run at once, each on a thread of its own.
     #[arg(long, value_name = "N", default_value_t = 2, value_parser = clap::value_parser!(u16).range(1..=256))]
     searches: u16,
-    /// Requests that may wait for a search; beyond them the server answers 503.
-    #[arg(long, value_name = "N", default_value_t = 32, value_parser = clap::value_parser!(u16).range(0..=4096))]
+    /// Requests that may wait for a search at most, however cheap; beyond them the server
+    /// answers 503.
+    #[arg(long, value_name = "N", default_value_t = 4096, value_parser = clap::value_parser!(u16).range(0..=16384))]
     queue: u16,
+    /// The longest a request may wait for a search slot, in seconds. Each request is weighed
+    /// by its expected cost (its board, algorithm and limits, then what such searches took
+    /// here): one expected to wait longer is answered 503 with Retry-After at once, and one
+    /// that has waited that long is too.
+    #[arg(long, value_name = "SECONDS", default_value_t = 2.0)]
+    max_wait: f64,
+    /// Seconds a client may take to send a request's headers, or its body; a slower one is
+    /// disconnected (headers) or answered 408 (body). Also how long an idle connection stays
+    /// open.
+    #[arg(long, value_name = "SECONDS", default_value_t = 10.0)]
+    client_timeout: f64,
     /// Node limit of one search (requests may ask for less).
     #[arg(long, value_name = "N", default_value_t = 2_000_000_000)]
     max_nodes: u64,
@@ -77,6 +94,14 @@ pub fn run(a: ServeArgs) -> Result<i32> {
             a.max_seconds
         );
     }
+    for (name, v) in [
+        ("max-wait", a.max_wait),
+        ("client-timeout", a.client_timeout),
+    ] {
+        if !(v.is_finite() && v > 0.0) {
+            anyhow::bail!("--{name} must be a positive number of seconds, not {v}");
+        }
+    }
     if a.max_nodes == 0 {
         anyhow::bail!("--max-nodes must be at least 1");
     }
@@ -85,6 +110,8 @@ pub fn run(a: ServeArgs) -> Result<i32> {
     let caps = limits::Caps {
         searches: a.searches as usize,
         queue: a.queue as usize,
+        max_wait: Duration::from_secs_f64(a.max_wait.min(1e6)),
+        client_timeout: Duration::from_secs_f64(a.client_timeout.min(1e6)),
         max_nodes: a.max_nodes,
         max_time: Duration::from_secs_f64(a.max_seconds.min(1e9)),
         max_memory: a.max_memory,
@@ -99,8 +126,8 @@ pub fn run(a: ServeArgs) -> Result<i32> {
     });
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
-        // Searches are bounded by the queue; a few more threads for histograms.
-        .max_blocking_threads(state.caps.searches + state.caps.queue + 4)
+        // Searches run only once they hold a slot; a few more threads for histograms.
+        .max_blocking_threads(state.caps.searches + 4)
         .thread_name("serve")
         .enable_all()
         .build()
@@ -125,9 +152,7 @@ fn warm_pruners(mut boards: Vec<pdbformat::Board>) {
 
 /// Binds, says where, and answers requests.
 async fn serve(bind: SocketAddr, state: Arc<api::AppState>) -> Result<i32> {
-    let listener = tokio::net::TcpListener::bind(bind)
-        .await
-        .with_context(|| format!("cannot listen on {bind}"))?;
+    let listener = listen(bind).with_context(|| format!("cannot listen on {bind}"))?;
     let addr = listener
         .local_addr()
         .context("cannot read the bound address")?;
@@ -138,22 +163,34 @@ async fn serve(bind: SocketAddr, state: Arc<api::AppState>) -> Result<i32> {
     }
     let names: Vec<&str> = state.catalog.dbs.iter().map(|s| s.name.as_str()).collect();
     eprintln!(
-        "serving {} database{} ({}); at most {} searches at once, {} waiting, {} nodes and {} s each",
+        "serving {} database{} ({}); at most {} searches at once, waits of at most {} s, {} nodes and {} s each",
         names.len(),
         if names.len() == 1 { "" } else { "s" },
         if names.is_empty() { "none: classic heuristics only".to_string() } else { names.join(", ") },
         state.caps.searches,
-        state.caps.queue,
+        state.caps.max_wait.as_secs_f64(),
         pdbformat::units::thousands(state.caps.max_nodes),
         state.caps.max_time.as_secs_f64()
     );
     // The one line on standard output: scripts read the address from it.
     println!("listening on http://{addr}/");
     let _ = std::io::stdout().flush();
-    axum::serve(listener, api::router(state))
-        .await
-        .context("the server stopped")?;
+    let header_time = state.caps.client_timeout;
+    listen::serve(listener, api::router(state), header_time).await;
     Ok(0)
+}
+
+/// A listening socket on `bind` whose queue of connections not yet accepted holds 4,096 (the
+/// default of 128 made a burst of a few hundred clients wait a second to connect, while
+/// their first handshakes were retried).
+fn listen(bind: SocketAddr) -> std::io::Result<tokio::net::TcpListener> {
+    let socket = match bind {
+        SocketAddr::V4(_) => tokio::net::TcpSocket::new_v4()?,
+        SocketAddr::V6(_) => tokio::net::TcpSocket::new_v6()?,
+    };
+    socket.set_reuseaddr(true)?;
+    socket.bind(bind)?;
+    socket.listen(4096)
 }
 
 /// The databases to serve: those of `--db` (names and files resolved as `solver solve` does,

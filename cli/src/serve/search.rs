@@ -3,6 +3,7 @@
 //! error with its status. Runs on a blocking thread, never on the async runtime.
 
 use super::catalog::Catalog;
+use super::cost::Kind;
 use super::error::ApiError;
 use super::limits::Caps;
 use super::request::{unsolvable, SolveRequest};
@@ -15,6 +16,7 @@ use pdbsolver::{solve, DbError, HeuristicChoice, HeuristicName, Request, Search,
 use serde_json::json;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
+use std::time::Duration;
 
 /// A request ready to search: its heuristic (databases chosen and checked against the goal),
 /// the heuristic in words, and the options.
@@ -28,6 +30,25 @@ pub struct Prepared {
     /// The search: the request's, its limits clamped to the caps, the server's threads and
     /// pruning where the algorithm takes them, the stop flag, the observer.
     pub options: Search,
+}
+
+impl Prepared {
+    /// What the search costs like: its board, algorithm, and whether its heuristic is a
+    /// pattern database.
+    pub fn kind(&self) -> Kind {
+        let board = self.request.goal.board();
+        Kind {
+            width: board.width(),
+            height: board.height(),
+            algorithm: self.request.search.algorithm_name(),
+            pdb: matches!(self.heuristic, HeuristicChoice::Pdb { .. }),
+        }
+    }
+
+    /// The search's time limit (the request's, at most the server's cap).
+    pub fn time_limit(&self, caps: &Caps) -> Duration {
+        Duration::from_secs_f64(caps.seconds(self.request.search.timeout).min(1e9))
+    }
 }
 
 /// Chooses the heuristic and the options of `request`: unknown database names are 404, a

@@ -61,7 +61,8 @@ pub fn observer() -> (Observer, Events) {
 }
 
 /// Runs the prepared search (its options hold the [`observer`] of `events`) once a slot is
-/// free, and answers with its stream; the search's own outcome comes in the last line.
+/// free, and answers with its stream; the search's own outcome comes in the last line. A
+/// request that waits longer than the server's bound for its slot is answered 503 instead.
 pub async fn solve(
     st: Arc<AppState>,
     prepared: Prepared,
@@ -73,10 +74,18 @@ pub async fn solve(
         tx: events,
         rx: mut from_search,
     } = events;
-    let permit = st.admission.slot().await;
+    let permit = st
+        .admission
+        .slot(&ticket)
+        .await
+        .map_err(|b| ApiError::busy(&b))?;
+    let kind = prepared.kind();
     let search = tokio::task::spawn_blocking(move || {
         let _held = (permit, ticket);
-        let (status, body) = match search::run(&prepared) {
+        let start = Instant::now();
+        let outcome = search::run(&prepared);
+        st.admission.costs.record(kind, start.elapsed());
+        let (status, body) = match outcome {
             Ok(v) => (StatusCode::OK, v),
             Err(e) => (e.status, e.json()),
         };

@@ -4,7 +4,7 @@
 //! occupied cells, `region` numbers the free-cell regions of that set by their lowest cell, and
 //! `order` is the Lehmer rank of the tiles' slots (slot = rank of a tile's cell inside the set).
 
-use super::binomial::Binomials;
+use super::binomial::{binomial, Binomials};
 use super::combination::{rank_combination, unrank_combination};
 use super::permutation::{rank_permutation, unrank_permutation, MAX_ENTRIES};
 use super::regions::{flood, BoardBits};
@@ -222,7 +222,7 @@ fn check_shape(board: Board, k: usize) -> Result<(), IndexError> {
     if k == 0 || k >= n {
         return Err(unsupported("a pattern needs 1 to cells-1 tiles"));
     }
-    if Binomials::new().get(n, k) > MAX_CELL_SETS {
+    if binomial(n, k) > MAX_CELL_SETS {
         return Err(unsupported("more than 2^22 occupied cell sets"));
     }
     Ok(())

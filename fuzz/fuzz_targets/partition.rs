@@ -1,0 +1,37 @@
+//! Fuzz target: the pattern and partition parsers (tiles and ranges, `/`-separated patterns,
+//! presets) and the completeness check. The input is a board (`WxH`, 4x4 when unreadable)
+//! on its first line and the partition after it.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use pdbformat::{Board, Goal, Partition, Pattern};
+
+fuzz_target!(|data: &[u8]| {
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    let (first, spec) = text.split_once('\n').unwrap_or(("4x4", text));
+    let board = first
+        .parse::<Board>()
+        .ok()
+        .filter(|b| b.cells() <= 4096)
+        .unwrap_or(Board::new(4, 4).unwrap());
+    let goal = Goal::blank_first(board);
+    if let Ok(p) = Pattern::parse(board, spec) {
+        assert!(p.tiles().windows(2).all(|w| w[0] < w[1]));
+        assert!(p.tiles().iter().all(|&t| (t as usize) < board.cells()));
+        let cells = p.goal_cells(&goal);
+        assert_eq!(cells.len(), p.len());
+    }
+    for parsed in [
+        Partition::parse(&goal, spec),
+        Partition::preset(&goal, spec),
+    ] {
+        if let Ok(part) = parsed {
+            let _ = part.check_complete(board);
+            for p in part.patterns() {
+                assert!(!p.is_empty());
+            }
+        }
+    }
+});
