@@ -480,9 +480,26 @@ fn a_two_rank_build_whose_rank_1_is_killed_by_a_timer_resumes_to_the_same_file()
         "the single-process build",
     );
     let file = dir.path().join("timed.pdb");
-    let (job, ranks, _) = two_ranks(&["-p", "663", "--state-every-level"], &file);
-    // Let the BFS get going and save a few levels, then kill rank 1 outright.
-    std::thread::sleep(Duration::from_millis(2500));
+    let (mut job, ranks, start) = two_ranks(&["-p", "663", "--state-every-level"], &file);
+    // Let the BFS get going until rank 1 has saved a level (a fixed sleep outlived the whole
+    // build on a fast machine), then a little longer, and kill rank 1 outright.
+    let rank1 = state_of(&file).join("rank-1-of-2");
+    let saved = |dir: &Path| {
+        std::fs::read_dir(dir)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .any(|e| e.file_name().to_string_lossy().contains("-level-"))
+    };
+    while !saved(&rank1) {
+        assert!(
+            job.try_wait().unwrap().is_none(),
+            "the job ended before rank 1 saved a level"
+        );
+        assert!(start.elapsed() < Duration::from_secs(120), "no level saved");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    std::thread::sleep(Duration::from_millis(150));
     kill_and_fail(job, rank_pid(&ranks, 1));
     assert!(!file.exists());
     let out = two_rank_build(&args, &file, &[]);
