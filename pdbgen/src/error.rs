@@ -174,8 +174,9 @@ pub enum VerifyError {
 /// that names the pattern whose board has no index.
 impl BuildError {
     /// Whether the same request fails the same way every time (what it asks of the encoding,
-    /// the board or the ranks), unlike a failure of the disk or of the system.
-    pub(crate) fn same_every_time(&self) -> bool {
+    /// the board or the ranks), unlike a failure of the disk or of the system: a build keeps no
+    /// resumable state for such a failure, and under MPI every rank meets it alike.
+    pub fn same_every_time(&self) -> bool {
         matches!(
             self,
             BuildError::Standard(_)

@@ -167,19 +167,10 @@ pub fn run(req: BuildRequest, a: &BuildArgs, opts: DistributedOptions) -> Result
 
 /// Whether every rank meets `e` alike, at the same point of the build: the request's checks and
 /// the checks of a finished table against the encoding (each rank has the whole table's
-/// summary), which depend only on the request.
+/// summary), which depend only on the request ([`BuildError::same_every_time`]), and a rank
+/// short of memory, which every rank learns of before the BFS.
 fn every_rank_alike(e: &BuildError) -> bool {
-    matches!(
-        e,
-        BuildError::Standard(_)
-            | BuildError::Index { .. }
-            | BuildError::Bit1NeedsZeroAware
-            | BuildError::UnreachedNeedsU8 { .. }
-            | BuildError::TooLargeForU4 { .. }
-            | BuildError::TooDeep { .. }
-            | BuildError::DistributedNeedsZeroAware
-            | BuildError::RankMemory { .. }
-    )
+    e.same_every_time() || matches!(e, BuildError::RankMemory { .. })
 }
 
 /// Seconds per rank, in rank order (the least and the most, with their ranks, beyond 8 ranks).
