@@ -179,7 +179,8 @@ fn build_in(
                 };
                 (encoded, summary)
             };
-            if let Some(s) = state.as_mut().filter(|s| s.wants_finished_save(i)) {
+            let bytes = encoded.bytes().len() as u64;
+            if let Some(s) = state.as_mut().filter(|s| s.wants_finished_save(i, bytes)) {
                 s.save_finished(i, encoded.bytes(), &summary, true)?;
             }
             built.push((encoded, summary));

@@ -120,7 +120,13 @@ pub fn build_file_distributed(
             };
             (out, b.table_info, b.own)
         };
-        if let Some(s) = state.as_deref_mut().filter(|s| s.wants_finished_save(i)) {
+        // Rank 0 decides for all, so that every rank saves its slice or none does.
+        let bytes = slice.0.bytes().len() as u64;
+        let mut save = [state
+            .as_deref()
+            .is_some_and(|s| s.wants_finished_save(i, bytes)) as u8];
+        world.process_at_rank(0).broadcast_into(&mut save[..]);
+        if let Some(s) = state.as_deref_mut().filter(|_| save[0] == 1) {
             s.save_finished(i, slice.0.bytes(), &slice.1.summary, false)?;
             // Every rank has its slice in place before any forgets how it got there.
             s.wait()?;

@@ -9,10 +9,11 @@
 //! another build, is named in [`BuildState::refused`] and removed; the build resumes from the
 //! last position whose pieces all check.
 //!
-//! What is saved: every finished table but the last one searched (the file, written right
-//! after it, is its durable form), and a working table after a level when the BFS has run at
+//! What is saved: a finished table (but not the last one searched: the file, written right
+//! after it, is its durable form) or a working table after a level, when the BFS has run at
 //! least [`SAVE_RATIO`] times as long since the last piece as writing this one is expected to
-//! take, so that saving costs at most about 1/[`SAVE_RATIO`] of the build. Writing a piece
+//! take, so that saving costs at most about 1/[`SAVE_RATIO`] of the build: a table searched
+//! in seconds is searched again rather than saved. Writing a piece
 //! into the page cache is all the build waits for: flushing it to disk and renaming it into
 //! place run on a thread of their own, one piece at a time (a distributed build waits for
 //! them, then every rank removes its older pieces together).
@@ -44,9 +45,10 @@ use std::time::Instant;
 /// build.
 pub const SAVE_RATIO: f64 = 20.0;
 
-/// The first guess of how fast a piece is written into the page cache (bytes per second),
-/// until a save has been timed.
-const FIRST_RATE: f64 = 1e9;
+/// The first guess of how fast a piece is saved (bytes per second: hashed, written into the
+/// page cache and flushed to disk), until a save has been timed. Deliberately low: a working
+/// table saved a few levels before its table ends protects little and costs as much as any.
+const FIRST_RATE: f64 = 250e6;
 
 /// How a build keeps its state.
 #[derive(Clone, Copy, Debug, Default)]
@@ -435,8 +437,13 @@ impl BuildState {
     /// Whether the working table of `bytes` bytes is worth saving now (always with
     /// `every_level`).
     pub(crate) fn wants_level_save(&self, bytes: u64) -> bool {
-        self.every_level
-            || self.since.elapsed().as_secs_f64() >= SAVE_RATIO * bytes as f64 / self.rate
+        self.every_level || self.worth(bytes)
+    }
+
+    /// Whether a piece of `bytes` bytes protects enough work: the BFS has run at least
+    /// [`SAVE_RATIO`] times as long since the last piece as saving this one takes.
+    fn worth(&self, bytes: u64) -> bool {
+        self.since.elapsed().as_secs_f64() >= SAVE_RATIO * bytes as f64 / self.rate
     }
 
     /// Saves the working table `t` of table `table` after level `depth` (`levels` so far);
@@ -468,10 +475,11 @@ impl BuildState {
         Ok(())
     }
 
-    /// Whether the finished table `table` is to be saved: every one but the last searched,
-    /// whose file follows at once (all of them with `every_level`).
-    pub(crate) fn wants_finished_save(&self, table: usize) -> bool {
-        self.every_level || self.searched[table + 1..].iter().any(|&s| s)
+    /// Whether the finished table `table`, of `bytes` encoded bytes, is to be saved: not the
+    /// last one searched, whose file follows at once, and only when it is worth its save
+    /// (every one with `every_level`).
+    pub(crate) fn wants_finished_save(&self, table: usize, bytes: u64) -> bool {
+        self.every_level || (self.searched[table + 1..].iter().any(|&s| s) && self.worth(bytes))
     }
 
     /// Saves the finished table `table`: its encoded entries `bytes` and its figures; with
@@ -762,5 +770,27 @@ mod tests {
         assert!(at(0, None) < at(0, Some(0)));
         assert!(at(0, Some(200)) < at(1, None));
         assert!(at(1, None) < at(1, Some(3)));
+    }
+
+    #[test]
+    fn a_piece_is_saved_only_when_it_protects_enough_work() {
+        let dir = tempfile::tempdir().unwrap();
+        let open = |name: &str, every_level: bool| {
+            let opts = StateOptions {
+                every_level,
+                ..StateOptions::default()
+            };
+            BuildState::open_in(dir.path().join(name), "p".into(), vec![true, true], opts).unwrap()
+        };
+        let mut s = open("a", false);
+        let piece = 100 << 20;
+        // Moments after the start, 100 MiB would cost far more than a twentieth of the work.
+        assert!(!s.wants_finished_save(0, piece) && !s.wants_level_save(piece));
+        s.since -= std::time::Duration::from_secs(60);
+        assert!(s.wants_finished_save(0, piece) && s.wants_level_save(piece));
+        // The last table searched is never saved: its file follows at once.
+        assert!(!s.wants_finished_save(1, 1));
+        let every = open("b", true);
+        assert!(every.wants_finished_save(0, 1 << 40) && every.wants_level_save(1 << 40));
     }
 }
