@@ -323,18 +323,20 @@ impl PdbHeuristic {
     }
 }
 
-/// How many positions ahead of the one it reads [`PdbHeuristic::estimate_many`] computes table
-/// indexes and prefetches their entries: enough misses in flight to keep the memory busy.
-const AHEAD: usize = 8;
+/// How many positions [`PdbHeuristic::estimate_many`] takes at a time: their table indexes
+/// are all computed first, then all their entries read in one tight loop, so that the
+/// processor keeps as many cache misses in flight as it can (far more than software
+/// prefetches issued between index computations do).
+const BLOCK: usize = 256;
 
 impl PdbHeuristic {
     /// The estimates of many positions, each the value [`Heuristic::init`] gives it (the
     /// solver's start estimate): `positions` holds one position per `cells` bytes of this
     /// heuristic's board (`tiles[cell]`, 0 for the blank) and `out` receives one estimate per
-    /// position. The lookups are pipelined: the table indexes of the position [`AHEAD`] places
-    /// further on are computed and their entries prefetched before a position's entries are
-    /// read, so that the cache misses of random lookups overlap. `bit1` tables give their
-    /// values by the walk of [`Heuristic::init`] (a corrupt table counts 0, as there).
+    /// position. The positions go in blocks of [`BLOCK`]: the table indexes of a whole block
+    /// are computed, then its entries are read in a loop of independent loads whose cache
+    /// misses overlap. `bit1` tables give their values by the walk of [`Heuristic::init`] (a
+    /// corrupt table counts 0, as there).
     ///
     /// `Err(r)`: position `r` is not a permutation of `0..cells` (nothing of it is looked
     /// up; `out` is written up to there).
@@ -345,14 +347,19 @@ impl PdbHeuristic {
         let n = self.cells;
         assert_eq!(positions.len(), out.len() * n, "one position per {n} bytes");
         let entries = self.entries.len();
-        let ring = AHEAD + 1;
-        // Per ring slot and entry: the index (byte tables) or the value (bit1 tables).
-        let mut index = vec![0u64; ring * entries];
+        // Per position of the block and entry: the index (byte tables) or the value (bit1).
+        let mut index = vec![0u64; BLOCK * entries];
+        let mut value = vec![0u32; BLOCK * entries];
         let full = if n == 64 { u64::MAX } else { (1u64 << n) - 1 };
-        let count = out.len();
-        for p in 0..count + AHEAD {
-            if p < count {
-                let tiles = &positions[p * n..(p + 1) * n];
+        for (b, block) in out.chunks_mut(BLOCK).enumerate() {
+            let first = b * BLOCK;
+            let mut bad = None;
+            for (p, slot) in index
+                .chunks_exact_mut(entries)
+                .take(block.len())
+                .enumerate()
+            {
+                let tiles = &positions[(first + p) * n..][..n];
                 let mut cell_of = [0u8; MAX_CELLS];
                 let mut seen = 0u64;
                 for (c, &t) in tiles.iter().enumerate() {
@@ -360,9 +367,9 @@ impl PdbHeuristic {
                     cell_of[t as usize & (MAX_CELLS - 1)] = c as u8;
                 }
                 if seen != full {
-                    return Err(p);
+                    bad = Some(p);
+                    break;
                 }
-                let slot = &mut index[(p % ring) * entries..][..entries];
                 for (e, entry) in self.entries.iter().enumerate() {
                     let mut cells = [0u8; MAX_CELLS];
                     let mut occ = 0u64;
@@ -378,27 +385,31 @@ impl PdbHeuristic {
                             .exact_value(&cells[..k], occ, blank)
                             .unwrap_or(0) as u64
                     } else {
-                        let i = entry.table.index(&cells[..k], occ, blank);
-                        entry.table.prefetch(i);
-                        i
+                        entry.table.index(&cells[..k], occ, blank)
                     };
                 }
             }
-            if p >= AHEAD {
-                let q = p - AHEAD;
-                let slot = &index[(q % ring) * entries..][..entries];
-                let value = |e: usize| {
-                    let entry = &self.entries[e];
-                    if entry.table.is_differential() {
-                        slot[e] as u32
+            let done = bad.unwrap_or(block.len());
+            for (e, entry) in self.entries.iter().enumerate() {
+                let (table, differential) = (&entry.table, entry.table.is_differential());
+                for p in 0..done {
+                    let i = index[p * entries + e];
+                    value[p * entries + e] = if differential {
+                        i as u32
                     } else {
-                        entry.table.value(slot[e]) as u32
-                    }
-                };
-                out[q] = (self.comps.iter())
-                    .map(|c| c.entries.iter().map(|&e| value(e as usize)).sum())
+                        table.value(i) as u32
+                    };
+                }
+            }
+            for (p, o) in block[..done].iter_mut().enumerate() {
+                let v = &value[p * entries..][..entries];
+                *o = (self.comps.iter())
+                    .map(|c| c.entries.iter().map(|&e| v[e as usize]).sum())
                     .max()
                     .unwrap_or(0);
+            }
+            if let Some(p) = bad {
+                return Err(first + p);
             }
         }
         Ok(())
