@@ -243,23 +243,9 @@ fn heuristic_for(
             }
             databases_of(py, db, goal)?
         }
-        _ => match name {
-            Some(HeuristicName::Hamming) => {
-                return Ok(classic(
-                    HeuristicChoice::Hamming,
-                    "misplaced tiles (hamming)",
-                ))
-            }
-            Some(HeuristicName::Manhattan) => {
-                return Ok(classic(HeuristicChoice::Manhattan, "manhattan"))
-            }
-            Some(HeuristicName::LinearConflict) => {
-                return Ok(classic(
-                    HeuristicChoice::LinearConflict,
-                    "manhattan + linear conflict",
-                ))
-            }
-            Some(HeuristicName::Pdb) | None => match default_database(py, goal, stop)? {
+        _ => match name.and_then(HeuristicName::classic) {
+            Some((choice, words)) => return Ok(classic(choice, words)),
+            None => match default_database(py, goal, stop)? {
                 Some(db) => vec![db],
                 None if name == Some(HeuristicName::Pdb) => {
                     return Err(PyValueError::new_err(format!(
@@ -276,32 +262,14 @@ fn heuristic_for(
             },
         },
     };
-    let reflect = request.reflect();
-    let files: Vec<String> = (dbs.iter())
-        .map(|d| {
-            let file = d.path().file_name().map_or_else(
-                || d.path().display().to_string(),
-                |f| f.to_string_lossy().into_owned(),
-            );
-            format!("{file} [{}]", d.describe_patterns())
-        })
-        .collect();
     let heuristic = HeuristicChoice::Pdb {
         databases: dbs,
-        reflect,
+        reflect: request.reflect(),
     };
-    heuristic.check(goal).map_err(|e| db_error(&e))?;
+    let description = heuristic.describe(goal).map_err(|e| db_error(&e))?;
     Ok(Ready {
         heuristic,
-        description: format!(
-            "pdb {}, {}",
-            files.join(" + "),
-            if reflect {
-                "reflection on"
-            } else {
-                "reflection off"
-            }
-        ),
+        description,
     })
 }
 

@@ -5,7 +5,6 @@ use super::HeuristicArgs;
 use crate::output::outln;
 use anyhow::{anyhow, bail, Context, Result};
 use pdbformat::{Board, Goal};
-use pdbsolver::heuristic::pdb::reflections_for;
 use pdbsolver::prune::{Pruner, Pruning};
 use pdbsolver::Request;
 use pdbsolver::{locate, AlgorithmName, Database, HeuristicChoice, HeuristicName, OpenOptions};
@@ -190,23 +189,8 @@ pub fn make_heuristic(args: &HeuristicArgs, request: &Request, goal: &Goal) -> R
             .map(|p| open_db(p, args, Some(goal)))
             .collect::<Result<_>>()?
     } else {
-        match name {
-            Some(HeuristicName::Hamming) => {
-                return Ok(classic(
-                    HeuristicChoice::Hamming,
-                    "misplaced tiles (hamming)",
-                ))
-            }
-            Some(HeuristicName::Manhattan) => {
-                return Ok(classic(HeuristicChoice::Manhattan, "manhattan"))
-            }
-            Some(HeuristicName::LinearConflict) => {
-                return Ok(classic(
-                    HeuristicChoice::LinearConflict,
-                    "manhattan + linear conflict",
-                ))
-            }
-            Some(HeuristicName::Pdb) | None => {}
+        if let Some((choice, words)) = name.and_then(HeuristicName::classic) {
+            return Ok(classic(choice, words));
         }
         let found = locate::find_default(goal);
         for (p, why) in &found.skipped {
@@ -245,53 +229,14 @@ pub fn make_heuristic(args: &HeuristicArgs, request: &Request, goal: &Goal) -> R
     };
     let load_seconds = dbs.iter().map(|d| d.load_seconds()).sum();
     let heuristic = HeuristicChoice::Pdb {
-        databases: dbs.clone(),
+        databases: dbs,
         reflect,
     };
-    heuristic.check(goal)?;
-    let prepared = pdbsolver::heuristic::PdbHeuristic::new(&dbs, goal, reflect)?;
-    let files: Vec<String> = dbs
-        .iter()
-        .map(|d| {
-            format!(
-                "{} [{}]",
-                d.path().file_name().map_or_else(
-                    || d.path().display().to_string(),
-                    |f| f.to_string_lossy().into()
-                ),
-                d.describe_patterns()
-            )
-        })
-        .collect();
-    let syms = reflections_for(goal);
-    let used = prepared.reflections();
-    let refl = match (reflect, syms.len(), used.len()) {
-        (false, _, _) => "no reflection (--no-reflect)".to_string(),
-        (true, 0, _) => "no reflection (no board symmetry fixes the goal's blank cell)".to_string(),
-        (true, 1, 1) => "with reflection".to_string(),
-        (true, _, 0) => format!(
-            "no reflection (the {} view{} only repeat{} the plain sums)",
-            names(&syms),
-            if syms.len() == 1 { "" } else { "s" },
-            if syms.len() == 1 { "s" } else { "" },
-        ),
-        (true, _, n) => format!(
-            "with {n} symmetric view{} ({}), {} components",
-            if n == 1 { "" } else { "s" },
-            names(used),
-            prepared.components()
-        ),
-    };
     Ok(Setup {
+        description: heuristic.describe(goal)?,
         heuristic,
-        description: format!("pdb {}, {refl}", files.join(" + ")),
         load_seconds,
     })
-}
-
-/// Symmetry names, comma-separated.
-fn names(syms: &[pdbformat::Symmetry]) -> String {
-    syms.iter().map(|s| s.name()).collect::<Vec<_>>().join(", ")
 }
 
 /// Builds the default database for `goal`'s board into [`locate::build_dir`], saying so.

@@ -209,6 +209,51 @@ impl HeuristicChoice {
         matches!(self, HeuristicChoice::Pdb { reflect: true, .. })
             && !pdb::reflections_for(goal).is_empty()
     }
+
+    /// What the heuristic is, in the words reports use, for `goal`: the classic ones by name;
+    /// databases by file and patterns, then which symmetric views apply and why not
+    /// (`pdb 15-663-za.pdb [1-6/7-12/13-15], with reflection`). Fails as [`Self::check`].
+    pub fn describe(&self, goal: &Goal) -> Result<String, DbError> {
+        let HeuristicChoice::Pdb { databases, reflect } = self else {
+            let (_, words) = self.name().classic().expect("not a database heuristic");
+            return Ok(words.to_string());
+        };
+        let prepared = PdbHeuristic::new(databases, goal, *reflect)?;
+        let files: Vec<String> = (databases.iter())
+            .map(|d| {
+                let file = d.path().file_name().map_or_else(
+                    || d.path().display().to_string(),
+                    |f| f.to_string_lossy().into_owned(),
+                );
+                format!("{file} [{}]", d.describe_patterns())
+            })
+            .collect();
+        let names = |syms: &[pdbformat::Symmetry]| {
+            syms.iter().map(|s| s.name()).collect::<Vec<_>>().join(", ")
+        };
+        let syms = pdb::reflections_for(goal);
+        let used = prepared.reflections();
+        let views = match (reflect, syms.len(), used.len()) {
+            (false, _, _) => "no reflection (--no-reflect)".to_string(),
+            (true, 0, _) => {
+                "no reflection (no board symmetry fixes the goal's blank cell)".to_string()
+            }
+            (true, 1, 1) => "with reflection".to_string(),
+            (true, _, 0) => format!(
+                "no reflection (the {} view{} only repeat{} the plain sums)",
+                names(&syms),
+                if syms.len() == 1 { "" } else { "s" },
+                if syms.len() == 1 { "s" } else { "" },
+            ),
+            (true, _, n) => format!(
+                "with {n} symmetric view{} ({}), {} components",
+                if n == 1 { "" } else { "s" },
+                names(used),
+                prepared.components()
+            ),
+        };
+        Ok(format!("pdb {}, {views}", files.join(" + ")))
+    }
 }
 
 /// The heuristics the command line offers, by name.
@@ -232,6 +277,20 @@ impl HeuristicName {
             HeuristicName::Manhattan => "manhattan",
             HeuristicName::LinearConflict => "linear-conflict",
             HeuristicName::Pdb => "pdb",
+        }
+    }
+
+    /// The heuristics that need no database, ready to use, with the words reports name them
+    /// by; `None` for [`HeuristicName::Pdb`].
+    pub fn classic(self) -> Option<(HeuristicChoice, &'static str)> {
+        match self {
+            HeuristicName::Hamming => Some((HeuristicChoice::Hamming, "misplaced tiles (hamming)")),
+            HeuristicName::Manhattan => Some((HeuristicChoice::Manhattan, "manhattan")),
+            HeuristicName::LinearConflict => Some((
+                HeuristicChoice::LinearConflict,
+                "manhattan + linear conflict",
+            )),
+            HeuristicName::Pdb => None,
         }
     }
 
@@ -335,5 +394,26 @@ pub(crate) mod testutil {
             assert_eq!(v3, v, "apply after evaluate");
             assert_eq!(h.value(&h.init(&s.tiles)), h.value(&parts));
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use pdbformat::Board;
+
+    #[test]
+    fn classic_heuristics_are_named_as_they_are_chosen() {
+        let goal = Goal::blank_first(Board::new(4, 4).unwrap());
+        for name in [
+            HeuristicName::Hamming,
+            HeuristicName::Manhattan,
+            HeuristicName::LinearConflict,
+        ] {
+            let (choice, words) = name.classic().unwrap();
+            assert_eq!(choice.name(), name);
+            assert_eq!(choice.describe(&goal).unwrap(), words);
+        }
+        assert!(HeuristicName::Pdb.classic().is_none());
     }
 }
