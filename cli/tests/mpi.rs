@@ -5,7 +5,7 @@
 #![cfg(feature = "mpi")]
 
 use sha2::{Digest, Sha256};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
@@ -41,10 +41,9 @@ fn same_as_single_process(name: &str, args: &[&str]) {
     same_as_single_process_with(name, args, &[]);
 }
 
-/// [`same_as_single_process`], with `extra` arguments given to the distributed builds only.
-fn same_as_single_process_with(name: &str, args: &[&str], extra: &[&str]) {
-    let dir = tempfile::tempdir().unwrap();
-    let single = dir.path().join(format!("{name}.pdb"));
+/// Builds `args` in one process into `NAME.pdb` in `dir` and returns the file's path.
+fn single_process_build(dir: &Path, name: &str, args: &[&str]) -> PathBuf {
+    let single = dir.join(format!("{name}.pdb"));
     let out = Command::new(PDBGEN)
         .args(["build", "-o"])
         .arg(&single)
@@ -52,7 +51,13 @@ fn same_as_single_process_with(name: &str, args: &[&str], extra: &[&str]) {
         .output()
         .unwrap();
     check(&out, "the single-process build");
-    let expected = sha256(&single);
+    single
+}
+
+/// [`same_as_single_process`], with `extra` arguments given to the distributed builds only.
+fn same_as_single_process_with(name: &str, args: &[&str], extra: &[&str]) {
+    let dir = tempfile::tempdir().unwrap();
+    let expected = sha256(&single_process_build(dir.path(), name, args));
     for ranks in [1, 2, 4] {
         let file = dir.path().join(format!("{name}-{ranks}.pdb"));
         // One worker per rank unless `extra` says otherwise.
@@ -397,7 +402,7 @@ fn a_rank_killed_while_rank_0_writes_leaves_no_file_at_all() {
 }
 
 /// The state folder a build of `file` keeps beside it.
-fn state_of(file: &Path) -> std::path::PathBuf {
+fn state_of(file: &Path) -> PathBuf {
     let mut s = file.as_os_str().to_owned();
     s.push(".partial");
     s.into()
@@ -420,16 +425,7 @@ fn two_rank_build(args: &[&str], file: &Path, env: &[(&str, &str)]) -> Output {
 fn a_two_rank_build_whose_rank_1_is_killed_resumes_to_the_same_file() {
     let dir = tempfile::tempdir().unwrap();
     let args = ["--board", "3x4", "-p", "1-6/7-11"];
-    let single = dir.path().join("single.pdb");
-    check(
-        &Command::new(PDBGEN)
-            .args(["build", "-o"])
-            .arg(&single)
-            .args(args)
-            .output()
-            .unwrap(),
-        "the single-process build",
-    );
+    let single = single_process_build(dir.path(), "single", &args);
     let expected = sha256(&single);
     let file = dir.path().join("resumed.pdb");
     let every = [&args[..], &["--state-every-level"]].concat();
@@ -469,16 +465,7 @@ fn a_two_rank_build_whose_rank_1_is_killed_resumes_to_the_same_file() {
 fn a_two_rank_build_whose_rank_1_is_killed_by_a_timer_resumes_to_the_same_file() {
     let dir = tempfile::tempdir().unwrap();
     let args = ["-p", "663"];
-    let single = dir.path().join("single.pdb");
-    check(
-        &Command::new(PDBGEN)
-            .args(["build", "-o"])
-            .arg(&single)
-            .args(args)
-            .output()
-            .unwrap(),
-        "the single-process build",
-    );
+    let single = single_process_build(dir.path(), "single", &args);
     let file = dir.path().join("timed.pdb");
     let (mut job, ranks, start) = two_ranks(&["-p", "663", "--state-every-level"], &file);
     // Let the BFS get going until rank 1 has saved a level (a fixed sleep outlived the whole

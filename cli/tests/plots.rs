@@ -68,6 +68,14 @@ fn json_lines(out: &[u8]) -> Vec<Value> {
         .collect()
 }
 
+/// The JSON lines of a command's output that report a run (not the closing summary).
+fn runs(out: &[u8]) -> Vec<Value> {
+    json_lines(out)
+        .into_iter()
+        .filter(|v| v.get("summary").is_none())
+        .collect()
+}
+
 /// The repository's bench folder.
 fn bench(name: &str) -> String {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -107,10 +115,7 @@ fn compare_draws_one_mark_per_puzzle_and_pair_in_both_panels() {
         .get_output()
         .stdout
         .clone();
-    let runs: Vec<Value> = json_lines(&out)
-        .into_iter()
-        .filter(|v| v.get("summary").is_none())
-        .collect();
+    let runs = runs(&out);
     assert_eq!(runs.len(), puzzles.len() * pairs.len());
     let (marks, words) = read_svg(&home.path().join("c.svg"));
     let circles: Vec<&Mark> = marks.iter().filter(|m| m.tag == "circle").collect();
@@ -189,10 +194,7 @@ fn bench_draws_ours_beside_the_published_counts() {
         .get_output()
         .stdout
         .clone();
-    let runs: Vec<Value> = json_lines(&out)
-        .into_iter()
-        .filter(|v| v.get("summary").is_none())
-        .collect();
+    let runs = runs(&out);
     assert_eq!(runs.len(), 3);
     let (marks, words) = read_svg(&home.path().join("b.svg"));
     let ours: Vec<&Mark> = marks

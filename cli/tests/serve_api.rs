@@ -11,7 +11,7 @@ use pdbformat::rank::TableKind;
 use pdbformat::testkit::AbstractDistances;
 use pdbformat::{Board, Direction, Goal, Pattern, Puzzle};
 use serde_json::{json, Value};
-use serve::{hang_up, write_3x3_db, Server};
+use serve::{hang_up, server_3x3, Server};
 use std::time::{Duration, Instant};
 
 /// A 4x4 position that takes the misplaced-tiles heuristic far longer than these tests wait.
@@ -33,17 +33,6 @@ fn assert_replays(puzzle: &Puzzle, goal: &Goal, v: &Value) {
         assert_eq!(moved.map(|x| x as u64), Some(t), "move {m} of {v}");
     }
     assert!(p.is_goal(goal), "{v} does not reach {goal}");
-}
-
-/// A server with a 3x3 database for blank-first (it also serves blank-last: a symmetry maps
-/// the corners onto each other).
-fn server_3x3(extra: &[&str]) -> (Server, tempfile::TempDir) {
-    let dir = tempfile::tempdir().unwrap();
-    let db = dir.path().join("8-44.pdb");
-    write_3x3_db(&db, &Goal::blank_first(Board::new(3, 3).unwrap()));
-    let mut args = vec!["--db", db.to_str().unwrap()];
-    args.extend_from_slice(extra);
-    (Server::start(&args), dir)
 }
 
 #[test]

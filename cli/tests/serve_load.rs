@@ -12,7 +12,7 @@ mod serve;
 use common::{all_distances, distance_key, random_solvable, Rng};
 use pdbformat::{Board, Goal};
 use serde_json::{json, Value};
-use serve::{hang_up, write_3x3_db, Server};
+use serve::{hang_up, server_3x3};
 use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -24,13 +24,8 @@ const CLIENTS: usize = 32;
 
 #[test]
 fn the_server_survives_concurrent_mixed_load() {
-    let dir = tempfile::tempdir().unwrap();
     let goal = Goal::blank_first(Board::new(3, 3).unwrap());
-    let db = dir.path().join("8-44.pdb");
-    write_3x3_db(&db, &goal);
-    let server = Server::start(&[
-        "--db",
-        db.to_str().unwrap(),
+    let (server, _dir) = server_3x3(&[
         "--searches",
         "2",
         "--queue",
@@ -135,20 +130,9 @@ fn waited_ms(a: &serve::Answer) -> Option<f64> {
 
 #[test]
 fn cheap_solves_are_all_answered_and_dear_ones_never_wait_beyond_the_bound() {
-    let dir = tempfile::tempdir().unwrap();
     let goal = Goal::blank_first(Board::new(3, 3).unwrap());
-    let db = dir.path().join("8-44.pdb");
-    write_3x3_db(&db, &goal);
-    let server = Server::start(&[
-        "--db",
-        db.to_str().unwrap(),
-        "--searches",
-        "1",
-        "--max-wait",
-        "0.5",
-        "--max-seconds",
-        "5",
-    ]);
+    let (server, _dir) =
+        server_3x3(&["--searches", "1", "--max-wait", "0.5", "--max-seconds", "5"]);
     let dist = all_distances(&goal);
     // 2,000 cheap solves from 64 clients at once: every one answered, and right.
     let mut rng = Rng::new(7);
@@ -222,11 +206,7 @@ fn cheap_solves_are_all_answered_and_dear_ones_never_wait_beyond_the_bound() {
 
 #[test]
 fn slow_clients_are_cut_off_and_do_not_hold_the_others() {
-    let dir = tempfile::tempdir().unwrap();
-    let goal = Goal::blank_first(Board::new(3, 3).unwrap());
-    let db = dir.path().join("8-44.pdb");
-    write_3x3_db(&db, &goal);
-    let server = Server::start(&["--db", db.to_str().unwrap(), "--client-timeout", "1"]);
+    let (server, _dir) = server_3x3(&["--client-timeout", "1"]);
     let body = json!({"puzzle": "8 6 7 2 5 4 3 0 1"}).to_string();
     // 32 clients trickle their headers, 32 their bodies, a byte every 100 ms.
     let slow: Vec<(TcpStream, Vec<u8>)> = (0..64)

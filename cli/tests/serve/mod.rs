@@ -4,6 +4,7 @@
 
 #![allow(dead_code)]
 
+use pdbformat::{Board, Goal};
 use serde_json::Value;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{Shutdown, SocketAddr, TcpStream};
@@ -11,6 +12,17 @@ use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
+
+/// A server with a 3x3 database for blank-first (it also serves blank-last: a symmetry maps
+/// the corners onto each other).
+pub fn server_3x3(extra: &[&str]) -> (Server, tempfile::TempDir) {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("8-44.pdb");
+    write_3x3_db(&db, &Goal::blank_first(Board::new(3, 3).unwrap()));
+    let mut args = vec!["--db", db.to_str().unwrap()];
+    args.extend_from_slice(extra);
+    (Server::start(&args), dir)
+}
 
 /// A running `solver serve`, killed when dropped.
 pub struct Server {
