@@ -3,18 +3,12 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use pdbformat::{Board, Goal};
+use pdbformat::Goal;
 
 fuzz_target!(|data: &[u8]| {
-    let Ok(text) = std::str::from_utf8(data) else {
+    let Some((board, spec)) = pdb_tiles_fuzz::board_then_text(data) else {
         return;
     };
-    let (first, spec) = text.split_once('\n').unwrap_or(("4x4", text));
-    let board = first
-        .parse::<Board>()
-        .ok()
-        .filter(|b| b.cells() <= 4096)
-        .unwrap_or(Board::new(4, 4).unwrap());
     if let Ok(goal) = Goal::parse(board, spec) {
         assert_eq!(goal.board(), board);
         for tile in 0..board.cells() {

@@ -4,18 +4,12 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use pdbformat::{Board, Goal, Partition, Pattern};
+use pdbformat::{Goal, Partition, Pattern};
 
 fuzz_target!(|data: &[u8]| {
-    let Ok(text) = std::str::from_utf8(data) else {
+    let Some((board, spec)) = pdb_tiles_fuzz::board_then_text(data) else {
         return;
     };
-    let (first, spec) = text.split_once('\n').unwrap_or(("4x4", text));
-    let board = first
-        .parse::<Board>()
-        .ok()
-        .filter(|b| b.cells() <= 4096)
-        .unwrap_or(Board::new(4, 4).unwrap());
     let goal = Goal::blank_first(board);
     if let Ok(p) = Pattern::parse(board, spec) {
         assert!(p.tiles().windows(2).all(|w| w[0] < w[1]));
@@ -23,15 +17,14 @@ fuzz_target!(|data: &[u8]| {
         let cells = p.goal_cells(&goal);
         assert_eq!(cells.len(), p.len());
     }
-    for parsed in [
+    let parsed = [
         Partition::parse(&goal, spec),
         Partition::preset(&goal, spec),
-    ] {
-        if let Ok(part) = parsed {
-            let _ = part.check_complete(board);
-            for p in part.patterns() {
-                assert!(!p.is_empty());
-            }
+    ];
+    for part in parsed.into_iter().flatten() {
+        let _ = part.check_complete(board);
+        for p in part.patterns() {
+            assert!(!p.is_empty());
         }
     }
 });
