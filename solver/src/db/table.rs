@@ -39,6 +39,15 @@ impl LoadedTable {
         self.fast.index(cells, occ, blank)
     }
 
+    /// The zero-aware index prepared for fast lookups, for callers that rank many states of
+    /// this table in a row (`None` for zero-unaware tables).
+    pub fn zero_aware_index(&self) -> Option<&pdbformat::rank::FastZeroAware> {
+        match &self.fast {
+            FastIndex::ZeroAware(z) => Some(z),
+            FastIndex::Permutation(_) => None,
+        }
+    }
+
     /// The entries seen through their encoding (`pdbformat` decodes every encoding).
     #[inline(always)]
     pub(super) fn view(&self) -> EntryView<'_> {

@@ -45,6 +45,9 @@
 //! per table and view ([`LoadedTable::exact_value`]). The choice is per table, so one
 //! heuristic may mix encodings.
 
+mod batch;
+mod shuffle;
+
 use super::{Heuristic, StepChange};
 use crate::db::{Database, DbError, LoadedTable};
 use crate::position::{MAX_CELLS, NO_CELL};
@@ -318,99 +321,6 @@ impl PdbHeuristic {
             entry
                 .table
                 .exact_value(&cells[..entry.slot_tile.len()], occ, blank)?;
-        }
-        Ok(())
-    }
-}
-
-/// How many positions [`PdbHeuristic::estimate_many`] takes at a time: their table indexes
-/// are all computed first, then all their entries read in one tight loop, so that the
-/// processor keeps as many cache misses in flight as it can (far more than software
-/// prefetches issued between index computations do).
-const BLOCK: usize = 256;
-
-impl PdbHeuristic {
-    /// The estimates of many positions, each the value [`Heuristic::init`] gives it (the
-    /// solver's start estimate): `positions` holds one position per `cells` bytes of this
-    /// heuristic's board (`tiles[cell]`, 0 for the blank) and `out` receives one estimate per
-    /// position. The positions go in blocks of [`BLOCK`]: the table indexes of a whole block
-    /// are computed, then its entries are read in a loop of independent loads whose cache
-    /// misses overlap. `bit1` tables give their values by the walk of [`Heuristic::init`] (a
-    /// corrupt table counts 0, as there).
-    ///
-    /// `Err(r)`: position `r` is not a permutation of `0..cells` (nothing of it is looked
-    /// up; `out` is written up to there).
-    ///
-    /// # Panics
-    /// If `positions` does not hold `out.len()` positions.
-    pub fn estimate_many(&self, positions: &[u8], out: &mut [u32]) -> Result<(), usize> {
-        let n = self.cells;
-        assert_eq!(positions.len(), out.len() * n, "one position per {n} bytes");
-        let entries = self.entries.len();
-        // Per position of the block and entry: the index (byte tables) or the value (bit1).
-        let mut index = vec![0u64; BLOCK * entries];
-        let mut value = vec![0u32; BLOCK * entries];
-        let full = if n == 64 { u64::MAX } else { (1u64 << n) - 1 };
-        for (b, block) in out.chunks_mut(BLOCK).enumerate() {
-            let first = b * BLOCK;
-            let mut bad = None;
-            for (p, slot) in index
-                .chunks_exact_mut(entries)
-                .take(block.len())
-                .enumerate()
-            {
-                let tiles = &positions[(first + p) * n..][..n];
-                let mut cell_of = [0u8; MAX_CELLS];
-                let mut seen = 0u64;
-                for (c, &t) in tiles.iter().enumerate() {
-                    seen |= 1u64.checked_shl(t as u32).unwrap_or(0);
-                    cell_of[t as usize & (MAX_CELLS - 1)] = c as u8;
-                }
-                if seen != full {
-                    bad = Some(p);
-                    break;
-                }
-                for (e, entry) in self.entries.iter().enumerate() {
-                    let mut cells = [0u8; MAX_CELLS];
-                    let mut occ = 0u64;
-                    for (s, &t) in entry.slot_tile.iter().enumerate() {
-                        let c = entry.cellmap[cell_of[t as usize] as usize];
-                        cells[s] = c;
-                        occ |= 1u64 << c;
-                    }
-                    let k = entry.slot_tile.len();
-                    let blank = entry.cellmap[cell_of[0] as usize];
-                    slot[e] = if entry.table.is_differential() {
-                        (entry.table)
-                            .exact_value(&cells[..k], occ, blank)
-                            .unwrap_or(0) as u64
-                    } else {
-                        entry.table.index(&cells[..k], occ, blank)
-                    };
-                }
-            }
-            let done = bad.unwrap_or(block.len());
-            for (e, entry) in self.entries.iter().enumerate() {
-                let (table, differential) = (&entry.table, entry.table.is_differential());
-                for p in 0..done {
-                    let i = index[p * entries + e];
-                    value[p * entries + e] = if differential {
-                        i as u32
-                    } else {
-                        table.value(i) as u32
-                    };
-                }
-            }
-            for (p, o) in block[..done].iter_mut().enumerate() {
-                let v = &value[p * entries..][..entries];
-                *o = (self.comps.iter())
-                    .map(|c| c.entries.iter().map(|&e| v[e as usize]).sum())
-                    .max()
-                    .unwrap_or(0);
-            }
-            if let Some(p) = bad {
-                return Err(first + p);
-            }
         }
         Ok(())
     }
