@@ -1,5 +1,5 @@
 //! The `solver` command with the files beside it: standard database and catalogue names
-//! resolved in the search directories, a corrupt bit1 file reported, and pruning machines
+//! resolved in the search directories (a file named twice loaded once), a corrupt bit1 file reported, and pruning machines
 //! beside the databases read before the cache and never replaced.
 
 mod common;
@@ -89,6 +89,17 @@ fn db_names_resolve_in_the_search_directories() {
         .success()
         .stdout(predicate::str::contains("length:     2"))
         .stderr(predicate::str::contains("15-555-za.pdb"));
+    // The same file twice (by name and by path, as a catalogue whose groups share a table
+    // names it): loaded once, the same answer.
+    let twice = solver(home.path())
+        .env("PDB_DIR", &dbdir)
+        .args(["solve", p, "--db", "15-555-za", "--db"])
+        .arg(dbdir.join(s.file_name()))
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("length:     2"));
+    let stderr = String::from_utf8_lossy(&twice.get_output().stderr).into_owned();
+    assert_eq!(stderr.matches("database: ").count(), 1, "{stderr}");
     // A catalogue whose members are missing: which one, where it was looked for, how to build.
     solver(home.path())
         .env("PDB_DIR", &dbdir)

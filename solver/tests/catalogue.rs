@@ -118,16 +118,28 @@ fn children_evaluated_ahead_match_the_children_made_afresh() {
     let dir = tempfile::tempdir().unwrap();
     let a = build(&dir.path().join("a.pdb"), "555");
     let b = build(&dir.path().join("b.pdb"), "1-5/6-10/11-15");
-    let board = Board::new(4, 4).unwrap();
-    let goal = Goal::blank_first(board);
-    let moves = MoveTable::new(board);
-    let mut rng = Rng::new(1212);
+    let goal = Goal::blank_first(Board::new(4, 4).unwrap());
     // Four components: two partitions, each with its reflection.
-    let h = PdbHeuristic::new(&[a, b], &goal, true).unwrap();
+    let h = PdbHeuristic::new(&[a, b.clone()], &goal, true).unwrap();
     assert_eq!(h.components(), 4);
+    check_children(&h, &goal, 1212);
+    // Two partitions sharing the pattern 1-5 (and, reflected, its transpose): a move of
+    // tiles 1-5 is looked up once for both.
+    let c = build(&dir.path().join("c.pdb"), "1-5/6,7,10,11,14/8,9,12,13,15");
+    let h = PdbHeuristic::new(&[b, c], &goal, true).unwrap();
+    assert_eq!(h.components(), 4);
+    check_children(&h, &goal, 1213);
+}
+
+/// Down random paths from random positions, every child of every node evaluated ahead against
+/// every limit near its parent's estimate is the child made afresh, and its parts applied and
+/// undone are the child's and the parent's.
+fn check_children(h: &PdbHeuristic, goal: &Goal, seed: u64) {
+    let moves = MoveTable::new(goal.board());
+    let mut rng = Rng::new(seed);
     let (mut checked, mut pruned) = (0, 0);
     for _ in 0..40 {
-        let p = random_walk(&goal, 60, &mut rng);
+        let p = random_walk(goal, 60, &mut rng);
         let mut pos = Position::from_tiles(p.tiles()).unwrap();
         let mut parts = h.init(&pos.tiles);
         // Down a random path, every child of every node checked against every limit near it.

@@ -15,7 +15,7 @@ mod request;
 mod search;
 mod stream;
 
-use crate::solver_cli::setup::{db_paths, make_heuristic, open_db};
+use crate::solver_cli::setup::{db_paths, make_heuristic, open_dbs};
 use crate::solver_cli::HeuristicArgs;
 use anyhow::{Context, Result};
 use clap::Args;
@@ -208,10 +208,7 @@ fn load_databases(a: &ServeArgs) -> Result<Vec<Arc<Database>>> {
         no_build: a.no_build,
     };
     if !a.dbs.is_empty() {
-        return db_paths(&a.dbs)?
-            .iter()
-            .map(|p| open_db(p, &args, None))
-            .collect();
+        return open_dbs(&db_paths(&a.dbs)?, &args, None);
     }
     let goal = Goal::blank_first(Board::new(4, 4)?);
     Ok(

@@ -143,7 +143,9 @@ pub struct HeuristicArgs {
     /// Pattern-database file, or a standard database or catalogue name such as 15-78-za-bit1
     /// or 15-78+78b-za-bit1, found in the directories `solver locate` lists (repeatable).
     /// Tables of several files whose tiles are disjoint are added; overlapping ones start a new
-    /// group, and the heuristic is the maximum over groups.
+    /// group, and the heuristic is the maximum over groups. A file may be named again (one
+    /// table per file, groups sharing tables): it is loaded once, and a table shared by
+    /// several groups is looked up once per move.
     #[arg(long = "db", value_name = "FILE|NAME")]
     pub dbs: Vec<PathBuf>,
     /// Heuristic: auto (a database if one is given or found, else linear-conflict), pdb,

@@ -84,6 +84,31 @@ pub fn open_db(path: &Path, args: &HeuristicArgs, goal: Option<&Goal>) -> Result
     Ok(Arc::new(db))
 }
 
+/// Opens every file of `paths` ([`open_db`]), each once: a file named again (a catalogue
+/// whose partitions share tables names each shared table once per partition) is the same
+/// loaded database, which the heuristic then looks up once per move for all its partitions.
+pub fn open_dbs(
+    paths: &[std::path::PathBuf],
+    args: &HeuristicArgs,
+    goal: Option<&Goal>,
+) -> Result<Vec<Arc<Database>>> {
+    let mut opened: Vec<(std::path::PathBuf, Arc<Database>)> = Vec::new();
+    let mut out = Vec::with_capacity(paths.len());
+    for p in paths {
+        let key = std::fs::canonicalize(p).unwrap_or_else(|_| p.clone());
+        let db = match opened.iter().find(|(k, _)| *k == key) {
+            Some((_, db)) => db.clone(),
+            None => {
+                let db = open_db(p, args, goal)?;
+                opened.push((key, db.clone()));
+                db
+            }
+        };
+        out.push(db);
+    }
+    Ok(out)
+}
+
 /// The files that `--db` values stand for: a value that names an existing file (or anything
 /// with a path separator or a `.pdb` ending) is that path; otherwise a standard database name
 /// (`15-78-za-bit1`) or catalogue name (`15-78+78b-za-bit1`, its members in order) is looked up
@@ -184,10 +209,7 @@ pub fn make_heuristic(args: &HeuristicArgs, request: &Request, goal: &Goal) -> R
         if let Some(n) = name.filter(|&n| n != HeuristicName::Pdb) {
             bail!("--db needs --heuristic pdb (or auto), not {n}");
         }
-        db_paths(&args.dbs)?
-            .iter()
-            .map(|p| open_db(p, args, Some(goal)))
-            .collect::<Result<_>>()?
+        open_dbs(&db_paths(&args.dbs)?, args, Some(goal))?
     } else {
         if let Some((choice, words)) = name.and_then(HeuristicName::classic) {
             return Ok(classic(choice, words));

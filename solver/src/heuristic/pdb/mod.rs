@@ -80,6 +80,11 @@ struct Component {
     tile_slot: [u8; MAX_CELLS],
     /// The entries (global numbers) the component sums.
     entries: Vec<u8>,
+    /// For each user tile, an earlier component whose entry for that tile covers the same
+    /// user tiles with a table of the same kind, or `NO_CELL`: that entry has the same value
+    /// (every table is exact for its tile set), so a move of the tile is looked up once for
+    /// both (a catalogue whose partitions share patterns shares their lookups).
+    same_as: [u8; MAX_CELLS],
 }
 
 /// An additive pattern-database heuristic prepared for one goal.
@@ -243,6 +248,7 @@ impl PdbHeuristic {
                     tile_entry: [NO_CELL; MAX_CELLS],
                     tile_slot: [NO_CELL; MAX_CELLS],
                     entries: Vec::new(),
+                    same_as: [NO_CELL; MAX_CELLS],
                 };
                 for entry in made {
                     let e = entries.len();
@@ -268,6 +274,27 @@ impl PdbHeuristic {
                 max: MAX_COMPONENTS,
                 found: comps.len(),
             });
+        }
+        // Entries of different components that cover the same tiles give the same values.
+        let covers = |e: u8| {
+            let entry: &Entry = &entries[e as usize];
+            let mask = entry.slot_tile.iter().fold(0u64, |m, &t| m | 1u64 << t);
+            (mask, entry.table.kind)
+        };
+        for ci in 0..comps.len() {
+            for t in 0..board.cells() {
+                let e = comps[ci].tile_entry[t];
+                if e == NO_CELL {
+                    continue;
+                }
+                let earlier = (0..ci).find(|&cj| {
+                    let f = comps[cj].tile_entry[t];
+                    f != NO_CELL && covers(f) == covers(e)
+                });
+                if let Some(cj) = earlier {
+                    comps[ci].same_as[t] = cj as u8;
+                }
+            }
         }
         let differential = entries.iter().filter(|e| e.table.is_differential()).count();
         Ok(PdbHeuristic {
@@ -476,7 +503,7 @@ impl Heuristic for PdbHeuristic {
         let mut p = PdbPending::default();
         for (ci, comp) in self.comps.iter().take(PREFETCHED).enumerate() {
             let e = comp.tile_entry[tile as usize];
-            if e != NO_CELL {
+            if e != NO_CELL && comp.same_as[tile as usize] == NO_CELL {
                 let i = self.child_index(s, comp, e as usize, tile, from, to);
                 self.entries[e as usize].table.prefetch(i);
                 p.index[ci] = i;
@@ -505,14 +532,18 @@ impl Heuristic for PdbHeuristic {
             let e = comp.tile_entry[tile as usize];
             let sum = if e != NO_CELL {
                 let e = e as usize;
-                let entry = &self.entries[e];
-                let i = if ci < PREFETCHED {
-                    pending.index[ci]
-                } else {
-                    self.child_index(s, comp, e, tile, from, to)
-                };
                 let old = s.values[e];
-                let v = entry.table.child_value(i, old);
+                let same = comp.same_as[tile as usize];
+                let v = if same != NO_CELL {
+                    pending.values[same as usize]
+                } else {
+                    let i = if ci < PREFETCHED {
+                        pending.index[ci]
+                    } else {
+                        self.child_index(s, comp, e, tile, from, to)
+                    };
+                    self.entries[e].table.child_value(i, old)
+                };
                 pending.values[ci] = v;
                 s.sums[ci] + v as u32 - old as u32
             } else {
@@ -564,21 +595,28 @@ impl Heuristic for PdbHeuristic {
             return (pending.h, undo);
         }
         let mut h = 0;
+        let mut new = [0u8; MAX_COMPONENTS];
         for (ci, comp) in self.comps.iter().enumerate() {
             let e = comp.tile_entry[tile as usize];
             if e != NO_CELL {
                 let e = e as usize;
                 let entry = &self.entries[e];
                 let (nf, occ) = self.slide(s, comp, e, tile, from, to);
-                let i = if ci < PREFETCHED {
-                    pending.index[ci]
-                } else {
-                    entry
-                        .table
-                        .index(&s.cells[e][..entry.slot_tile.len()], occ, nf)
-                };
                 let old = s.values[e];
-                let v = entry.table.child_value(i, old);
+                let same = comp.same_as[tile as usize];
+                let v = if same != NO_CELL {
+                    new[same as usize]
+                } else {
+                    let i = if ci < PREFETCHED {
+                        pending.index[ci]
+                    } else {
+                        entry
+                            .table
+                            .index(&s.cells[e][..entry.slot_tile.len()], occ, nf)
+                    };
+                    entry.table.child_value(i, old)
+                };
+                new[ci] = v;
                 undo.old[ci] = old;
                 s.values[e] = v;
                 s.sums[ci] = s.sums[ci] + v as u32 - old as u32;
