@@ -2,6 +2,7 @@
 exact breadth-first distance oracle in plain Python, and the repository's files."""
 
 import collections
+import faulthandler
 import os
 import pathlib
 
@@ -30,6 +31,15 @@ def isolated_search_dirs(tmp_path_factory):
             os.environ.pop(k, None)
         else:
             os.environ[k] = v
+
+
+@pytest.fixture(autouse=True)
+def watchdog():
+    """A test that hangs prints every Python thread's stack and ends the run after five
+    minutes, instead of holding the run until an outer limit kills it without a word."""
+    faulthandler.dump_traceback_later(300, exit=True)
+    yield
+    faulthandler.cancel_dump_traceback_later()
 
 
 @pytest.fixture(scope="session")

@@ -128,11 +128,13 @@ def test_ctrl_c_stops_a_batch_within_a_second():
     timer = threading.Timer(0.5, _thread.interrupt_main)
     start = time.monotonic()
     timer.start()
+    # The timeout only bounds a run whose interrupt is lost (SearchStopped instead).
     with pytest.raises(KeyboardInterrupt):
-        pdbtiles.solve_many(puzzles, heuristic="manhattan", threads=2)
+        pdbtiles.solve_many(puzzles, heuristic="manhattan", threads=2, timeout=60)
     # Within 0.1 s of the interrupt on a quiet machine; the bound leaves room for a loaded one.
-    assert time.monotonic() - start < 3.0
+    elapsed = time.monotonic() - start
     timer.join()
+    assert elapsed < 3.0, f"KeyboardInterrupt {elapsed:.2f} s after the start"
 
 
 def test_ctrl_c_stops_one_search():
@@ -140,6 +142,7 @@ def test_ctrl_c_stops_one_search():
     start = time.monotonic()
     timer.start()
     with pytest.raises(KeyboardInterrupt):
-        pdbtiles.solve(korf(1)[0][0], heuristic="hamming")
-    assert time.monotonic() - start < 3.0
+        pdbtiles.solve(korf(1)[0][0], heuristic="hamming", timeout=60)
+    elapsed = time.monotonic() - start
     timer.join()
+    assert elapsed < 3.0, f"KeyboardInterrupt {elapsed:.2f} s after the start"
