@@ -35,7 +35,9 @@
 //! Within a component each tile belongs to at most one table, so a move re-looks-up at most one
 //! table per component: the moved tile's. A move of any other tile leaves the other tables'
 //! values unchanged — zero-unaware values do not depend on the blank, and for zero-aware ones
-//! the blank stays in the same free region.
+//! the blank stays in the same free region. A table that several components share (the same
+//! user tiles, the same kind: a catalogue whose groups have patterns in common) is looked up
+//! once per move; the later components take the first one's new value.
 //!
 //! # Differential lookups
 //! Every (table, view) pair carries its exact value along the search path, so `bit1` tables
