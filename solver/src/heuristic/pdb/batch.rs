@@ -113,20 +113,6 @@ fn invert(positions: &[u8], n: usize, rows: &mut [[u8; MAX_CELLS]]) -> Option<us
 }
 
 impl Entry {
-    /// Writes the cells of this entry's tiles, in its table's frame and slot order, into the
-    /// first slots of `cells`, for the position whose tile `t` stands on `row[t]` (user
-    /// frame); returns the set of those cells.
-    #[inline(always)]
-    fn place(&self, row: &[u8; MAX_CELLS], cells: &mut [u8; MAX_CELLS]) -> u64 {
-        let mut occ = 0u64;
-        for (cell, &t) in cells.iter_mut().zip(&self.slot_tile) {
-            let c = self.cellmap[row[t as usize & (MAX_CELLS - 1)] as usize & (MAX_CELLS - 1)];
-            *cell = c;
-            occ |= 1u64 << (c & 63);
-        }
-        occ
-    }
-
     /// The index in this entry's (byte) table of each position of `rows` (positions of a
     /// board of `n` cells, tile `t` on `row[t]`) into `index`: by shuffles for up to 8 tiles
     /// on up to 16 cells where the processor has them, else with the Lehmer digits unrolled

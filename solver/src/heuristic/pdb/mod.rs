@@ -73,6 +73,29 @@ struct Entry {
     slot_tile: Vec<u8>,
 }
 
+impl Entry {
+    /// The user tiles this entry covers and its table's kind: entries that agree on both give
+    /// the same value (every table is exact for its tile set).
+    fn covers(&self) -> (u64, TableKind) {
+        let mask = self.slot_tile.iter().fold(0u64, |m, &t| m | 1u64 << t);
+        (mask, self.table.kind)
+    }
+
+    /// Writes the cells of this entry's tiles, in its table's frame and slot order, into the
+    /// first slots of `cells`, for the position whose tile `t` stands on `row[t]` (user
+    /// frame); returns the set of those cells.
+    #[inline(always)]
+    fn place(&self, row: &[u8; MAX_CELLS], cells: &mut [u8; MAX_CELLS]) -> u64 {
+        let mut occ = 0u64;
+        for (cell, &t) in cells.iter_mut().zip(&self.slot_tile) {
+            let c = self.cellmap[row[t as usize & (MAX_CELLS - 1)] as usize & (MAX_CELLS - 1)];
+            *cell = c;
+            occ |= 1u64 << (c & 63);
+        }
+        occ
+    }
+}
+
 /// A group of tables under one view, summed.
 #[derive(Clone, Debug)]
 struct Component {
@@ -229,13 +252,7 @@ impl PdbHeuristic {
                         make_entry(board, goal, db.goal(), table, *frame, *view)
                     })
                     .collect();
-                let mut key: Vec<(u64, TableKind)> = made
-                    .iter()
-                    .map(|e| {
-                        let mask = e.slot_tile.iter().fold(0u64, |m, &t| m | 1u64 << t);
-                        (mask, e.table.kind)
-                    })
-                    .collect();
+                let mut key: Vec<(u64, TableKind)> = made.iter().map(Entry::covers).collect();
                 key.sort_unstable_by_key(|&(m, k)| (m, k == TableKind::ZeroAware));
                 if seen.contains(&key) {
                     continue;
@@ -278,11 +295,7 @@ impl PdbHeuristic {
             });
         }
         // Entries of different components that cover the same tiles give the same values.
-        let covers = |e: u8| {
-            let entry: &Entry = &entries[e as usize];
-            let mask = entry.slot_tile.iter().fold(0u64, |m, &t| m | 1u64 << t);
-            (mask, entry.table.kind)
-        };
+        let covers = |e: u8| entries[e as usize].covers();
         for ci in 0..comps.len() {
             for t in 0..board.cells() {
                 let e = comps[ci].tile_entry[t];
@@ -330,22 +343,24 @@ impl PdbHeuristic {
         state.sums[..self.comps.len()].to_vec()
     }
 
+    /// The cell of each tile of the position `tiles` (`tiles[cell]`).
+    fn cell_of(&self, tiles: &[u8; MAX_CELLS]) -> [u8; MAX_CELLS] {
+        let mut cell_of = [0u8; MAX_CELLS];
+        for (c, &t) in tiles.iter().enumerate().take(self.cells) {
+            cell_of[t as usize] = c as u8;
+        }
+        cell_of
+    }
+
     /// Checks that every table can give the exact value of the position `tiles` (as
     /// [`Heuristic::init`] needs): always true for `u8` and `u4` tables; for `bit1` tables
     /// the walk down to the goal must succeed, which fails only for a corrupt table (one
     /// loaded without its digest check). `init` itself counts such a table as 0.
     pub fn check_position(&self, tiles: &[u8; MAX_CELLS]) -> Result<(), DbError> {
-        let mut cell_of = [0u8; MAX_CELLS];
-        for (c, &t) in tiles.iter().enumerate().take(self.cells) {
-            cell_of[t as usize] = c as u8;
-        }
+        let cell_of = self.cell_of(tiles);
         for entry in self.entries.iter().filter(|e| e.table.is_differential()) {
             let mut cells = [0u8; MAX_CELLS];
-            let mut occ = 0u64;
-            for (slot, &t) in entry.slot_tile.iter().enumerate() {
-                cells[slot] = entry.cellmap[cell_of[t as usize] as usize];
-                occ |= 1u64 << cells[slot];
-            }
+            let occ = entry.place(&cell_of, &mut cells);
             let blank = entry.cellmap[cell_of[0] as usize];
             entry
                 .table
@@ -422,19 +437,11 @@ impl PdbHeuristic {
         tiles: &[u8; MAX_CELLS],
         mut value_of: impl FnMut(&Entry, &[u8], u64, u8) -> u8,
     ) {
-        let mut cell_of = [0u8; MAX_CELLS];
-        for (c, &t) in tiles.iter().enumerate().take(self.cells) {
-            cell_of[t as usize] = c as u8;
-        }
+        let cell_of = self.cell_of(tiles);
         let blank = cell_of[0];
         s.sums = [0; MAX_COMPONENTS];
         for (e, entry) in self.entries.iter().enumerate() {
-            let mut occ = 0u64;
-            for (slot, &t) in entry.slot_tile.iter().enumerate() {
-                let c = entry.cellmap[cell_of[t as usize] as usize];
-                s.cells[e][slot] = c;
-                occ |= 1u64 << c;
-            }
+            let occ = entry.place(&cell_of, &mut s.cells[e]);
             s.occ[e] = occ;
             let k = entry.slot_tile.len();
             s.values[e] = value_of(entry, &s.cells[e][..k], occ, entry.cellmap[blank as usize]);
