@@ -327,6 +327,7 @@ fn check_round_trip(fx: &Fixture, f: &PdbFile, from_file: bool) {
             }
             Compression::Zstd => assert_eq!(stored[..4], [0x28, 0xb5, 0x2f, 0xfd]),
             Compression::Gzip => assert_eq!(stored[..3], [0x1f, 0x8b, 0x08]),
+            Compression::ZstdSymmetric => unreachable!("tests/symmetric.rs covers zstd-sym"),
         }
         // The descriptor bytes themselves.
         let d = descriptor(&fx.bytes, i);
@@ -864,7 +865,11 @@ fn hostile_table_descriptors() {
                     "{e:?}"
                 );
             }
-            for code in [3u8, 7, 0xff] {
+            if fixture(Compression::None, "mixed").header.tables[t].kind == TableKind::ZeroUnaware {
+                let e = hostile(base, |b| b[d + COMPRESSION] = 3);
+                check("zstd-sym", e, &field("compression"));
+            }
+            for code in [4u8, 7, 0xff] {
                 let e = hostile(base, |b| b[d + COMPRESSION] = code);
                 assert!(
                     matches!(e, FormatError::UnknownCompression { table, code: c } if table == t && c == code),

@@ -203,9 +203,10 @@ fn the_entry_encoding_examples() {
         (Compression::None, 0),
         (Compression::Zstd, 1),
         (Compression::Gzip, 2),
+        (Compression::ZstdSymmetric, 3),
     ] {
         assert_eq!(c.code(), code);
         assert_eq!(Compression::from_code(code), Some(c));
     }
-    assert_eq!(Compression::from_code(3), None);
+    assert_eq!(Compression::from_code(4), None);
 }

@@ -182,7 +182,7 @@ fn load_order(path: &Path) -> (String, u8) {
         Some((name, compression)) => {
             let rank = match compression {
                 Compression::None => 0,
-                Compression::Zstd => 1,
+                Compression::Zstd | Compression::ZstdSymmetric => 1,
                 Compression::Gzip => 2,
             };
             (name.to_string(), rank)

@@ -311,6 +311,12 @@ fn publish_then_verify_round_trip() {
     assert!(files.contains(&"prune-4x4-d12.fsm".to_string()));
     assert!(files.contains(&"15-555-za.zstd.pdb".to_string()));
     assert!(files.contains(&"8-full-zu.gzip.pdb".to_string()));
+    // The full 3x3 zero-aware table is its own transpose: its zstd file keeps half of it.
+    let sym = pdbformat::format::PdbFile::open(rel.join("8-full-za.zstd.pdb")).unwrap();
+    assert_eq!(
+        sym.header().tables[0].compression,
+        pdbformat::format::Compression::ZstdSymmetric
+    );
     #[cfg(unix)]
     for f in &files {
         use std::os::unix::fs::PermissionsExt;

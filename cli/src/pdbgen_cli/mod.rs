@@ -71,7 +71,7 @@ pub fn parse_kind(s: &str) -> Result<TableKind> {
 /// Parses `--compress` / `--to`.
 pub fn parse_compression(s: &str) -> Result<Compression> {
     Compression::parse(s)
-        .ok_or_else(|| anyhow!("unknown compression {s:?}: use none, zstd or gzip"))
+        .ok_or_else(|| anyhow!("unknown compression {s:?}: use none, zstd, gzip or zstd-sym"))
 }
 
 /// Parses `--encoding`.

@@ -75,6 +75,11 @@ pub enum Compression {
     Zstd,
     /// One gzip member (code 2).
     Gzip,
+    /// Zero-aware tables that a board symmetry maps onto an earlier table or onto themselves:
+    /// a preamble naming the source and the symmetry, then one zstd frame of the entries that
+    /// do not follow from it (code 3). Asked of a writer, tables without such a symmetry are
+    /// written as `Zstd`.
+    ZstdSymmetric,
 }
 
 impl Compression {
@@ -84,6 +89,7 @@ impl Compression {
             Compression::None => 0,
             Compression::Zstd => 1,
             Compression::Gzip => 2,
+            Compression::ZstdSymmetric => 3,
         }
     }
 
@@ -93,7 +99,18 @@ impl Compression {
             0 => Some(Compression::None),
             1 => Some(Compression::Zstd),
             2 => Some(Compression::Gzip),
+            3 => Some(Compression::ZstdSymmetric),
             _ => None,
+        }
+    }
+
+    /// The compression a file name says for files holding tables of this one: `zstd-sym`
+    /// tables sit in `.zstd.pdb` files beside `zstd` ones (a writer asked for `zstd-sym` stores
+    /// the tables no symmetry reduces as `zstd`).
+    pub fn in_file_names(self) -> Compression {
+        match self {
+            Compression::ZstdSymmetric => Compression::Zstd,
+            c => c,
         }
     }
 
@@ -103,14 +120,20 @@ impl Compression {
             Compression::None => "none",
             Compression::Zstd => "zstd",
             Compression::Gzip => "gzip",
+            Compression::ZstdSymmetric => "zstd-sym",
         }
     }
 
-    /// Parses `none`, `zstd` or `gzip`.
+    /// Parses `none`, `zstd`, `gzip` or `zstd-sym`.
     pub fn parse(s: &str) -> Option<Compression> {
-        [Compression::None, Compression::Zstd, Compression::Gzip]
-            .into_iter()
-            .find(|c| c.name() == s)
+        [
+            Compression::None,
+            Compression::Zstd,
+            Compression::Gzip,
+            Compression::ZstdSymmetric,
+        ]
+        .into_iter()
+        .find(|c| c.name() == s)
     }
 }
 

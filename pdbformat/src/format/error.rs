@@ -84,7 +84,7 @@ pub enum FormatError {
         code: u8,
     },
     /// A compression this reader does not know.
-    #[error("table {table} uses compression code {code}, unknown to this reader (known: 0 none, 1 zstd, 2 gzip)")]
+    #[error("table {table} uses compression code {code}, unknown to this reader (known: 0 none, 1 zstd, 2 gzip, 3 zstd-sym)")]
     UnknownCompression {
         /// Table number.
         table: usize,

@@ -342,6 +342,12 @@ fn decode_table(
             "bit1 entries need a zero-aware table",
         ));
     }
+    if compression == Compression::ZstdSymmetric && kind != TableKind::ZeroAware {
+        return Err(FormatError::invalid(
+            field("compression"),
+            "zstd-sym payloads need a zero-aware table",
+        ));
+    }
     if encoding == Encoding::U4 && max_value > 15 {
         return Err(FormatError::invalid(
             field("max value"),

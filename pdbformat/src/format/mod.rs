@@ -14,6 +14,7 @@ mod error;
 mod header;
 mod pending;
 mod reader;
+mod symmetric;
 mod view;
 mod writer;
 

@@ -5,6 +5,8 @@ use super::digest::Digest;
 use super::entries::{EntryBytes, Table};
 use super::error::FormatError;
 use super::header::{align_up, Header, TableHeader, PAYLOAD_ALIGN, PREAMBLE_LEN};
+use super::symmetric;
+use crate::rank::TableKind;
 use sha2::{Digest as _, Sha256};
 use std::fs::File;
 use std::io::{self, Read, Seek, SeekFrom};
@@ -280,6 +282,13 @@ impl PdbFile {
             compression: comp,
             why: e.to_string(),
         };
+        if t.compression == Compression::ZstdSymmetric {
+            let entries = self.decode_symmetric(table, stored)?;
+            for chunk in entries.chunks(CHUNK) {
+                sink(chunk).map_err(bad)?;
+            }
+            return Ok(entries.len() as u64);
+        }
         let mut decoder: Box<dyn Read + '_> = match t.compression {
             Compression::Zstd => Box::new(
                 zstd::stream::read::Decoder::new(stored)
@@ -287,7 +296,7 @@ impl PdbFile {
                     .single_frame(),
             ),
             Compression::Gzip => Box::new(flate2::read::GzDecoder::new(stored)),
-            Compression::None => Box::new(stored),
+            Compression::None | Compression::ZstdSymmetric => Box::new(stored),
         };
         let n = copy_exact(&mut decoder, t.raw_len, sink).map_err(bad)?;
         // One more byte would mean the payload decodes to more than its declared length.
@@ -300,6 +309,75 @@ impl PdbFile {
             });
         }
         Ok(n)
+    }
+
+    /// The entries of a symmetry-reduced table (see [`super::symmetric`]), decoded whole: its
+    /// preamble and kept entries from `stored`, and the entries of its source table.
+    fn decode_symmetric(
+        &self,
+        table: usize,
+        stored: &mut dyn Read,
+    ) -> Result<Vec<u8>, FormatError> {
+        let t = &self.header.tables[table];
+        let bad = |why: String| FormatError::Decompress {
+            table,
+            compression: t.compression.name(),
+            why,
+        };
+        let mut preamble = [0u8; symmetric::PREAMBLE_LEN];
+        if read_up_to(stored, &mut preamble).map_err(|e| self.io_err(e))? < preamble.len() {
+            return Err(bad("the payload ends inside its preamble".into()));
+        }
+        let link = symmetric::Link::parse(&preamble, table).map_err(bad)?;
+        let source = &self.header.tables[link.source];
+        if (source.kind, source.encoding) != (TableKind::ZeroAware, t.encoding) {
+            return Err(bad(format!(
+                "source table {} is not a zero-aware table of {} entries",
+                link.source, t.encoding
+            )));
+        }
+        let tau = symmetric::tile_map(
+            &self.header.goal,
+            link.symmetry,
+            &source.pattern,
+            &t.pattern,
+        )
+        .ok_or_else(|| {
+            bad(format!(
+                "{} does not map the goal of table {} onto this table's",
+                link.symmetry.name(),
+                link.source
+            ))
+        })?;
+        let board = self.header.board();
+        let decoded = if link.source == table {
+            let mut kept = Vec::new();
+            zstd::stream::read::Decoder::new(stored)
+                .map_err(|e| bad(e.to_string()))?
+                .single_frame()
+                .take(t.raw_len + 1)
+                .read_to_end(&mut kept)
+                .map_err(|e| bad(e.to_string()))?;
+            symmetric::decode(board, link, &tau, t.encoding, t.raw_len, &kept, None)
+        } else {
+            let mut extra = [0u8; 1];
+            if read_up_to(stored, &mut extra).map_err(|e| self.io_err(e))? != 0 {
+                return Err(bad(
+                    "a table mapped from another holds nothing after its preamble".into(),
+                ));
+            }
+            let source = self.load(link.source, LoadOptions::default())?;
+            symmetric::decode(
+                board,
+                link,
+                &tau,
+                t.encoding,
+                t.raw_len,
+                &[],
+                Some(&source.bytes),
+            )
+        };
+        decoded.map_err(bad)
     }
 
     fn check_padding(&self, table: usize) -> Result<(), FormatError> {
@@ -494,6 +572,14 @@ impl PdbFile {
             progress(end as u64);
         };
         match t.compression {
+            Compression::ZstdSymmetric => {
+                let entries = self.decode_symmetric(table, &mut stored)?;
+                for start in (0..dst.len()).step_by(CHUNK) {
+                    let end = (start + CHUNK).min(dst.len());
+                    dst[start..end].copy_from_slice(&entries[start..end]);
+                    advance(&mut done, end, dst);
+                }
+            }
             Compression::None => {
                 while done < dst.len() {
                     let end = (done + CHUNK).min(dst.len());

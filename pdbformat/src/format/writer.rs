@@ -7,6 +7,7 @@ use super::digest::Digest;
 use super::error::FormatError;
 use super::header::{align_up, Header, TableHeader, PAYLOAD_ALIGN};
 use super::pending::PendingFile;
+use super::symmetric;
 use crate::goal::Goal;
 use crate::pattern::Pattern;
 use crate::rank::{entry_count, TableKind};
@@ -192,6 +193,7 @@ pub fn write_pdb_streamed(
     let header_len =
         Header::encoded_len(board.cells(), tables.iter().map(|t| t.pattern.len())) as u64;
     let mut headers = Vec::with_capacity(tables.len());
+    let mut kept_tables: Vec<Vec<u8>> = Vec::new();
     {
         let f = tmp.file();
         let mut w = io::BufWriter::with_capacity(1 << 20, f);
@@ -212,12 +214,34 @@ pub fn write_pdb_streamed(
                 hasher: Some(Sha256::new()),
                 count: 0,
             };
-            let raw = {
+            let too_short = |given: u64| FormatError::BadTable {
+                table: i,
+                why: format!(
+                    "{given} bytes given, {entries} {} entries take {raw_len}",
+                    t.encoding
+                ),
+            };
+            let (compression, raw) = if opts.compression == Compression::ZstdSymmetric {
+                // Whole tables: a table's stored form depends on its entries' images, and a
+                // later table may be the image of this one.
+                let mut raw = Vec::with_capacity(raw_len as usize);
+                fill(i, &mut raw).map_err(|e| FormatError::io(ctx("write"), e))?;
+                if raw.len() as u64 != raw_len {
+                    return Err(too_short(raw.len() as u64));
+                }
+                let digest = Sha256::new().chain_update(&raw);
+                let compression =
+                    write_symmetric(goal, tables, &kept_tables, i, &raw, &mut counting, opts)
+                        .map_err(|e| FormatError::io(ctx("write"), e))?;
+                kept_tables.push(raw);
+                (compression, (raw_len, Some(digest)))
+            } else {
+                let compression = opts.compression;
                 // Uncompressed, the raw bytes are the stored bytes: hashed once, below.
                 let mut raw = CountingWriter {
-                    inner: &mut Compressor::new(&mut counting, raw_len, opts)
+                    inner: &mut Compressor::new(&mut counting, raw_len, compression, opts)
                         .map_err(|e| FormatError::io(ctx("write"), e))?,
-                    hasher: (opts.compression != Compression::None).then(Sha256::new),
+                    hasher: (compression != Compression::None).then(Sha256::new),
                     count: 0,
                 };
                 fill(i, &mut raw).map_err(|e| FormatError::io(ctx("write"), e))?;
@@ -225,16 +249,10 @@ pub fn write_pdb_streamed(
                 raw.inner
                     .finish()
                     .map_err(|e| FormatError::io(ctx("write"), e))?;
-                (count, hasher)
+                (compression, (count, hasher))
             };
             if raw.0 != raw_len {
-                return Err(FormatError::BadTable {
-                    table: i,
-                    why: format!(
-                        "{} bytes given, {} {} entries take {}",
-                        raw.0, entries, t.encoding, raw_len
-                    ),
-                });
+                return Err(too_short(raw.0));
             }
             let stored_digest =
                 Digest::from_hasher(counting.hasher.expect("the stored bytes are hashed"));
@@ -243,7 +261,7 @@ pub fn write_pdb_streamed(
             headers.push(TableHeader {
                 kind: t.kind,
                 encoding: t.encoding,
-                compression: opts.compression,
+                compression,
                 pattern: t.pattern.clone(),
                 max_value: t.max_value,
                 entry_count: entries,
@@ -272,6 +290,50 @@ pub fn write_pdb_streamed(
 }
 
 /// A payload's compressor: entries in, stored bytes out to the inner writer.
+/// Writes the stored payload of table `i` of a `ZstdSymmetric` file (its raw entries `raw`,
+/// the earlier tables' in `earlier`) and returns its compression: `ZstdSymmetric` when a
+/// symmetry links it to an earlier table or to itself, `Zstd` otherwise.
+fn write_symmetric(
+    goal: &Goal,
+    tables: &[TableShape<'_>],
+    earlier: &[Vec<u8>],
+    i: usize,
+    raw: &[u8],
+    out: &mut dyn Write,
+    opts: &WriteOptions,
+) -> io::Result<Compression> {
+    let shapes: Vec<symmetric::Shape<'_>> = tables
+        .iter()
+        .map(|t| symmetric::Shape {
+            pattern: t.pattern,
+            encoding: t.encoding,
+            zero_aware: t.kind == TableKind::ZeroAware,
+        })
+        .collect();
+    let kept = symmetric::find_link(goal, &shapes, i).and_then(|link| {
+        let pattern = tables[link.source].pattern;
+        let tau = symmetric::tile_map(goal, link.symmetry, pattern, tables[i].pattern)?;
+        let source = (link.source < i).then(|| &earlier[link.source][..]);
+        let kept = symmetric::encode(goal.board(), link, &tau, tables[i].encoding, raw, source);
+        // Entries that are not the image the patterns promise (a table built for another
+        // goal, say) are stored whole.
+        kept.ok().map(|kept| (link, kept))
+    });
+    let Some((link, kept)) = kept else {
+        let mut z = Compressor::new(out, raw.len() as u64, Compression::Zstd, opts)?;
+        z.write_all(raw)?;
+        z.finish()?;
+        return Ok(Compression::Zstd);
+    };
+    out.write_all(&link.preamble())?;
+    if link.source == i {
+        let mut z = Compressor::new(out, kept.len() as u64, Compression::Zstd, opts)?;
+        z.write_all(&kept)?;
+        z.finish()?;
+    }
+    Ok(Compression::ZstdSymmetric)
+}
+
 enum Compressor<'w> {
     None(&'w mut dyn Write),
     Zstd(zstd::stream::write::Encoder<'static, &'w mut dyn Write>),
@@ -280,10 +342,15 @@ enum Compressor<'w> {
 
 impl<'w> Compressor<'w> {
     /// A compressor of `raw_len` bytes of entries into `w`, as `opts` asks.
-    fn new(w: &'w mut dyn Write, raw_len: u64, opts: &WriteOptions) -> io::Result<Self> {
-        Ok(match opts.compression {
+    fn new(
+        w: &'w mut dyn Write,
+        raw_len: u64,
+        compression: Compression,
+        opts: &WriteOptions,
+    ) -> io::Result<Self> {
+        Ok(match compression {
             Compression::None => Compressor::None(w),
-            Compression::Zstd => {
+            Compression::Zstd | Compression::ZstdSymmetric => {
                 let mut enc = zstd::stream::write::Encoder::new(w, opts.zstd_level)?;
                 enc.include_checksum(false)?;
                 if opts.zstd_workers > 0 {

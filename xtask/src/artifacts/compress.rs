@@ -200,7 +200,11 @@ fn compress_one(
                     scope.spawn(move || -> Result<Variant> {
                         let start = Instant::now();
                         let w = WriteOptions {
-                            compression: c,
+                            // Symmetric tables stored once: the zstd variant is the download.
+                            compression: match c {
+                                Compression::Zstd => Compression::ZstdSymmetric,
+                                c => c,
+                            },
                             zstd_level: opts.zstd_level,
                             zstd_long: long,
                             gzip_level: opts.gzip_level,
