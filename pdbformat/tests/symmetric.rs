@@ -80,10 +80,15 @@ fn mapped_and_self_symmetric_tables_round_trip_in_every_encoding() {
         let path = dir.path().join(format!("{enc}.pdb"));
         let encoded = write(&path, &goal, &tables, enc);
         let f = PdbFile::open(&path).unwrap();
+        // bit1 tables without a symmetry are still stored against the Manhattan predictor.
+        let first = match enc {
+            Encoding::Bit1 => Compression::ZstdSymmetric,
+            _ => Compression::Zstd,
+        };
         assert_eq!(
             compressions(&f),
             [
-                Compression::Zstd,
+                first,
                 Compression::ZstdSymmetric,
                 Compression::ZstdSymmetric
             ],
@@ -192,8 +197,10 @@ fn damaged_preambles_and_kept_streams_are_errors_not_panics() {
         (1, "does not map", Box::new(|p| p[1] = 2)),
         // A table cannot be its own source under a rotation by 90 degrees.
         (2, "undoes itself", Box::new(|p| p[1] = 5)),
-        // Source table 0 is {1,2}: two tiles, not four.
-        (2, "does not map", Box::new(|p| p[0] = 0)),
+        // Source table 0 is {1,2}: two tiles, not four (and nothing would be kept to predict).
+        (2, "keeps no entries to predict", Box::new(|p| p[0] = 0)),
+        (2, "does not map", Box::new(|p| (p[0], p[2]) = (0, 0))),
+        (2, "unknown predictor", Box::new(|p| p[2] = 2)),
         (2, "", Box::new(|p| p[12] ^= 0x55)),
         (2, "", Box::new(|p| *p.last_mut().unwrap() ^= 0xff)),
     ];
@@ -255,4 +262,17 @@ fn every_single_byte_flip_of_a_reduced_file_is_detected() {
             }
         }
     }
+}
+
+#[test]
+fn bit1_tables_without_a_symmetry_round_trip_through_the_predictor() {
+    // Four tiles: 24 orders per block, so whole bytes of kept bits are copied at once.
+    let goal = Goal::blank_first(Board::new(3, 3).unwrap());
+    let tables = exact(&goal, "1-4/5,6");
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("p.pdb");
+    let encoded = write(&path, &goal, &tables, Encoding::Bit1);
+    let f = PdbFile::open(&path).unwrap();
+    assert_eq!(compressions(&f), [Compression::ZstdSymmetric; 2]);
+    check_reads(&path, &encoded);
 }

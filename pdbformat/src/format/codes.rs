@@ -76,9 +76,9 @@ pub enum Compression {
     /// One gzip member (code 2).
     Gzip,
     /// Zero-aware tables that a board symmetry maps onto an earlier table or onto themselves:
-    /// a preamble naming the source and the symmetry, then one zstd frame of the entries that
-    /// do not follow from it (code 3). Asked of a writer, tables without such a symmetry are
-    /// written as `Zstd`.
+    /// a preamble naming the source, the symmetry and a predictor, then one zstd frame of the
+    /// entries that do not follow from it (code 3). Asked of a writer, tables that no symmetry
+    /// maps and whose entries are not `bit1` (which the predictor serves) are written as `Zstd`.
     ZstdSymmetric,
 }
 

@@ -11,7 +11,7 @@ use sha2::{Digest as _, Sha256};
 use std::fs::File;
 use std::io::{self, Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 /// How [`PdbFile::load`] brings a table into memory.
 #[derive(Clone, Copy, Debug)]
@@ -41,6 +41,9 @@ pub struct PdbFile {
     header: Header,
     backing: Backing,
     len: u64,
+    /// The entries of the last table that a `zstd-sym` table was mapped from (tables of one
+    /// file are usually loaded in order, and several may map one source).
+    last_source: Mutex<Option<(usize, Arc<Table>)>>,
 }
 
 const CHUNK: usize = 1 << 20;
@@ -79,6 +82,7 @@ impl PdbFile {
                 path: path.to_path_buf(),
             },
             len,
+            last_source: Mutex::new(None),
         })
     }
 
@@ -99,6 +103,7 @@ impl PdbFile {
             header,
             backing: Backing::Memory(Arc::new(bytes)),
             len,
+            last_source: Mutex::new(None),
         })
     }
 
@@ -350,6 +355,8 @@ impl PdbFile {
             ))
         })?;
         let board = self.header.board();
+        let goals = t.pattern.goal_cells(&self.header.goal);
+        let maps = (&tau[..], &goals[..]);
         let decoded = if link.source == table {
             let mut kept = Vec::new();
             zstd::stream::read::Decoder::new(stored)
@@ -358,7 +365,7 @@ impl PdbFile {
                 .take(t.raw_len + 1)
                 .read_to_end(&mut kept)
                 .map_err(|e| bad(e.to_string()))?;
-            symmetric::decode(board, link, &tau, t.encoding, t.raw_len, &kept, None)
+            symmetric::decode(board, link, maps, t.encoding, t.raw_len, &kept, None)
         } else {
             let mut extra = [0u8; 1];
             if read_up_to(stored, &mut extra).map_err(|e| self.io_err(e))? != 0 {
@@ -366,11 +373,11 @@ impl PdbFile {
                     "a table mapped from another holds nothing after its preamble".into(),
                 ));
             }
-            let source = self.load(link.source, LoadOptions::default())?;
+            let source = self.source_entries(link.source)?;
             symmetric::decode(
                 board,
                 link,
-                &tau,
+                maps,
                 t.encoding,
                 t.raw_len,
                 &[],
@@ -378,6 +385,23 @@ impl PdbFile {
             )
         };
         decoded.map_err(bad)
+    }
+
+    /// The entries of table `source`, loaded once for the tables mapped from it.
+    fn source_entries(&self, source: usize) -> Result<Arc<Table>, FormatError> {
+        let cached = |last: &Option<(usize, Arc<Table>)>| {
+            last.as_ref()
+                .filter(|(t, _)| *t == source)
+                .map(|(_, entries)| entries.clone())
+        };
+        let lock = || self.last_source.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(entries) = cached(&lock()) {
+            return Ok(entries);
+        }
+        // Unlocked while loading: a (damaged) source may itself be mapped from another table.
+        let entries = Arc::new(self.load(source, LoadOptions::default())?);
+        *lock() = Some((source, entries.clone()));
+        Ok(entries)
     }
 
     fn check_padding(&self, table: usize) -> Result<(), FormatError> {

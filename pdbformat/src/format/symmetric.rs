@@ -2,9 +2,10 @@
 //! maps onto an earlier table of the file stores no entries, and one that an involution maps
 //! onto itself stores one entry of each mirrored pair; the rest follow from `h(σx) = h(x)`.
 //!
-//! A payload is an 8-byte preamble (the source table and the symmetry, see [`Link`]) and, for a
-//! table linked to itself, one zstd frame of the kept entries: those whose index is not larger
-//! than their image's, in index order, packed in the table's encoding. The decoder walks the
+//! A payload is an 8-byte preamble (the source table, the symmetry and the predictor, see
+//! [`Link`]) and, for a table linked to itself, one zstd frame of the kept entries: those whose
+//! index is not larger than their image's, in index order, packed in the table's encoding,
+//! `bit1` ones XOR the [`Predictor`]. The decoder walks the
 //! index one (cell set, region) block at a time: a symmetry maps a block onto one block and
 //! permutes its tile orders by a map that depends only on how it reorders the set's cells, so
 //! a few maps serve every block.
@@ -39,10 +40,25 @@ pub struct Link {
     pub source: usize,
     /// The board symmetry taking the source's states to this table's states.
     pub symmetry: Symmetry,
+    /// What the kept entries are stored relative to.
+    pub predictor: Predictor,
+}
+
+/// A prediction that kept entries are stored relative to (XOR), so that zstd finds more
+/// repeats.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Predictor {
+    /// The entries themselves (code 0).
+    None,
+    /// `bit1` entries only: bit 1 of the pattern tiles' Manhattan distance (code 1). An exact
+    /// zero-aware value `h` is at least that distance `m` and of its parity, so the stored bit,
+    /// bit 1 of `h` XOR bit 1 of `m`, is bit 0 of `(h − m) / 2`: zero whenever the tiles'
+    /// interactions cost a multiple of four moves.
+    Manhattan,
 }
 
 impl Link {
-    /// The preamble bytes: source table, symmetry code, six zero bytes.
+    /// The preamble bytes: source table, symmetry code, predictor code, five zero bytes.
     pub fn preamble(self) -> [u8; PREAMBLE_LEN] {
         let code = SYMMETRY_CODES
             .iter()
@@ -51,13 +67,17 @@ impl Link {
         let mut p = [0u8; PREAMBLE_LEN];
         p[0] = self.source as u8;
         p[1] = code as u8;
+        p[2] = match self.predictor {
+            Predictor::None => 0,
+            Predictor::Manhattan => 1,
+        };
         p
     }
 
     /// Reads a preamble of table `table`; the link is checked against the patterns by
     /// [`tile_map`], not here.
     pub fn parse(bytes: &[u8; PREAMBLE_LEN], table: usize) -> Result<Link, String> {
-        if bytes[2..].iter().any(|&b| b != 0) {
+        if bytes[3..].iter().any(|&b| b != 0) {
             return Err("the preamble's reserved bytes are not zero".into());
         }
         let source = bytes[0] as usize;
@@ -67,13 +87,23 @@ impl Link {
         if source > table {
             return Err(format!("source table {source} does not come before it"));
         }
-        if source == table && !is_involution(symmetry) {
+        if source == table && !undoes_itself(symmetry) {
             return Err(format!(
                 "a table can only be reduced by a symmetry that undoes itself, not {}",
                 symmetry.name()
             ));
         }
-        Ok(Link { source, symmetry })
+        let predictor = match bytes[2] {
+            0 => Predictor::None,
+            1 if source == table => Predictor::Manhattan,
+            1 => return Err("a table mapped from another keeps no entries to predict".into()),
+            c => return Err(format!("unknown predictor code {c}")),
+        };
+        Ok(Link {
+            source,
+            symmetry,
+            predictor,
+        })
     }
 }
 
@@ -88,15 +118,14 @@ pub struct Shape<'a> {
     pub zero_aware: bool,
 }
 
-fn is_involution(s: Symmetry) -> bool {
-    !matches!(
-        s,
-        Symmetry::Identity | Symmetry::Rotate90 | Symmetry::Rotate270
-    )
+/// Whether `s` applied twice is the identity (the identity too: it keeps every entry).
+fn undoes_itself(s: Symmetry) -> bool {
+    !matches!(s, Symmetry::Rotate90 | Symmetry::Rotate270)
 }
 
 /// The first link table `table` can use: an earlier table of the same size and encoding that
-/// a symmetry maps onto it, else itself under an involution that maps it onto itself.
+/// a symmetry maps onto it, else itself under an involution that maps it onto itself, else (for
+/// `bit1` entries, which the Manhattan predictor serves) itself under the identity.
 pub fn find_link(goal: &Goal, shapes: &[Shape<'_>], table: usize) -> Option<Link> {
     let board = goal.board();
     let t = shapes[table];
@@ -108,13 +137,78 @@ pub fn find_link(goal: &Goal, shapes: &[Shape<'_>], table: usize) -> Option<Link
         .chain(
             Symmetry::of_board(board)
                 .into_iter()
-                .filter(|&y| is_involution(y))
+                .filter(|&y| y != Symmetry::Identity && undoes_itself(y))
                 .map(|y| (table, y)),
         );
-    candidates
+    let predicted = t.encoding == Encoding::Bit1;
+    let (source, symmetry) = candidates
         .filter(|&(s, _)| shapes[s].zero_aware && shapes[s].encoding == t.encoding)
         .find(|&(s, y)| tile_map(goal, y, shapes[s].pattern, t.pattern).is_some())
-        .map(|(source, symmetry)| Link { source, symmetry })
+        .or(predicted.then_some((table, Symmetry::Identity)))?;
+    Some(Link {
+        source,
+        symmetry,
+        predictor: if predicted && source == table {
+            Predictor::Manhattan
+        } else {
+            Predictor::None
+        },
+    })
+}
+
+/// Bit 1 of the Manhattan distance of `goals`' tiles on the cells of `occ`, for every tile
+/// order of the set in index order.
+fn manhattan_bits(board: Board, goals: &[usize], occ: u64, out: &mut Vec<u8>) {
+    let k = goals.len();
+    let mut cells = Vec::with_capacity(k);
+    let mut m = occ;
+    while m != 0 {
+        cells.push(m.trailing_zeros() as usize);
+        m &= m - 1;
+    }
+    let dist = |a: usize, b: usize| {
+        board.row(a).abs_diff(board.row(b)) + board.col(a).abs_diff(board.col(b))
+    };
+    // d[j * k + s]: the distance of tile j on the set's s-th cell, modulo 4.
+    let d: Vec<u8> = goals
+        .iter()
+        .flat_map(|&g| cells.iter().map(move |&c| (dist(g, c) & 3) as u8))
+        .collect();
+    out.clear();
+    out.reserve((1..=k).product());
+    if k == 1 {
+        out.extend(d.iter().map(|&x| x >> 1 & 1));
+        return;
+    }
+    // Tile orders rank the slot sequences lexicographically: a depth-first walk choosing each
+    // tile's slot in increasing order visits them in index order; the last two tiles' two
+    // orders are written at once.
+    fn walk(d: &[u8], k: usize, j: usize, used: u32, sum: u8, out: &mut Vec<u8>) {
+        if j == k - 2 {
+            let free = !used & ((1 << k) - 1);
+            let (a, b) = (
+                free.trailing_zeros() as usize,
+                (31 - free.leading_zeros()) as usize,
+            );
+            let (x, y) = (&d[j * k..], &d[(j + 1) * k..]);
+            out.push(sum.wrapping_add(x[a]).wrapping_add(y[b]) >> 1 & 1);
+            out.push(sum.wrapping_add(x[b]).wrapping_add(y[a]) >> 1 & 1);
+            return;
+        }
+        for s in 0..k {
+            if used & 1 << s == 0 {
+                walk(
+                    d,
+                    k,
+                    j + 1,
+                    used | 1 << s,
+                    sum.wrapping_add(d[j * k + s]),
+                    out,
+                );
+            }
+        }
+    }
+    walk(&d, k, 0, 0, 0, out);
 }
 
 /// `τ` with `τ[j]` the tile of `target` (by position in its pattern) whose goal cell is the
@@ -162,8 +256,9 @@ fn map_mask(board: Board, s: Symmetry, mut m: u64) -> u64 {
 /// of many sets differently recomputes maps rather than holding one per set.
 const MAP_CACHE_ENTRIES: u64 = 1 << 26;
 
-/// Calls `each(region, image_region, orders)` for every (cell set, region) block of the index:
-/// the block's image under `symmetry` and `orders[o]`, the image's tile order of order `o`.
+/// Calls `each(set, region, image_region, orders)` for every (cell set, region) block of the
+/// index, in index order: the set's cells, the block's image under `symmetry` and `orders[o]`,
+/// the image's tile order of order `o`.
 fn for_each_block<F>(
     z: &ZeroAwareIndex,
     board: Board,
@@ -172,7 +267,7 @@ fn for_each_block<F>(
     mut each: F,
 ) -> Result<(), String>
 where
-    F: FnMut(usize, usize, &[u32]) -> Result<(), String>,
+    F: FnMut(u64, usize, usize, &[u32]) -> Result<(), String>,
 {
     let k = z.k();
     let mut maps: HashMap<Vec<u8>, Vec<u32>> = HashMap::new();
@@ -207,10 +302,51 @@ where
         for region in z.regions_of_set(set) {
             let blank = z.region_mask(region).trailing_zeros() as usize;
             let image_region = z.region_at(image_set, symmetry.map(board, blank));
-            each(region, image_region, orders)?;
+            each(occ, region, image_region, orders)?;
         }
     }
     Ok(())
+}
+
+/// The predicted bits of the current cell set's tile orders (all zero without a predictor).
+struct Prediction<'a> {
+    board: Board,
+    goals: &'a [usize],
+    on: bool,
+    occ: u64,
+    bits: Vec<u8>,
+}
+
+impl<'a> Prediction<'a> {
+    fn new(
+        board: Board,
+        goals: &'a [usize],
+        link: Link,
+        encoding: Encoding,
+    ) -> Result<Self, String> {
+        let on = link.predictor == Predictor::Manhattan;
+        if on && encoding != Encoding::Bit1 {
+            return Err("the Manhattan predictor applies to bit1 entries only".into());
+        }
+        Ok(Prediction {
+            board,
+            goals,
+            on,
+            occ: 0,
+            bits: Vec::new(),
+        })
+    }
+
+    /// The bit of each tile order of the set `occ`.
+    fn of(&mut self, occ: u64, orders: usize) -> &[u8] {
+        if !self.on {
+            self.bits.resize(orders, 0);
+        } else if self.occ != occ || self.bits.len() != orders {
+            manhattan_bits(self.board, self.goals, occ, &mut self.bits);
+            self.occ = occ;
+        }
+        &self.bits
+    }
 }
 
 /// Reading and writing entry `i` of encoded bytes.
@@ -259,13 +395,14 @@ impl Entries {
 pub fn encode(
     board: Board,
     link: Link,
-    tau: &[usize],
+    (tau, goals): (&[usize], &[usize]),
     encoding: Encoding,
     entries: &[u8],
     source: Option<&[u8]>,
 ) -> Result<Vec<u8>, String> {
     let z = index_for(board, tau.len())?;
     let e = Entries(encoding);
+    let mut predicted = Prediction::new(board, goals, link, encoding)?;
     let ob = z.order_count();
     let mut kept = Vec::new();
     let mut n = 0u64;
@@ -278,7 +415,8 @@ pub fn encode(
             link.symmetry.name()
         )
     };
-    for_each_block(&z, board, link.symmetry, tau, |r, ir, orders| {
+    for_each_block(&z, board, link.symmetry, tau, |occ, r, ir, orders| {
+        let guess = predicted.of(occ, orders.len());
         for (o, &io) in orders.iter().enumerate() {
             let (i, j) = (r as u64 * ob + o as u64, ir as u64 * ob + io as u64);
             let v = e.get(source.unwrap_or(entries), i);
@@ -290,7 +428,7 @@ pub fn encode(
                 if n.is_multiple_of(e.per_byte()) {
                     kept.push(0);
                 }
-                e.set(&mut kept, n, v);
+                e.set(&mut kept, n, v ^ guess[o]);
                 n += 1;
             } else if e.get(entries, j) != v {
                 return Err(asymmetric(i, j));
@@ -301,12 +439,32 @@ pub fn encode(
     Ok(kept)
 }
 
+/// Entries `base..` of `out` from the kept entries `n..` XOR `guess`, one per guess.
+fn copy_kept(e: Entries, out: &mut [u8], base: u64, kept: &[u8], n: u64, guess: &[u8]) {
+    if e.0 == Encoding::Bit1
+        && base.is_multiple_of(8)
+        && n.is_multiple_of(8)
+        && guess.len().is_multiple_of(8)
+    {
+        let (out, kept) = (&mut out[base as usize / 8..], &kept[n as usize / 8..]);
+        for (i, g) in guess.chunks_exact(8).enumerate() {
+            let mask = g.iter().rev().fold(0u8, |m, &b| m << 1 | b);
+            out[i] = kept[i] ^ mask;
+        }
+    } else {
+        for (o, &g) in guess.iter().enumerate() {
+            let o = o as u64;
+            e.set(out, base + o, e.get(kept, n + o) ^ g);
+        }
+    }
+}
+
 /// The entries (`raw_len` bytes) of a table with `link`: from `kept` (the decoded frame of a
 /// table linked to itself) or from `source` (the entries of an earlier table).
 pub fn decode(
     board: Board,
     link: Link,
-    tau: &[usize],
+    (tau, goals): (&[usize], &[usize]),
     encoding: Encoding,
     raw_len: u64,
     kept: &[u8],
@@ -321,6 +479,7 @@ pub fn decode(
     }
     let z = index_for(board, tau.len())?;
     let e = Entries(encoding);
+    let mut predicted = Prediction::new(board, goals, link, encoding)?;
     if encoding.encoded_len(z.len()) != raw_len {
         return Err("the entry count does not match the index".into());
     }
@@ -334,7 +493,7 @@ pub fn decode(
             if src.len() != out.len() {
                 return Err("the source table has another length".into());
             }
-            for_each_block(&z, board, link.symmetry, tau, |r, ir, orders| {
+            for_each_block(&z, board, link.symmetry, tau, |_, r, ir, orders| {
                 for (o, &io) in orders.iter().enumerate() {
                     let v = e.get(src, r as u64 * ob + o as u64);
                     e.set(&mut out, ir as u64 * ob + io as u64, v);
@@ -343,15 +502,15 @@ pub fn decode(
             })?;
         }
         None => {
-            for_each_block(&z, board, link.symmetry, tau, |r, ir, orders| {
+            for_each_block(&z, board, link.symmetry, tau, |occ, r, ir, orders| {
                 let base = r as u64 * ob;
-                if r < ir {
+                let guess = predicted.of(occ, orders.len());
+                // Under the identity every block is its own image and wholly kept.
+                if r < ir || link.symmetry == Symmetry::Identity {
                     if n + ob > kept_len {
                         return Err(short());
                     }
-                    for o in 0..ob {
-                        e.set(&mut out, base + o, e.get(kept, n + o));
-                    }
+                    copy_kept(e, &mut out, base, kept, n, guess);
                     n += ob;
                 } else if r > ir {
                     let image = ir as u64 * ob;
@@ -361,13 +520,14 @@ pub fn decode(
                     }
                 } else {
                     for (o, &io) in orders.iter().enumerate() {
+                        let g = guess[o];
                         let (o, io) = (o as u64, io as u64);
                         let v = if o <= io {
                             if n >= kept_len {
                                 return Err(short());
                             }
                             n += 1;
-                            e.get(kept, n - 1)
+                            e.get(kept, n - 1) ^ g
                         } else {
                             e.get(&out, base + io)
                         };
@@ -390,4 +550,56 @@ pub fn decode(
 
 fn index_for(board: Board, k: usize) -> Result<ZeroAwareIndex, String> {
     ZeroAwareIndex::new(board, k).map_err(|e| e.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn manhattan_bits_follow_the_index_order() {
+        for (w, h, goals) in [(3, 3, vec![1, 2, 5]), (4, 4, vec![8, 9, 12, 13, 15])] {
+            let board = Board::new(w, h).unwrap();
+            let z = ZeroAwareIndex::new(board, goals.len()).unwrap();
+            let mut bits = Vec::new();
+            let mut cells = vec![0u8; goals.len()];
+            for set in (0..z.set_count()).step_by(7) {
+                let occ = z.set_mask(set);
+                manhattan_bits(board, &goals, occ, &mut bits);
+                assert_eq!(bits.len() as u64, z.order_count());
+                for (o, &b) in bits.iter().enumerate() {
+                    z.place_tiles(occ, o as u64, &mut cells);
+                    let md: usize = goals
+                        .iter()
+                        .zip(&cells)
+                        .map(|(&g, &c)| {
+                            let c = c as usize;
+                            board.row(g).abs_diff(board.row(c))
+                                + board.col(g).abs_diff(board.col(c))
+                        })
+                        .sum();
+                    assert_eq!(b as usize, md >> 1 & 1, "set {set} order {o}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn preambles_round_trip_and_bad_ones_are_refused() {
+        let link = Link {
+            source: 2,
+            symmetry: Symmetry::FlipColumns,
+            predictor: Predictor::Manhattan,
+        };
+        assert_eq!(Link::parse(&link.preamble(), 2), Ok(link));
+        let bad = |p: [u8; PREAMBLE_LEN], t: usize| Link::parse(&p, t).unwrap_err();
+        assert!(bad([0, 3, 1, 0, 0, 0, 0, 0], 2).contains("no entries to predict"));
+        assert!(bad([2, 3, 7, 0, 0, 0, 0, 0], 2).contains("unknown predictor"));
+        assert!(bad([2, 5, 0, 0, 0, 0, 0, 0], 2).contains("undoes itself"));
+        assert!(bad([3, 0, 0, 0, 0, 0, 0, 0], 2).contains("does not come before"));
+        assert!(bad([2, 8, 0, 0, 0, 0, 0, 0], 2).contains("unknown symmetry"));
+        assert!(bad([2, 0, 0, 0, 0, 0, 0, 1], 2).contains("reserved"));
+        let board = Board::new(3, 3).unwrap();
+        assert!(Prediction::new(board, &[1], link, Encoding::U8).is_err());
+    }
 }

@@ -314,7 +314,9 @@ fn write_symmetric(
         let pattern = tables[link.source].pattern;
         let tau = symmetric::tile_map(goal, link.symmetry, pattern, tables[i].pattern)?;
         let source = (link.source < i).then(|| &earlier[link.source][..]);
-        let kept = symmetric::encode(goal.board(), link, &tau, tables[i].encoding, raw, source);
+        let goals = tables[i].pattern.goal_cells(goal);
+        let maps = (&tau[..], &goals[..]);
+        let kept = symmetric::encode(goal.board(), link, maps, tables[i].encoding, raw, source);
         // Entries that are not the image the patterns promise (a table built for another
         // goal, say) are stored whole.
         kept.ok().map(|kept| (link, kept))
