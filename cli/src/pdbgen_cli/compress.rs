@@ -21,8 +21,9 @@ pub struct CompressArgs {
     file: PathBuf,
     /// Target compression: none, zstd, gzip or zstd-sym (default: keep the input's). zstd-sym
     /// stores a zero-aware table that a board symmetry maps onto an earlier table as a
-    /// reference to it, and one that a symmetry maps onto itself as half its entries; other
-    /// tables as zstd. For downloads: it loads slower than zstd.
+    /// reference to it, one that a symmetry maps onto itself as half its entries, and bit1
+    /// entries against the tiles' Manhattan distance; other tables as zstd. For downloads: it
+    /// loads slower than zstd.
     #[arg(long)]
     to: Option<String>,
     /// Target entry encoding: u8, u4 or bit1 (default: keep the input's). Converting from bit1
