@@ -270,3 +270,18 @@ fn bit1_tables_without_a_symmetry_round_trip_through_the_predictor() {
     assert_eq!(compressions(&f), [Compression::ZstdSymmetric; 2]);
     check_reads(&path, &encoded);
 }
+
+#[test]
+fn a_mapped_bit1_table_of_whole_bytes_round_trips() {
+    // 4x4, blank first: the transpose maps the top-right 2x2 block onto the bottom-left one.
+    // Four tiles: blocks of 24 orders, filled a byte at a time.
+    let goal = Goal::blank_first(Board::new(4, 4).unwrap());
+    let tables = exact(&goal, "2,3,6,7/8,9,12,13");
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("t.pdb");
+    let encoded = write(&path, &goal, &tables, Encoding::Bit1);
+    let f = PdbFile::open(&path).unwrap();
+    assert_eq!(compressions(&f), [Compression::ZstdSymmetric; 2]);
+    assert_eq!(f.header().tables[1].stored_len, 8);
+    check_reads(&path, &encoded);
+}

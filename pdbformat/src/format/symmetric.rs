@@ -439,6 +439,17 @@ pub fn encode(
     Ok(kept)
 }
 
+/// The bytes of `dst` from bits of `src`: bit `b` of `dst[i]` is bit `base + from[8i + b]`.
+fn gather_bits(dst: &mut [u8], src: &[u8], base: u64, from: &[u32]) {
+    let bit = |o: u32| {
+        let i = base + o as u64;
+        src[i as usize / 8] >> (i % 8) & 1
+    };
+    for (d, f) in dst.iter_mut().zip(from.chunks_exact(8)) {
+        *d = f.iter().rev().fold(0u8, |m, &o| m << 1 | bit(o));
+    }
+}
+
 /// Entries `base..` of `out` from the kept entries `n..` XOR `guess`, one per guess.
 fn copy_kept(e: Entries, out: &mut [u8], base: u64, kept: &[u8], n: u64, guess: &[u8]) {
     if e.0 == Encoding::Bit1
@@ -484,6 +495,8 @@ pub fn decode(
         return Err("the entry count does not match the index".into());
     }
     let ob = z.order_count();
+    // bit1 blocks of whole bytes are filled a byte at a time.
+    let whole_bytes = encoding == Encoding::Bit1 && ob.is_multiple_of(8);
     let mut out = vec![0u8; raw_len as usize];
     let mut n = 0u64;
     let kept_len = kept.len() as u64 * e.per_byte();
@@ -493,10 +506,19 @@ pub fn decode(
             if src.len() != out.len() {
                 return Err("the source table has another length".into());
             }
+            let mut inverse = vec![0u32; ob as usize];
             for_each_block(&z, board, link.symmetry, tau, |_, r, ir, orders| {
-                for (o, &io) in orders.iter().enumerate() {
-                    let v = e.get(src, r as u64 * ob + o as u64);
-                    e.set(&mut out, ir as u64 * ob + io as u64, v);
+                let (base, image) = (r as u64 * ob, ir as u64 * ob);
+                if whole_bytes {
+                    for (o, &io) in orders.iter().enumerate() {
+                        inverse[io as usize] = o as u32;
+                    }
+                    let dst = &mut out[image as usize / 8..(image + ob) as usize / 8];
+                    gather_bits(dst, src, base, &inverse);
+                } else {
+                    for (o, &io) in orders.iter().enumerate() {
+                        e.set(&mut out, image + io as u64, e.get(src, base + o as u64));
+                    }
                 }
                 Ok(())
             })?;
@@ -514,9 +536,15 @@ pub fn decode(
                     n += ob;
                 } else if r > ir {
                     let image = ir as u64 * ob;
-                    for (o, &io) in orders.iter().enumerate() {
-                        let v = e.get(&out, image + io as u64);
-                        e.set(&mut out, base + o as u64, v);
+                    if whole_bytes {
+                        // The image block comes before this one.
+                        let (done, rest) = out.split_at_mut(base as usize / 8);
+                        gather_bits(&mut rest[..ob as usize / 8], done, image, orders);
+                    } else {
+                        for (o, &io) in orders.iter().enumerate() {
+                            let v = e.get(&out, image + io as u64);
+                            e.set(&mut out, base + o as u64, v);
+                        }
                     }
                 } else {
                     for (o, &io) in orders.iter().enumerate() {
