@@ -287,21 +287,21 @@ impl PdbFile {
             compression: comp,
             why: e.to_string(),
         };
-        if t.compression == Compression::ZstdSymmetric {
-            let entries = self.decode_symmetric(table, stored)?;
-            for chunk in entries.chunks(CHUNK) {
-                sink(chunk).map_err(bad)?;
-            }
-            return Ok(entries.len() as u64);
-        }
         let mut decoder: Box<dyn Read + '_> = match t.compression {
+            Compression::ZstdSymmetric => {
+                let entries = self.decode_symmetric(table, stored)?;
+                for chunk in entries.chunks(CHUNK) {
+                    sink(chunk).map_err(bad)?;
+                }
+                return Ok(entries.len() as u64);
+            }
             Compression::Zstd => Box::new(
                 zstd::stream::read::Decoder::new(stored)
                     .map_err(bad)?
                     .single_frame(),
             ),
             Compression::Gzip => Box::new(flate2::read::GzDecoder::new(stored)),
-            Compression::None | Compression::ZstdSymmetric => Box::new(stored),
+            Compression::None => Box::new(stored),
         };
         let n = copy_exact(&mut decoder, t.raw_len, sink).map_err(bad)?;
         // One more byte would mean the payload decodes to more than its declared length.

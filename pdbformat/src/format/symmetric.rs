@@ -11,6 +11,7 @@
 //! a few maps serve every block.
 
 use super::codes::Encoding;
+use super::view::EntryView;
 use crate::board::Board;
 use crate::goal::Goal;
 use crate::pattern::Pattern;
@@ -166,13 +167,14 @@ fn manhattan_bits(board: Board, goals: &[usize], occ: u64, out: &mut Vec<u8>) {
         cells.push(m.trailing_zeros() as usize);
         m &= m - 1;
     }
-    let dist = |a: usize, b: usize| {
-        board.row(a).abs_diff(board.row(b)) + board.col(a).abs_diff(board.col(b))
-    };
     // d[j * k + s]: the distance of tile j on the set's s-th cell, modulo 4.
     let d: Vec<u8> = goals
         .iter()
-        .flat_map(|&g| cells.iter().map(move |&c| (dist(g, c) & 3) as u8))
+        .flat_map(|&g| {
+            cells
+                .iter()
+                .map(move |&c| (board.manhattan(g, c) & 3) as u8)
+        })
         .collect();
     out.clear();
     out.reserve((1..=k).product());
@@ -349,19 +351,14 @@ impl<'a> Prediction<'a> {
     }
 }
 
-/// Reading and writing entry `i` of encoded bytes.
+/// Reading (through [`EntryView`]) and writing entry `i` of encoded bytes.
 #[derive(Clone, Copy)]
 struct Entries(Encoding);
 
 impl Entries {
     #[inline]
     fn get(self, bytes: &[u8], i: u64) -> u8 {
-        let i = i as usize;
-        match self.0 {
-            Encoding::U8 => bytes[i],
-            Encoding::U4 => bytes[i / 2] >> (4 * (i % 2)) & 15,
-            Encoding::Bit1 => bytes[i / 8] >> (i % 8) & 1,
-        }
+        EntryView::new(bytes, self.0).stored(i)
     }
 
     #[inline]
@@ -441,10 +438,8 @@ pub fn encode(
 
 /// The bytes of `dst` from bits of `src`: bit `b` of `dst[i]` is bit `base + from[8i + b]`.
 fn gather_bits(dst: &mut [u8], src: &[u8], base: u64, from: &[u32]) {
-    let bit = |o: u32| {
-        let i = base + o as u64;
-        src[i as usize / 8] >> (i % 8) & 1
-    };
+    let src = EntryView::new(src, Encoding::Bit1);
+    let bit = |o: u32| src.stored(base + o as u64);
     for (d, f) in dst.iter_mut().zip(from.chunks_exact(8)) {
         *d = f.iter().rev().fold(0u8, |m, &o| m << 1 | bit(o));
     }

@@ -193,7 +193,7 @@ pub fn write_pdb_streamed(
     let header_len =
         Header::encoded_len(board.cells(), tables.iter().map(|t| t.pattern.len())) as u64;
     let mut headers = Vec::with_capacity(tables.len());
-    let mut kept_tables: Vec<Vec<u8>> = Vec::new();
+    let mut earlier_raw: Vec<Vec<u8>> = Vec::new();
     {
         let f = tmp.file();
         let mut w = io::BufWriter::with_capacity(1 << 20, f);
@@ -231,9 +231,9 @@ pub fn write_pdb_streamed(
                 }
                 let digest = Sha256::new().chain_update(&raw);
                 let compression =
-                    write_symmetric(goal, tables, &kept_tables, i, &raw, &mut counting, opts)
+                    write_symmetric(goal, tables, &earlier_raw, i, &raw, &mut counting, opts)
                         .map_err(|e| FormatError::io(ctx("write"), e))?;
-                kept_tables.push(raw);
+                earlier_raw.push(raw);
                 (compression, (raw_len, Some(digest)))
             } else {
                 let compression = opts.compression;
@@ -289,7 +289,6 @@ pub fn write_pdb_streamed(
     Ok(header)
 }
 
-/// A payload's compressor: entries in, stored bytes out to the inner writer.
 /// Writes the stored payload of table `i` of a `ZstdSymmetric` file (its raw entries `raw`,
 /// the earlier tables' in `earlier`) and returns its compression: `ZstdSymmetric` when a
 /// symmetry links it to an earlier table or to itself, `Zstd` otherwise.
@@ -322,20 +321,24 @@ fn write_symmetric(
         kept.ok().map(|kept| (link, kept))
     });
     let Some((link, kept)) = kept else {
-        let mut z = Compressor::new(out, raw.len() as u64, Compression::Zstd, opts)?;
-        z.write_all(raw)?;
-        z.finish()?;
+        zstd_into(out, raw, opts)?;
         return Ok(Compression::Zstd);
     };
     out.write_all(&link.preamble())?;
     if link.source == i {
-        let mut z = Compressor::new(out, kept.len() as u64, Compression::Zstd, opts)?;
-        z.write_all(&kept)?;
-        z.finish()?;
+        zstd_into(out, &kept, opts)?;
     }
     Ok(Compression::ZstdSymmetric)
 }
 
+/// `bytes` as one zstd frame into `out`, as `opts` asks.
+fn zstd_into(out: &mut dyn Write, bytes: &[u8], opts: &WriteOptions) -> io::Result<()> {
+    let mut z = Compressor::new(out, bytes.len() as u64, Compression::Zstd, opts)?;
+    z.write_all(bytes)?;
+    z.finish()
+}
+
+/// A payload's compressor: entries in, stored bytes out to the inner writer.
 enum Compressor<'w> {
     None(&'w mut dyn Write),
     Zstd(zstd::stream::write::Encoder<'static, &'w mut dyn Write>),
