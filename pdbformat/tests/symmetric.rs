@@ -10,7 +10,7 @@ use pdbformat::format::{
 use pdbformat::rank::TableKind;
 use pdbformat::testkit::AbstractDistances;
 use pdbformat::{Board, Goal, Pattern};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// Exact zero-aware values of each pattern of `spec` (patterns separated by `/`).
 fn exact(goal: &Goal, spec: &str) -> Vec<(Pattern, Vec<u8>)> {
@@ -55,6 +55,27 @@ fn write_with(
     encoded
 }
 
+/// A file written with `zstd-sym`, in its own temporary folder, and its encoded tables.
+struct Written {
+    dir: tempfile::TempDir,
+    path: PathBuf,
+    encoded: Vec<Vec<u8>>,
+    file: PdbFile,
+}
+
+fn written(goal: &Goal, tables: &[(Pattern, Vec<u8>)], enc: Encoding) -> Written {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("t.pdb");
+    let encoded = write(&path, goal, tables, enc);
+    let file = PdbFile::open(&path).unwrap();
+    Written {
+        dir,
+        path,
+        encoded,
+        file,
+    }
+}
+
 fn compressions(f: &PdbFile) -> Vec<Compression> {
     f.header().tables.iter().map(|t| t.compression).collect()
 }
@@ -85,18 +106,16 @@ fn mapped_and_self_symmetric_tables_round_trip_in_every_encoding() {
     // 3x3, blank first: the transpose maps {1,2} onto {3,6} and {4,5,7,8} onto itself.
     let goal = Goal::blank_first(Board::new(3, 3).unwrap());
     let tables = exact(&goal, "1,2/3,6/4,5,7,8");
-    let dir = tempfile::tempdir().unwrap();
     for enc in [Encoding::U8, Encoding::U4, Encoding::Bit1] {
-        let path = dir.path().join(format!("{enc}.pdb"));
-        let encoded = write(&path, &goal, &tables, enc);
-        let f = PdbFile::open(&path).unwrap();
+        let w = written(&goal, &tables, enc);
+        let f = &w.file;
         // bit1 tables without a symmetry are still stored against the Manhattan predictor.
         let first = match enc {
             Encoding::Bit1 => Compression::ZstdSymmetric,
             _ => Compression::Zstd,
         };
         assert_eq!(
-            compressions(&f),
+            compressions(f),
             [
                 first,
                 Compression::ZstdSymmetric,
@@ -105,9 +124,8 @@ fn mapped_and_self_symmetric_tables_round_trip_in_every_encoding() {
             "{enc}"
         );
         // The mapped table stores its preamble only; the self-symmetric one about half.
-        let h = f.header();
-        assert_eq!(h.tables[1].stored_len, 8);
-        check_reads(&path, &encoded);
+        assert_eq!(f.header().tables[1].stored_len, 8);
+        check_reads(&w.path, &w.encoded);
     }
 }
 
@@ -117,20 +135,17 @@ fn a_mirrored_half_board_pattern_keeps_about_half_its_entries() {
     // 8-15), and the free cells' region holding the blank maps onto itself.
     let goal = Goal::blank_first(Board::new(4, 3).unwrap());
     let tables = exact(&goal, "8-11/1,4");
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("m.pdb");
-    let encoded = write(&path, &goal, &tables, Encoding::U8);
-    let f = PdbFile::open(&path).unwrap();
+    let w = written(&goal, &tables, Encoding::U8);
     assert_eq!(
-        compressions(&f),
+        compressions(&w.file),
         [Compression::ZstdSymmetric, Compression::Zstd]
     );
-    check_reads(&path, &encoded);
+    check_reads(&w.path, &w.encoded);
     // The kept stream is about half the table's zstd frame.
-    let whole = dir.path().join("z.pdb");
+    let whole = w.dir.path().join("z.pdb");
     write_with(&whole, &goal, &tables[..1], Encoding::U8, Compression::Zstd);
     let (sym, plain) = (
-        f.header().tables[0].stored_len as f64,
+        w.file.header().tables[0].stored_len as f64,
         PdbFile::open(&whole).unwrap().header().tables[0].stored_len as f64,
     );
     assert!(sym < 0.6 * plain, "{sym} against {plain}");
@@ -144,12 +159,9 @@ fn tables_that_are_not_their_symmetric_image_are_stored_whole() {
     let mut tables = exact(&goal, "1,2/3,6/4,5,7,8");
     tables[1].1[17] ^= 2;
     tables[2].1[40] ^= 2;
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("x.pdb");
-    let encoded = write(&path, &goal, &tables, Encoding::U8);
-    let f = PdbFile::open(&path).unwrap();
-    assert_eq!(compressions(&f), [Compression::Zstd; 3]);
-    check_reads(&path, &encoded);
+    let w = written(&goal, &tables, Encoding::U8);
+    assert_eq!(compressions(&w.file), [Compression::Zstd; 3]);
+    check_reads(&w.path, &w.encoded);
 }
 
 /// The file's bytes with the stored digest of table `t` recomputed, so that only the decoder
@@ -178,10 +190,7 @@ fn rewrite_payload(path: &Path, t: usize, edit: &dyn Fn(&mut Vec<u8>)) -> Vec<u8
 #[test]
 fn damaged_preambles_and_kept_streams_are_errors_not_panics() {
     let goal = Goal::blank_first(Board::new(3, 3).unwrap());
-    let tables = exact(&goal, "1,2/3,6/4,5,7,8");
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("d.pdb");
-    write(&path, &goal, &tables, Encoding::Bit1);
+    let w = written(&goal, &exact(&goal, "1,2/3,6/4,5,7,8"), Encoding::Bit1);
     type Edit = Box<dyn Fn(&mut Vec<u8>)>;
     let cases: Vec<(usize, &str, Edit)> = vec![
         (1, "does not come before", Box::new(|p| p[0] = 2)),
@@ -199,7 +208,7 @@ fn damaged_preambles_and_kept_streams_are_errors_not_panics() {
         (2, "", Box::new(|p| *p.last_mut().unwrap() ^= 0xff)),
     ];
     for (t, why, edit) in cases {
-        let bytes = rewrite_payload(&path, t, &*edit);
+        let bytes = rewrite_payload(&w.path, t, &*edit);
         let f = PdbFile::from_bytes(bytes).unwrap();
         let err = match f.load(t, LoadOptions::default()) {
             Err(e) => e,
@@ -230,11 +239,8 @@ fn damaged_preambles_and_kept_streams_are_errors_not_panics() {
 #[test]
 fn every_single_byte_flip_of_a_reduced_file_is_detected() {
     let goal = Goal::blank_first(Board::new(3, 3).unwrap());
-    let tables = exact(&goal, "1,2/3,6/4,5,7,8");
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("f.pdb");
-    let encoded = write(&path, &goal, &tables, Encoding::U4);
-    let bytes = std::fs::read(&path).unwrap();
+    let w = written(&goal, &exact(&goal, "1,2/3,6/4,5,7,8"), Encoding::U4);
+    let bytes = std::fs::read(&w.path).unwrap();
     for off in 0..bytes.len() {
         for x in [0x01u8, 0xff] {
             let mut b = bytes.clone();
@@ -243,7 +249,7 @@ fn every_single_byte_flip_of_a_reduced_file_is_detected() {
                 continue;
             };
             assert!(f.verify().is_err(), "flip {x:#x} at {off} not detected");
-            for (t, want) in encoded.iter().enumerate() {
+            for (t, want) in w.encoded.iter().enumerate() {
                 let verified = LoadOptions {
                     verify: true,
                     mmap: false,
@@ -262,13 +268,9 @@ fn every_single_byte_flip_of_a_reduced_file_is_detected() {
 fn bit1_tables_without_a_symmetry_round_trip_through_the_predictor() {
     // Four tiles: 24 orders per block, so whole bytes of kept bits are copied at once.
     let goal = Goal::blank_first(Board::new(3, 3).unwrap());
-    let tables = exact(&goal, "1-4/5,6");
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("p.pdb");
-    let encoded = write(&path, &goal, &tables, Encoding::Bit1);
-    let f = PdbFile::open(&path).unwrap();
-    assert_eq!(compressions(&f), [Compression::ZstdSymmetric; 2]);
-    check_reads(&path, &encoded);
+    let w = written(&goal, &exact(&goal, "1-4/5,6"), Encoding::Bit1);
+    assert_eq!(compressions(&w.file), [Compression::ZstdSymmetric; 2]);
+    check_reads(&w.path, &w.encoded);
 }
 
 #[test]
@@ -276,12 +278,8 @@ fn a_mapped_bit1_table_of_whole_bytes_round_trips() {
     // 4x4, blank first: the transpose maps the top-right 2x2 block onto the bottom-left one.
     // Four tiles: blocks of 24 orders, filled a byte at a time.
     let goal = Goal::blank_first(Board::new(4, 4).unwrap());
-    let tables = exact(&goal, "2,3,6,7/8,9,12,13");
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("t.pdb");
-    let encoded = write(&path, &goal, &tables, Encoding::Bit1);
-    let f = PdbFile::open(&path).unwrap();
-    assert_eq!(compressions(&f), [Compression::ZstdSymmetric; 2]);
-    assert_eq!(f.header().tables[1].stored_len, 8);
-    check_reads(&path, &encoded);
+    let w = written(&goal, &exact(&goal, "2,3,6,7/8,9,12,13"), Encoding::Bit1);
+    assert_eq!(compressions(&w.file), [Compression::ZstdSymmetric; 2]);
+    assert_eq!(w.file.header().tables[1].stored_len, 8);
+    check_reads(&w.path, &w.encoded);
 }
