@@ -6,6 +6,9 @@
 //! `u8` file. The index-order predictors read every entry; the neighbour model samples
 //! `SAMPLES` entries per table (default 1,000,000).
 
+mod common;
+
+use common::Sampler;
 use pdbformat::format::{Encoding, LoadOptions, PdbFile};
 use pdbformat::rank::ZeroAwareIndex;
 use pdbformat::TableKind;
@@ -67,12 +70,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         // The lower-neighbour model on a sample.
         let (mut none, mut determined, mut ambiguous, mut up) = (0u64, 0u64, 0u64, 0u64);
         let mut cells = vec![0u8; k];
-        let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
+        let mut sampler = Sampler::new();
         for _ in 0..samples {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            let i = seed % v.len() as u64;
+            let i = sampler.below(v.len() as u64);
             let blank = z.unrank(i, &mut cells);
             let set = z.set_rank(cells.iter().fold(0u64, |m, &c| m | 1 << c));
             let region = z.region_mask(z.region_at(set, blank));

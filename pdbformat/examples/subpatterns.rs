@@ -12,6 +12,9 @@
 //! sampled probability of each context (how many sub-tables reach the maximum, its margin over
 //! the next, and the prediction's excess over the Manhattan distance).
 
+mod common;
+
+use common::Sampler;
 use pdbformat::format::{LoadOptions, PdbFile};
 use pdbformat::rank::ZeroAwareIndex;
 use std::collections::HashMap;
@@ -83,12 +86,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let zs = ZeroAwareIndex::new(board, k - 1)?;
     let mut rows: Vec<Sample> = Vec::with_capacity(samples);
     let (mut cells, mut rest) = (vec![0u8; k], vec![0u8; k - 1]);
-    let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut sampler = Sampler::new();
     for _ in 0..samples {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        let i = seed % values.len() as u64;
+        let i = sampler.below(values.len() as u64);
         let blank = z.unrank(i, &mut cells);
         let m: i32 = (0..k).map(|j| md(j, cells[j])).sum();
         let predictions = subs
