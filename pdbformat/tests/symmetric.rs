@@ -95,7 +95,8 @@ fn check_reads(path: &Path, encoded: &[Vec<u8>]) {
             )
             .unwrap();
         assert_eq!(&got.bytes[..], &want[..], "table {t}");
-        let mut dst = vec![0u8; want.len()];
+        // Entries are decoded in place: whatever the destination held is overwritten.
+        let mut dst = vec![0xa5u8; want.len()];
         f.load_into(t, &mut dst, true, &mut |_| {}).unwrap();
         assert_eq!(&dst, want, "table {t} through load_into");
     }
@@ -282,4 +283,19 @@ fn a_mapped_bit1_table_of_whole_bytes_round_trips() {
     assert_eq!(compressions(&w.file), [Compression::ZstdSymmetric; 2]);
     assert_eq!(w.file.header().tables[1].stored_len, 8);
     check_reads(&w.path, &w.encoded);
+}
+
+#[test]
+fn tables_ending_in_a_partial_byte_decode_into_any_destination() {
+    // 3x3, blank first: the transpose maps tile 1's table onto tile 3's, nine entries each, so
+    // the last byte holds padding (seven bits in bit1, a nibble in u4) that decoding in place
+    // must clear: tile 1's as its own source under the identity (bit1), tile 3's as its image.
+    let goal = Goal::blank_first(Board::new(3, 3).unwrap());
+    let tables = exact(&goal, "1/3");
+    for enc in [Encoding::U4, Encoding::Bit1] {
+        let w = written(&goal, &tables, enc);
+        assert_eq!(w.file.header().tables[1].entry_count, 9);
+        assert_eq!(compressions(&w.file)[1], Compression::ZstdSymmetric);
+        check_reads(&w.path, &w.encoded);
+    }
 }

@@ -48,6 +48,24 @@ pub struct PdbFile {
 
 const CHUNK: usize = 1 << 20;
 
+/// A symmetry-reduced table's payload, read and checked up to the decoding of its entries.
+struct SymmetricPayload {
+    link: symmetric::Link,
+    /// Which tile of the source each tile of the table is the image of.
+    tau: Vec<usize>,
+    /// The table's tiles' goal cells.
+    goals: Vec<usize>,
+    from: Origin,
+}
+
+/// What a symmetry-reduced table's entries are decoded from.
+enum Origin {
+    /// The entries it keeps (linked to itself).
+    Kept(Vec<u8>),
+    /// The entries of the earlier table it is the image of.
+    Source(Arc<Table>),
+}
+
 impl PdbFile {
     /// Opens `path` and checks its header: magic, version, header checksum, every field, and
     /// that the file's length is exactly what the header describes. Payloads are not read.
@@ -230,6 +248,13 @@ impl PdbFile {
                     len: t.raw_len as usize,
                 }
             }
+            (_, Compression::ZstdSymmetric, _) => {
+                // Decoded straight into the table's buffer, not copied from another.
+                let mut stored = self.section(t.payload_offset, t.stored_len)?;
+                let v = self.symmetric_entries(table, &mut stored)?;
+                progress(t.raw_len);
+                EntryBytes::Owned(v)
+            }
             _ => {
                 let mut v: Vec<u8> = Vec::new();
                 let mut fill = |chunk: &[u8]| {
@@ -289,7 +314,7 @@ impl PdbFile {
         };
         let mut decoder: Box<dyn Read + '_> = match t.compression {
             Compression::ZstdSymmetric => {
-                let entries = self.decode_symmetric(table, stored)?;
+                let entries = self.symmetric_entries(table, stored)?;
                 for chunk in entries.chunks(CHUNK) {
                     sink(chunk).map_err(bad)?;
                 }
@@ -316,19 +341,17 @@ impl PdbFile {
         Ok(n)
     }
 
-    /// The entries of a symmetry-reduced table (see [`super::symmetric`]), decoded whole: its
-    /// preamble and kept entries from `stored`, and the entries of its source table.
-    fn decode_symmetric(
+    /// Reads a symmetry-reduced table's payload (see [`super::symmetric`]) up to what its
+    /// entries are decoded from: its preamble, then its kept entries from `stored` or the
+    /// entries of its source table. Everything that can be checked before the entries are
+    /// allocated is checked here.
+    fn read_symmetric(
         &self,
         table: usize,
         stored: &mut dyn Read,
-    ) -> Result<Vec<u8>, FormatError> {
+    ) -> Result<SymmetricPayload, FormatError> {
         let t = &self.header.tables[table];
-        let bad = |why: String| FormatError::Decompress {
-            table,
-            compression: t.compression.name(),
-            why,
-        };
+        let bad = |why: String| self.decompress_err(table, why);
         let mut preamble = [0u8; symmetric::PREAMBLE_LEN];
         if read_up_to(stored, &mut preamble).map_err(|e| self.io_err(e))? < preamble.len() {
             return Err(bad("the payload ends inside its preamble".into()));
@@ -354,10 +377,8 @@ impl PdbFile {
                 link.source
             ))
         })?;
-        let board = self.header.board();
         let goals = t.pattern.goal_cells(&self.header.goal);
-        let maps = (&tau[..], &goals[..]);
-        let decoded = if link.source == table {
+        let from = if link.source == table {
             let mut kept = Vec::new();
             zstd::stream::read::Decoder::new(stored)
                 .map_err(|e| bad(e.to_string()))?
@@ -365,7 +386,8 @@ impl PdbFile {
                 .take(t.raw_len + 1)
                 .read_to_end(&mut kept)
                 .map_err(|e| bad(e.to_string()))?;
-            symmetric::decode(board, link, maps, t.encoding, t.raw_len, &kept, None)
+            symmetric::check_kept_len(kept.len(), t.raw_len).map_err(bad)?;
+            Origin::Kept(kept)
         } else {
             let mut extra = [0u8; 1];
             if read_up_to(stored, &mut extra).map_err(|e| self.io_err(e))? != 0 {
@@ -373,18 +395,59 @@ impl PdbFile {
                     "a table mapped from another holds nothing after its preamble".into(),
                 ));
             }
-            let source = self.source_entries(link.source)?;
-            symmetric::decode(
-                board,
-                link,
-                maps,
-                t.encoding,
-                t.raw_len,
-                &[],
-                Some(&source.bytes),
-            )
+            Origin::Source(self.source_entries(link.source)?)
         };
-        decoded.map_err(bad)
+        Ok(SymmetricPayload {
+            link,
+            tau,
+            goals,
+            from,
+        })
+    }
+
+    /// Decodes the entries of table `table` from what [`PdbFile::read_symmetric`] read into
+    /// `out`, which is `raw_len` bytes long (whatever it held).
+    fn decode_symmetric(
+        &self,
+        table: usize,
+        payload: &SymmetricPayload,
+        out: &mut [u8],
+    ) -> Result<(), FormatError> {
+        let from = match &payload.from {
+            Origin::Kept(kept) => (&kept[..], None),
+            Origin::Source(source) => (&[][..], Some(&source.bytes[..])),
+        };
+        symmetric::decode(
+            self.header.board(),
+            payload.link,
+            (&payload.tau, &payload.goals),
+            self.header.tables[table].encoding,
+            from,
+            out,
+        )
+        .map_err(|why| self.decompress_err(table, why))
+    }
+
+    /// The entries of a symmetry-reduced table, read from `stored` and decoded into a buffer
+    /// of their own.
+    fn symmetric_entries(
+        &self,
+        table: usize,
+        stored: &mut dyn Read,
+    ) -> Result<Vec<u8>, FormatError> {
+        let payload = self.read_symmetric(table, stored)?;
+        let mut entries = vec![0u8; self.header.tables[table].raw_len as usize];
+        self.decode_symmetric(table, &payload, &mut entries)?;
+        Ok(entries)
+    }
+
+    /// A payload of table `table` that does not decode, and why.
+    fn decompress_err(&self, table: usize, why: String) -> FormatError {
+        FormatError::Decompress {
+            table,
+            compression: self.header.tables[table].compression.name(),
+            why,
+        }
     }
 
     /// The entries of table `source`, loaded once for the tables mapped from it.
@@ -597,11 +660,10 @@ impl PdbFile {
         };
         match t.compression {
             Compression::ZstdSymmetric => {
-                let entries = self.decode_symmetric(table, &mut stored)?;
+                let payload = self.read_symmetric(table, &mut stored)?;
+                self.decode_symmetric(table, &payload, dst)?;
                 for start in (0..dst.len()).step_by(CHUNK) {
-                    let end = (start + CHUNK).min(dst.len());
-                    dst[start..end].copy_from_slice(&entries[start..end]);
-                    advance(&mut done, end, dst);
+                    advance(&mut done, (start + CHUNK).min(dst.len()), dst);
                 }
             }
             Compression::None => {

@@ -567,24 +567,31 @@ fn copy_kept(
     }
 }
 
-/// The entries (`raw_len` bytes) of a table with `link`: from `kept` (the decoded frame of a
-/// table linked to itself) or from `source` (the entries of an earlier table).
+/// Whether `kept` bytes of kept entries can hold a table of `raw_len` bytes linked to itself:
+/// at least half its entries are kept, so a short stream is refused before the entries are
+/// allocated.
+pub fn check_kept_len(kept: usize, raw_len: u64) -> Result<(), String> {
+    if kept as u64 * 2 + 2 < raw_len {
+        return Err(format!(
+            "{kept} bytes of kept entries, fewer than half the table's {raw_len}"
+        ));
+    }
+    Ok(())
+}
+
+/// The entries of a table with `link` into `out` (whatever it held; its length is the table's
+/// raw length): from `kept` (the decoded frame of a table linked to itself, its length
+/// checked by [`check_kept_len`] before `out` was allocated) or from `source` (the entries of
+/// an earlier table).
 pub fn decode(
     board: Board,
     link: Link,
     (tau, goals): (&[usize], &[usize]),
     encoding: Encoding,
-    raw_len: u64,
-    kept: &[u8],
-    source: Option<&[u8]>,
-) -> Result<Vec<u8>, String> {
-    // At least half the entries are kept: a short stream is refused before any allocation.
-    if source.is_none() && kept.len() as u64 * 2 + 2 < raw_len {
-        return Err(format!(
-            "{} bytes of kept entries, fewer than half the table's {raw_len}",
-            kept.len()
-        ));
-    }
+    (kept, source): (&[u8], Option<&[u8]>),
+    out: &mut [u8],
+) -> Result<(), String> {
+    let raw_len = out.len() as u64;
     let z = index_for(board, tau.len())?;
     let e = Entries(encoding);
     let mut predicted = Prediction::new(board, goals, link, encoding)?;
@@ -594,7 +601,11 @@ pub fn decode(
     let ob = z.order_count();
     // bit1 blocks of whole bytes are filled a byte at a time.
     let whole_bytes = encoding == Encoding::Bit1 && ob.is_multiple_of(8);
-    let mut out = vec![0u8; raw_len as usize];
+    // Entries are written in place (bytes whole, or bits and nibbles masked in); the padding
+    // bits of a last, partial byte are never written, so they start at zero.
+    if let Some(last) = out.last_mut() {
+        *last = 0;
+    }
     let mut n = 0u64;
     let kept_len = kept.len() as u64 * e.per_byte();
     let short = || "the kept entries end early".to_string();
@@ -614,7 +625,7 @@ pub fn decode(
                     gather_bits(dst, src, base, &inverse);
                 } else {
                     for (o, &io) in orders.iter().enumerate() {
-                        e.set(&mut out, image + io as u64, e.get(src, base + o as u64));
+                        e.set(out, image + io as u64, e.get(src, base + o as u64));
                     }
                 }
                 Ok(())
@@ -629,7 +640,7 @@ pub fn decode(
                     if n + ob > kept_len {
                         return Err(short());
                     }
-                    copy_kept(e, &mut out, (base, ob), kept, n, guess);
+                    copy_kept(e, out, (base, ob), kept, n, guess);
                     n += ob;
                 } else if r > ir {
                     let image = ir as u64 * ob;
@@ -639,8 +650,8 @@ pub fn decode(
                         gather_bits(&mut rest[..ob as usize / 8], done, image, orders);
                     } else {
                         for (o, &io) in orders.iter().enumerate() {
-                            let v = e.get(&out, image + io as u64);
-                            e.set(&mut out, base + o as u64, v);
+                            let v = e.get(out, image + io as u64);
+                            e.set(out, base + o as u64, v);
                         }
                     }
                 } else {
@@ -654,9 +665,9 @@ pub fn decode(
                             n += 1;
                             e.get(kept, n - 1) ^ g
                         } else {
-                            e.get(&out, base + io)
+                            e.get(out, base + io)
                         };
-                        e.set(&mut out, base + o, v);
+                        e.set(out, base + o, v);
                     }
                 }
                 Ok(())
@@ -670,7 +681,7 @@ pub fn decode(
             }
         }
     }
-    Ok(out)
+    Ok(())
 }
 
 fn index_for(board: Board, k: usize) -> Result<ZeroAwareIndex, String> {
