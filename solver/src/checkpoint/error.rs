@@ -36,9 +36,9 @@ pub enum CheckpointError {
         /// The checksum of the contents.
         computed: String,
     },
-    /// The checkpoint was written by a search that visited children in the move table's
-    /// order, which the solver no longer has.
-    #[error("the checkpoint is of a search in the move table's order ({0}), which this solver no longer has: remove the file to start the search afresh")]
+    /// The checkpoint was written by a search that visited a node's children in another
+    /// order (the move table's, or smallest estimate first), which the solver no longer has.
+    #[error("the checkpoint is of a search that visited children in another order ({0}), which this solver no longer has: remove the file to start the search afresh")]
     MoveOrder(&'static str),
     /// The checkpoint belongs to another search.
     #[error(

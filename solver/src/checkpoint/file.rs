@@ -11,7 +11,7 @@
 //! start 14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3
 //! heuristic pdb reflect 15-663-za.pdb:1a2b…,…
 //! prune-depth 8
-//! order h
+//! order towards-goal
 //! initial-h 41
 //! iteration 5
 //! bound 49
@@ -31,9 +31,10 @@
 //! that never stopped.
 //!
 //! The `order` line names the order of a node's children, which gives the path its meaning:
-//! always `h` (smallest estimate first). Files of searches in the move table's order (`order
-//! moves`, or no `order` line: written before the order existed) are refused with
-//! [`CheckpointError::MoveOrder`]: that order is gone, and such a path means another place.
+//! always `towards-goal` (the move table's visiting order, the blank towards its goal corner
+//! first). Files of searches in an earlier order (`order h`, smallest estimate first; `order
+//! moves`, the move table's slots; or no `order` line) are refused with
+//! [`CheckpointError::MoveOrder`]: those orders are gone, and such a path means another place.
 
 use super::{CheckpointError, SearchState};
 use crate::heuristic::HeuristicChoice;
@@ -44,8 +45,8 @@ use std::path::Path;
 /// The version written in the first line; other versions are refused.
 pub const VERSION: u32 = 1;
 
-/// The value of the `order` line: children smallest estimate first.
-const ORDER: &str = "h";
+/// The value of the `order` line: children in the move table's visiting order.
+const ORDER: &str = "towards-goal";
 
 /// A checkpoint file's contents: the search state and what it belongs to.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -201,12 +202,13 @@ impl Checkpoint {
         }
         match order.as_deref().map(str::trim) {
             Some(ORDER) => {}
+            Some("h") => return Err(CheckpointError::MoveOrder("order h")),
             Some("moves") => return Err(CheckpointError::MoveOrder("order moves")),
             None => return Err(CheckpointError::MoveOrder("no order line")),
             Some(v) => {
                 return Err(CheckpointError::Field {
                     field: "order",
-                    why: format!("{v:?} is not a child order (h)"),
+                    why: format!("{v:?} is not a child order ({ORDER})"),
                 })
             }
         }
@@ -457,9 +459,9 @@ mod tests {
     }
 
     #[test]
-    fn files_in_move_order_are_refused_clearly() {
+    fn files_in_earlier_orders_are_refused_clearly() {
         let text = sample().to_text();
-        assert!(text.contains("\norder h\n"), "{text}");
+        assert!(text.contains("\norder towards-goal\n"), "{text}");
         // A checksummed file whose body is `body`.
         let sealed = |body: String| format!("{body}checksum {:016x}\n", fnv1a(body.as_bytes()));
         let body = |f: &dyn Fn(&str) -> Option<String>| -> String {
@@ -471,13 +473,13 @@ mod tests {
         };
         // What files written before the order existed hold: no `order` line.
         let old = sealed(body(&|l| (!l.starts_with("order ")).then(|| l.to_string())));
-        let moves = sealed(body(&|l| Some(l.replace("order h", "order moves"))));
-        for file in [old, moves] {
+        let earlier = |o: &str| sealed(body(&|l| Some(l.replace("order towards-goal", o))));
+        for file in [old, earlier("order moves"), earlier("order h")] {
             let e = Checkpoint::parse(&file).unwrap_err();
             assert!(matches!(e, CheckpointError::MoveOrder(_)), "{e}");
-            assert!(e.to_string().contains("move table's order"), "{e}");
+            assert!(e.to_string().contains("another order"), "{e}");
         }
-        let bad = sealed(body(&|l| Some(l.replace("order h", "order sideways"))));
+        let bad = earlier("order sideways");
         assert!(matches!(
             Checkpoint::parse(&bad),
             Err(CheckpointError::Field { field: "order", .. })

@@ -51,7 +51,7 @@ pub trait Heuristic {
     /// The estimate of the child that the move of `tile` from `from` to `to` makes, computed
     /// from the node's `parts` and `tiles` (the board before the move) without changing them.
     /// Called after [`Heuristic::prepare`] for every child, before the first is applied (the
-    /// cost-bounded searches visit children smallest estimate first); it may
+    /// cost-bounded searches prune a child above the bound without making it); it may
     /// keep in `pending` what the child's [`Heuristic::apply`] would otherwise compute again
     /// (the looked-up values). The default applies the move to a copy of the parts.
     ///

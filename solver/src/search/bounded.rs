@@ -8,7 +8,7 @@
 //! duplicate-move machine of `prune/` forbids (its state is carried per depth, as an
 //! argument of the recursion); each node's children are readied by the one child step of
 //! `search/children.rs` (lookups prepared and prefetched together, estimates looked up before
-//! any child is made, children visited smallest estimate first), a child whose `g + h`
+//! any child is made, children visited in the move table's order), a child whose `g + h`
 //! exceeds the bound is counted and never made, the heuristic is updated incrementally, and
 //! nothing is allocated (the path's capacity, and a donor's frames, are reserved before each
 //! search).
@@ -487,7 +487,7 @@ impl<'a, H: Heuristic, B: Budget, D: Donor> Probe<'a, H, B, D> {
             self.prune,
             &self.parts,
             &self.position,
-            targets,
+            (targets, moves.visit(blank)),
             prev,
             state,
             self.bound.saturating_sub(g + 1),

@@ -151,7 +151,7 @@ fn two_phases<H: Heuristic + Sync, K: Packed, Q: OpenList<K>>(
         })
         .collect();
     let threads = thread_count(settings.threads);
-    let moves = MoveTable::new(goal.board());
+    let moves = MoveTable::for_goal(goal);
     let goal_tiles = goal_array(goal);
     let setting = Setting {
         moves: &moves,

@@ -60,7 +60,7 @@ pub(crate) fn search<H: Heuristic>(
 ) -> Outcome {
     let clock = Clock::of(search);
     let board = goal.board();
-    let moves = MoveTable::new(board);
+    let moves = MoveTable::for_goal(goal);
     let goal_tiles = goal_array(goal);
     let pruner = settings.pruning.machine(board);
     let mut probe = Probe::new(

@@ -66,7 +66,7 @@ where
     let clock = Clock::of(search);
     let threads = thread_count(settings.threads);
     let board = goal.board();
-    let moves = MoveTable::new(board);
+    let moves = MoveTable::for_goal(goal);
     let pruner = settings.pruning.machine(board);
     let goal_tiles = goal_array(goal);
     // The start is the one root: every iteration searches it again from its memo.

@@ -250,7 +250,8 @@ impl<'a> Giver<'a> {
     }
 
     /// Gives the shallowest untried move of `line` that leaves at least [`MIN_REST`] moves of
-    /// the bound to the pool, if a worker still waits and the pool is empty.
+    /// the bound to the pool (at that depth, the first in the visiting order), if a worker still
+    /// waits and the pool is empty.
     #[cold]
     #[inline(never)]
     fn donate(&mut self, line: Line<'_>) {
@@ -259,20 +260,29 @@ impl<'a> Giver<'a> {
         if s.closed || s.tasks.len() >= pool.hungry.load(Relaxed) {
             return;
         }
+        let mut position = line.root.clone();
         for k in 0..line.frames.len() {
+            if k > 0 {
+                position.slide(line.path[k - 1]);
+            }
             let g = line.g0 + k as u32 + 1;
             if g + MIN_REST > line.bound {
                 return;
             }
-            let Some(slot) = line.frames[k].iter().position(|&st| st != FORBIDDEN) else {
+            // The move the giver would make next at this depth, in the visiting order: the
+            // two workers then go through the subtrees about as one would alone.
+            let prev = position.blank;
+            let frame = &mut line.frames[k];
+            let Some(slot) = line
+                .moves
+                .visit(prev)
+                .into_iter()
+                .map(usize::from)
+                .find(|&s| frame[s] != FORBIDDEN)
+            else {
                 continue;
             };
-            let state = std::mem::replace(&mut line.frames[k][slot], FORBIDDEN);
-            let mut position = line.root.clone();
-            for &cell in &line.path[..k] {
-                position.slide(cell);
-            }
-            let prev = position.blank;
+            let state = std::mem::replace(&mut frame[slot], FORBIDDEN);
             let to = line.moves.targets(prev)[slot];
             position.slide(to);
             let mut path = Vec::with_capacity(self.prefix.len() + k + 1);
