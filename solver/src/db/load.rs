@@ -4,10 +4,10 @@
 //! search ([`OpenOptions`]).
 
 use super::digest_check::{check_digests, mismatch, BackgroundCheck};
+use super::shared_index::shared_index;
 use super::walk::Walk;
 use super::{frame, Database, DbError, LoadedTable};
 use pdbformat::format::{Encoding, FormatError, PdbFile, TableHeader};
-use pdbformat::rank::{FastIndex, TableIndex, TableKind};
 use pdbformat::Goal;
 use std::path::Path;
 use std::sync::Arc;
@@ -87,14 +87,13 @@ impl Database {
         let total: u64 = header.tables.iter().map(|t| t.raw_len).sum();
         let mut before = 0u64;
         let mut tables = Vec::with_capacity(header.tables.len());
-        // The fast indexes made so far, by pattern size and kind: tables of one size share
-        // one copy of the index's tables (megabytes on 5×5), which then stays in the cache.
-        let mut fasts: Vec<(usize, TableKind, FastIndex)> = Vec::new();
         for (i, th) in header.tables.iter().enumerate() {
             // `PdbFile::open` has checked the table's shape: its entry count against its
             // pattern and kind, its byte length against its encoding, and that `bit1` entries
             // belong to a zero-aware table.
-            let index = TableIndex::new(board, th.pattern.len(), th.kind).map_err(|e| {
+            // Tables of one shape share one copy of the index's tables (megabytes on 5×5),
+            // across files too, which then stays in the cache.
+            let shared = shared_index(board, th.pattern.len(), th.kind).map_err(|e| {
                 format(FormatError::InvalidField {
                     field: format!("table {i} pattern size"),
                     why: e.to_string(),
@@ -111,24 +110,14 @@ impl Database {
                 .map_err(format)?
             };
             before += th.raw_len;
-            let fast = match fasts
-                .iter()
-                .find(|(k, kind, _)| (*k, *kind) == (th.pattern.len(), th.kind))
-            {
-                Some((_, _, f)) => f.clone(),
-                None => {
-                    let f = FastIndex::new(board, &index);
-                    fasts.push((th.pattern.len(), th.kind, f.clone()));
-                    f
-                }
-            };
+            let fast = shared.fast.clone();
             let walk = (th.encoding == Encoding::Bit1)
                 .then(|| Box::new(Walk::new(th, &header.goal, &fast)));
             let table = LoadedTable {
                 pattern: th.pattern.clone(),
                 kind: th.kind,
                 fast,
-                index,
+                shared,
                 header: th.clone(),
                 entries,
                 encoding: th.encoding,

@@ -22,12 +22,14 @@
 //! One concept per file: `error.rs` ([`DbError`]), `table.rs` ([`LoadedTable`] and its
 //! lookups), `walk.rs` (the `bit1` walk to the goal), `load.rs` (opening: huge-page memory or
 //! a mapping, [`OpenOptions`], [`Residence`]), `digest_check.rs` (the background digest check),
-//! `frame.rs` (which goals a database serves).
+//! `frame.rs` (which goals a database serves), `shared_index.rs` (one copy of each table shape's
+//! index per process).
 
 mod digest_check;
 mod error;
 mod frame;
 mod load;
+mod shared_index;
 mod table;
 mod walk;
 
