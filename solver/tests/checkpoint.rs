@@ -20,12 +20,20 @@ fn goal4() -> Goal {
     Goal::blank_first(Board::new(4, 4).unwrap())
 }
 
-/// IDA* reporting every event into `events`.
+/// Resumable IDA* (the fixed order of children, checkpoints at a stop).
+fn resumable() -> Search {
+    Search::new(Ida {
+        resumable: true,
+        ..Ida::default()
+    })
+}
+
+/// Resumable IDA* reporting every event into `events`.
 fn recording(events: &Arc<Mutex<Vec<Event>>>) -> Search {
     let e = events.clone();
     Search {
         observer: Some(Observer::new(move |ev| e.lock().unwrap().push(ev.clone()))),
-        ..Search::default()
+        ..resumable()
     }
 }
 
@@ -61,7 +69,7 @@ fn stopped_and_resumed_search_matches_an_uninterrupted_one() {
     let goal = goal4();
     let p = Puzzle::parse(KORF1, None).unwrap();
     let h = HeuristicChoice::LinearConflict;
-    let whole = solve(&Search::default(), &h, &p, &goal).unwrap();
+    let whole = solve(&resumable(), &h, &p, &goal).unwrap();
     assert_eq!(whole.len(), 57);
 
     let events = Arc::new(Mutex::new(Vec::new()));
@@ -104,7 +112,7 @@ fn a_chain_of_resumptions_on_5x5_matches_too() {
         }
     }
     let h = HeuristicChoice::LinearConflict;
-    let whole = solve(&Search::default(), &h, &q, &goal).unwrap();
+    let whole = solve(&resumable(), &h, &q, &goal).unwrap();
     assert!(whole.stats.iterations >= 2, "{:?}", whole.stats);
     let mut state: Option<SearchState> = None;
     let step = (whole.stats.nodes / 7).max(50);
@@ -134,7 +142,7 @@ fn periodic_pauses_change_nothing_and_progress_adds_up() {
     let goal = goal4();
     let p = Puzzle::parse(KORF1, None).unwrap();
     let h = HeuristicChoice::LinearConflict;
-    let whole = solve(&Search::default(), &h, &p, &goal).unwrap();
+    let whole = solve(&resumable(), &h, &p, &goal).unwrap();
     let events = Arc::new(Mutex::new(Vec::new()));
     let mut opts = recording(&events);
     ida(&mut opts).checkpoint_every = Some(Duration::from_millis(2));

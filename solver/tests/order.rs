@@ -1,6 +1,8 @@
-//! The order of a node's children (the move table's, the blank towards its goal corner first),
-//! with every child's estimate looked up before the first is made: IDA* finds solutions of the
-//! BFS-exact length, and `parallel-ida` on one thread retraces `ida` node for node. Checked
+//! The order of a node's children (the move table's, the blank towards its goal corner first,
+//! and near the start the order learned from the earlier iterations), with every child's
+//! estimate looked up before the first is made: IDA* finds solutions of the BFS-exact length,
+//! every completed iteration visits the same nodes in the learned order as in the fixed one,
+//! and `parallel-ida` on one thread retraces `ida` node for node. Checked
 //! with byte and `bit1` pattern databases and a catalogue of two partitions (the heuristic
 //! whose `evaluate` keeps its lookups for `apply`), Manhattan distance, and linear conflicts
 //! (the general `evaluate`).
@@ -12,7 +14,8 @@ use common::{
     Settings,
 };
 use pdbformat::{Board, Goal, Puzzle};
-use pdbsolver::{AlgorithmName, HeuristicChoice, Solution};
+use pdbsolver::{AlgorithmName, Event, HeuristicChoice, Ida, Observer, Search, Solution};
+use std::sync::{Arc, Mutex};
 
 /// Solves `p` with `alg` on `threads` threads.
 fn run(
@@ -67,5 +70,59 @@ fn one_thread_of_parallel_ida_retraces_ida() {
             assert_eq!(par.stats.expanded, ida.stats.expanded, "{what}");
             assert_eq!(par.stats.iterations, ida.stats.iterations, "{what}");
         }
+    }
+}
+
+/// IDA* of `p`, resumable (the fixed order) or not (the learned order), with the nodes of
+/// each completed iteration.
+fn ida_by_iteration(
+    h: &HeuristicChoice,
+    p: &Puzzle,
+    goal: &Goal,
+    resumable: bool,
+) -> (Solution, Vec<(u32, u64)>) {
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let s = seen.clone();
+    let search = Search {
+        observer: Some(Observer::new(move |e| {
+            if let Event::Iteration(it) = e {
+                s.lock().unwrap().push((it.bound, it.nodes));
+            }
+        })),
+        ..Search::new(Ida {
+            resumable,
+            ..Ida::default()
+        })
+    };
+    let solution = pdbsolver::solve(&search, h, p, goal).unwrap();
+    assert_replays(p, goal, &solution);
+    let its = seen.lock().unwrap().clone();
+    (solution, its)
+}
+
+#[test]
+fn the_learned_order_changes_only_the_last_iteration() {
+    let board = Board::new(3, 3).unwrap();
+    for goal in [Goal::blank_first(board), Goal::blank_last(board)] {
+        let dir = tempfile::tempdir().unwrap();
+        let dist = all_distances(&goal);
+        let mut rng = Rng::new(0x0bde_0002);
+        let mut differed = 0;
+        for (name, h) in heuristics(dir.path(), &goal) {
+            for _ in 0..10 {
+                let p = random_solvable(&goal, &mut rng);
+                let (fixed, fixed_its) = ida_by_iteration(&h, &p, &goal, true);
+                let (learned, learned_its) = ida_by_iteration(&h, &p, &goal, false);
+                let what = format!("{name}, {p:#}");
+                assert_eq!(learned.len(), dist[distance_key(&p)] as usize, "{what}");
+                assert_eq!(fixed.len(), learned.len(), "{what}");
+                // The same bounds, and the same nodes in every iteration that ended without
+                // the goal: an order changes where the last one meets it, nothing else.
+                assert_eq!(learned_its, fixed_its, "{what}");
+                differed += (learned.stats.nodes != fixed.stats.nodes) as u32;
+            }
+        }
+        // The order is in use: some last iterations end elsewhere.
+        assert!(differed > 0, "{goal}");
     }
 }

@@ -19,6 +19,7 @@
 //! visiting order), so that a search can start again there.
 
 use super::children::Children;
+use super::history::{Frontier, History, DEPTH as HISTORY_DEPTH};
 use super::{Clock, Stop};
 use crate::heuristic::Heuristic;
 use crate::position::{MoveTable, Position, MAX_CELLS};
@@ -310,6 +311,11 @@ pub(crate) struct Probe<'a, H: Heuristic, B: Budget, D: Donor = Keep> {
     polled: u32,
     /// What is done with untried subtrees.
     pub(crate) donor: D,
+    /// Where the probe learns the order of children near its start and records what each
+    /// iteration found there (`search/history.rs`); `None`: the move table's fixed order.
+    pub(crate) history: Option<&'a History>,
+    /// The frontier of the subtree the last call of `dfs` searched (with a history).
+    last_frontier: Frontier,
 }
 
 impl<'a, H: Heuristic, B: Budget> Probe<'a, H, B, Keep> {
@@ -361,6 +367,8 @@ impl<'a, H: Heuristic, B: Budget, D: Donor> Probe<'a, H, B, D> {
             frames: Vec::new(),
             polled: 0,
             donor,
+            history: None,
+            last_frontier: Frontier::NONE,
         }
     }
 
@@ -482,7 +490,7 @@ impl<'a, H: Heuristic, B: Budget, D: Donor> Probe<'a, H, B, D> {
         let blank = self.position.blank;
         let moves = self.moves;
         let targets = moves.targets(blank);
-        let kids = Children::<H>::new(
+        let mut kids = Children::<H>::new(
             self.h,
             self.prune,
             &self.parts,
@@ -495,6 +503,16 @@ impl<'a, H: Heuristic, B: Budget, D: Donor> Probe<'a, H, B, D> {
         let depth = (g - self.g0) as usize;
         if D::DONATES {
             self.frames[depth] = kids.states;
+        }
+        // With a history: the pruned nodes below this one, and near the start the order of
+        // the children that the last iteration's findings give.
+        let learn = self.history.is_some();
+        let mut frontier = Frontier::NONE;
+        if let Some(history) = self.history {
+            if depth < HISTORY_DEPTH {
+                let estimates = *kids.estimates();
+                history.order(&self.position, targets, g, &mut kids.order, &estimates);
+            }
         }
         for rank in 0..targets.len() {
             let slot = kids.order[rank] as usize;
@@ -536,6 +554,9 @@ impl<'a, H: Heuristic, B: Budget, D: Donor> Probe<'a, H, B, D> {
                 Some(f) => {
                     // Evaluated above the bound: counted, and pruned without being made.
                     self.next_bound = self.next_bound.min(f);
+                    if learn {
+                        frontier.merge(Frontier::pruned(f, f - g - 1));
+                    }
                 }
                 None => {
                     // The tile on `next` slides into the blank's cell.
@@ -560,8 +581,14 @@ impl<'a, H: Heuristic, B: Budget, D: Donor> Probe<'a, H, B, D> {
                             return false;
                         }
                         self.path.pop();
-                    } else if f < self.next_bound {
-                        self.next_bound = f;
+                        if learn {
+                            frontier.merge(self.last_frontier);
+                        }
+                    } else {
+                        self.next_bound = self.next_bound.min(f);
+                        if learn {
+                            frontier.merge(Frontier::pruned(f, hv));
+                        }
                     }
                     self.h.undo(&mut self.parts, tile, next, blank, undo);
                     self.position.slide(blank);
@@ -571,6 +598,12 @@ impl<'a, H: Heuristic, B: Budget, D: Donor> Probe<'a, H, B, D> {
                 // The child on the resumed path is done: search freely from here on.
                 self.cursor.resuming = false;
             }
+        }
+        if let Some(history) = self.history {
+            if depth < HISTORY_DEPTH {
+                history.record(&self.position.tiles, frontier);
+            }
+            self.last_frontier = frontier;
         }
         false
     }

@@ -121,6 +121,13 @@ impl<H: Heuristic> Children<H> {
         }
     }
 
+    /// Each child's estimate by slot (`u32::MAX` for moves not to be made; a child above the
+    /// bound may have been evaluated only as far as needed to tell).
+    #[inline(always)]
+    pub(crate) fn estimates(&self) -> &[u32; 4] {
+        &self.estimates
+    }
+
     /// For the child in `slot` (a move to be made) of a node at cost `g`: its
     /// `f = g + 1 + h` when that exceeds `bound` (the child is pruned without being made),
     /// else `None` (the child is to be made and applied).

@@ -29,6 +29,7 @@
 
 use super::astar::{finish, queue_for, with_key, Engine, Node, Priority, QueueChoice, Step};
 use super::bucket_queue::{BucketQueue, HeapQueue, OpenList, TwoBucketQueue};
+use super::history::History;
 use super::parallel_ida::{first_task, iterate, thread_count, Setting};
 use super::steal::Task;
 use super::{goal_array, Outcome, Search};
@@ -153,12 +154,14 @@ fn two_phases<H: Heuristic + Sync, K: Packed, Q: OpenList<K>>(
     let threads = thread_count(settings.threads);
     let moves = MoveTable::for_goal(goal);
     let goal_tiles = goal_array(goal);
+    let history = History::new(goal.board().cells());
     let setting = Setting {
         moves: &moves,
         pruner: &pruner,
         goal: &goal_tiles,
         clock: &e.clock,
         threads,
+        history: &history,
     };
     // The frontier's tasks, held beside A*'s table: the roots, each iteration's queue of
     // their copies, and each root's memo (an `Arc` of its own).

@@ -13,15 +13,22 @@
 //! iteration up to the moment the goal is found.
 
 //!
+//! **Order of children**: the move table's fixed order (the blank towards its goal corner
+//! first), except within the first levels below the start, where each iteration orders the
+//! children by what the previous one found in their subtrees (`search/history.rs`): the last
+//! iteration then tends to meet the goal sooner. A resumable search keeps the fixed order
+//! everywhere.
+//!
 //! **Long searches**: with [`Search::observer`] the search reports each finished iteration
-//! ([`super::observer::Iteration`]) and checkpoints ([`SearchState`]), one when a limit or
-//! [`Search::interrupt`] stops it within an iteration and one every
-//! [`Ida::checkpoint_every`]: the search pauses at the next node, reports where it stands,
-//! and goes on from there (redoing only the unfinished subtree below the cut depth).
-//! [`Ida::resume`] starts it from such a state; the node counts come out as if it had
-//! never stopped.
+//! ([`super::observer::Iteration`]). A [resumable](Ida::resumable) one also reports
+//! checkpoints ([`SearchState`]), one when a limit or [`Search::interrupt`] stops it within an
+//! iteration and one every [`Ida::checkpoint_every`]: the search pauses at the next node,
+//! reports where it stands, and goes on from there (redoing only the unfinished subtree below
+//! the cut depth). [`Ida::resume`] starts it from such a state; the node counts come out as if
+//! it had never stopped.
 
 use super::bounded::{Budget, Cursor, Local, Probe};
+use super::history::History;
 use super::observer::{Event, Tracker};
 use super::{goal_array, Clock, Outcome, Search, Stats, Stop};
 use crate::checkpoint::SearchState;
@@ -40,12 +47,28 @@ pub const CUT_DEPTH: usize = 20;
 pub struct Ida {
     /// The duplicate-move pruning machine.
     pub pruning: Pruning,
-    /// Also report a checkpoint this often while searching (to [`Search::observer`]); a
-    /// checkpoint is always reported when a limit or the interrupt stops the search within an
-    /// iteration, if there is an observer.
+    /// Also report a checkpoint this often while searching (to [`Search::observer`]). Makes
+    /// the search [`Ida::resumable`].
     pub checkpoint_every: Option<Duration>,
-    /// Start from this saved search state instead of the start's estimate.
+    /// Start from this saved search state instead of the start's estimate. Makes the search
+    /// [`Ida::resumable`].
     pub resume: Option<SearchState>,
+    /// Make the search resumable: with an observer, report a checkpoint when a limit or the
+    /// interrupt stops it within an iteration, and visit every node's children in the move
+    /// table's fixed order, which a checkpoint's path can be replayed in. Otherwise the order of
+    /// children near the start is learned from the earlier iterations
+    /// (`search/history.rs`), which meets the goal sooner in the last iteration but cannot be
+    /// replayed from a checkpoint, and no checkpoint is reported. Implied by
+    /// [`Ida::checkpoint_every`] and [`Ida::resume`].
+    pub resumable: bool,
+}
+
+impl Ida {
+    /// Whether the search can be stopped and resumed from a checkpoint (see
+    /// [`Ida::resumable`]).
+    pub fn is_resumable(&self) -> bool {
+        self.resumable || self.checkpoint_every.is_some() || self.resume.is_some()
+    }
 }
 
 /// Runs IDA* from `start` to `goal` with the heuristic `h` (prepared for `goal`), with
@@ -63,6 +86,7 @@ pub(crate) fn search<H: Heuristic>(
     let moves = MoveTable::for_goal(goal);
     let goal_tiles = goal_array(goal);
     let pruner = settings.pruning.machine(board);
+    let history = (!settings.is_resumable()).then(|| History::new(board.cells()));
     let mut probe = Probe::new(
         h,
         &moves,
@@ -70,8 +94,10 @@ pub(crate) fn search<H: Heuristic>(
         &goal_tiles,
         Local::new(clock.clone(), 0),
     );
-    let tracking = search.observer.is_some() || settings.resume.is_some();
+    let resumable = settings.is_resumable();
+    let tracking = resumable && (search.observer.is_some() || settings.resume.is_some());
     probe.cursor = Cursor::new(if tracking { CUT_DEPTH } else { 0 });
+    probe.history = history.as_ref();
     // The start's parts serve every iteration (for `bit1` tables they take a walk per table).
     let parts = h.init(&start.tiles);
     let h0 = h.value(&parts);

@@ -35,6 +35,7 @@ mod bounded;
 mod bucket_queue;
 mod children;
 mod dfs;
+mod history;
 mod hybrid;
 mod ida;
 mod limits;

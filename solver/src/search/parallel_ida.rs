@@ -20,6 +20,7 @@
 //! by up to that much per thread.
 
 use super::bounded::{Donor, Keep, Shared};
+use super::history::History;
 use super::steal::{Giver, Pool, Stealer, Task};
 use super::{goal_array, Clock, Outcome, Search, Stats, Stop};
 use crate::heuristic::Heuristic;
@@ -83,6 +84,7 @@ where
             goal: &goal_tiles,
             clock: &clock,
             threads,
+            history: &History::new(board.cells()),
         },
         &roots,
         0,
@@ -139,6 +141,9 @@ pub(crate) struct Setting<'a> {
     pub(crate) goal: &'a [u8; MAX_CELLS],
     pub(crate) clock: &'a Clock,
     pub(crate) threads: usize,
+    /// What the iterations learn about the order of children near each task's start, shared
+    /// by the workers (`search/history.rs`).
+    pub(crate) history: &'a History,
 }
 
 /// How the iterations of [`iterate`] ended.
@@ -206,6 +211,7 @@ pub(crate) fn iterate<H: Heuristic + Sync>(
                 moves: set.moves,
                 pruner: set.pruner,
                 goal: set.goal,
+                history: set.history,
                 shared: &shared,
                 pool: &pool,
                 next_bound: &next_bound,
@@ -271,6 +277,7 @@ struct Worker<'a, H> {
     moves: &'a MoveTable,
     pruner: &'a Pruner,
     goal: &'a [u8; MAX_CELLS],
+    history: &'a History,
     shared: &'a Shared,
     pool: &'a Pool,
     next_bound: &'a AtomicU32,
@@ -302,6 +309,7 @@ impl<H: Heuristic> Worker<'_, H> {
             self.shared,
             donor,
         );
+        probe.learn_from(self.history);
         let mut holding = false;
         let body = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             let mut seen = 0;

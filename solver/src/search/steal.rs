@@ -22,6 +22,7 @@
 //! the next iteration or the end. Workers live for the whole search.
 
 use super::bounded::{Budget, Donor, Line, Probe, Shared, SharedBudget};
+use super::history::History;
 use crate::heuristic::Heuristic;
 use crate::position::{MoveTable, Position, MAX_CELLS};
 use crate::prune::{Pruner, FORBIDDEN};
@@ -335,6 +336,12 @@ impl<'a, H: Heuristic, D: Donor> Stealer<'a, H, D> {
             origin: 0,
             prefix: Vec::new(),
         }
+    }
+
+    /// Makes the probe order the children near each task's start by what `history` holds,
+    /// and record there what it finds (see `search/history.rs`).
+    pub(crate) fn learn_from(&mut self, history: &'a History) {
+        self.probe.history = Some(history);
     }
 
     /// Prepares an iteration with `bound`: forgets the smallest exceeded `f` and sizes the
