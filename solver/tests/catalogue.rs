@@ -15,11 +15,10 @@ use pdbformat::standard::StandardDb;
 use pdbformat::Puzzle;
 use pdbformat::{Board, Goal};
 use pdbsolver::heuristic::{Heuristic, MoveTable, PdbHeuristic, Position};
-use pdbsolver::{Database, Event, HeuristicChoice, Observer, OpenOptions, Search, Solution};
+use pdbsolver::{Database, HeuristicChoice, OpenOptions, Solution};
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::Arc;
-use std::sync::Mutex;
 
 /// Builds a zero-aware bit1 4x4 database of `partition` at `path` (seconds for 5-5-5).
 fn build(path: &Path, partition: &'static str) -> Arc<Database> {
@@ -32,19 +31,7 @@ fn build(path: &Path, partition: &'static str) -> Arc<Database> {
 /// IDA* with `h`: the solution, and the nodes of each iteration that ended without the goal,
 /// by its bound.
 fn ida_by_bound(h: &HeuristicChoice, p: &Puzzle, goal: &Goal) -> (Solution, BTreeMap<u32, u64>) {
-    let done = Arc::new(Mutex::new(BTreeMap::new()));
-    let d = done.clone();
-    let search = Search {
-        observer: Some(Observer::new(move |e| {
-            if let Event::Iteration(it) = e {
-                d.lock().unwrap().insert(it.bound, it.nodes);
-            }
-        })),
-        ..Search::default()
-    };
-    let s = pdbsolver::solve(&search, h, p, goal).unwrap();
-    let by_bound = done.lock().unwrap().clone();
-    (s, by_bound)
+    common::ida_by_bound(h, p, goal, pdbsolver::Ida::default())
 }
 
 fn pdb(dbs: &[Arc<Database>], reflect: bool) -> HeuristicChoice {

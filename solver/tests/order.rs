@@ -14,8 +14,8 @@ use common::{
     Settings,
 };
 use pdbformat::{Board, Goal, Puzzle};
-use pdbsolver::{AlgorithmName, Event, HeuristicChoice, Ida, Observer, Search, Solution};
-use std::sync::{Arc, Mutex};
+use pdbsolver::{AlgorithmName, HeuristicChoice, Ida, Solution};
+use std::collections::BTreeMap;
 
 /// Solves `p` with `alg` on `threads` threads.
 fn run(
@@ -80,24 +80,16 @@ fn ida_by_iteration(
     p: &Puzzle,
     goal: &Goal,
     resumable: bool,
-) -> (Solution, Vec<(u32, u64)>) {
-    let seen = Arc::new(Mutex::new(Vec::new()));
-    let s = seen.clone();
-    let search = Search {
-        observer: Some(Observer::new(move |e| {
-            if let Event::Iteration(it) = e {
-                s.lock().unwrap().push((it.bound, it.nodes));
-            }
-        })),
-        ..Search::new(Ida {
+) -> (Solution, BTreeMap<u32, u64>) {
+    common::ida_by_bound(
+        h,
+        p,
+        goal,
+        Ida {
             resumable,
             ..Ida::default()
-        })
-    };
-    let solution = pdbsolver::solve(&search, h, p, goal).unwrap();
-    assert_replays(p, goal, &solution);
-    let its = seen.lock().unwrap().clone();
-    (solution, its)
+        },
+    )
 }
 
 #[test]

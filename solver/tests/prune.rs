@@ -9,10 +9,8 @@ mod common;
 use common::{all_distances, distance_key, Rng};
 use pdbformat::{Board, Direction, Goal, Puzzle};
 use pdbsolver::prune::{default_depth, Pruner, FORBIDDEN};
-use pdbsolver::{Event, Observer};
 use pdbsolver::{HeuristicChoice, Ida, Pruning, Search, Solution};
 use std::collections::{BTreeMap, HashMap};
-use std::sync::{Arc, Mutex};
 
 /// The (length, lexicographic) key of a move string: directions in [`Direction::ALL`] order.
 fn order(s: &[Direction]) -> (usize, Vec<usize>) {
@@ -162,22 +160,15 @@ fn solve_by_bound(
     goal: &Goal,
     pruning: Pruning,
 ) -> (Solution, BTreeMap<u32, u64>) {
-    let done = Arc::new(Mutex::new(BTreeMap::new()));
-    let d = done.clone();
-    let search = Search {
-        observer: Some(Observer::new(move |e| {
-            if let Event::Iteration(it) = e {
-                d.lock().unwrap().insert(it.bound, it.nodes);
-            }
-        })),
-        ..Search::new(Ida {
+    common::ida_by_bound(
+        h,
+        p,
+        goal,
+        Ida {
             pruning,
             ..Ida::default()
-        })
-    };
-    let s = pdbsolver::solve(&search, h, p, goal).unwrap();
-    let by_bound = done.lock().unwrap().clone();
-    (s, by_bound)
+        },
+    )
 }
 
 /// Every iteration that ended without the goal searched the whole tree within its bound, so

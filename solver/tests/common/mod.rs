@@ -138,6 +138,32 @@ pub fn random_solvable(goal: &Goal, rng: &mut Rng) -> Puzzle {
     }
 }
 
+/// IDA* of `p` with `settings`: the solution (checked to replay), and the nodes of each
+/// iteration that ended without the goal, by its bound (what an order of children or a
+/// pruning machine must leave alone or only reduce).
+pub fn ida_by_bound(
+    h: &pdbsolver::HeuristicChoice,
+    p: &Puzzle,
+    goal: &Goal,
+    settings: pdbsolver::Ida,
+) -> (pdbsolver::Solution, std::collections::BTreeMap<u32, u64>) {
+    use std::sync::{Arc, Mutex};
+    let done = Arc::new(Mutex::new(std::collections::BTreeMap::new()));
+    let d = done.clone();
+    let search = pdbsolver::Search {
+        observer: Some(pdbsolver::Observer::new(move |e| {
+            if let pdbsolver::Event::Iteration(it) = e {
+                d.lock().unwrap().insert(it.bound, it.nodes);
+            }
+        })),
+        ..pdbsolver::Search::new(settings)
+    };
+    let s = pdbsolver::solve(&search, h, p, goal).unwrap_or_else(|e| panic!("{p:#}: {e}"));
+    assert_replays(p, goal, &s);
+    let by_bound = done.lock().unwrap().clone();
+    (s, by_bound)
+}
+
 /// Plays `moves` and checks that they reach `goal`, and that the reported tiles are the moved ones.
 pub fn assert_replays(puzzle: &Puzzle, goal: &Goal, s: &pdbsolver::Solution) {
     let (end, tiles) = pdbsolver::replay(puzzle, &s.moves).expect("every move stays on the board");
