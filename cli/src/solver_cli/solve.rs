@@ -49,7 +49,9 @@ pub struct SolveArgs {
     /// Keep the search's state in FILE (single puzzle, ida): rewritten atomically every
     /// --checkpoint-every seconds and when the search stops (limit or Ctrl-C). If FILE exists
     /// the search resumes from it (same puzzle, goal, databases and pruning, else it is
-    /// refused); it is removed once the puzzle is solved.
+    /// refused); it is removed once the puzzle is solved. A checkpointed search visits children
+    /// in the fixed order (no order learned from earlier iterations), so it may expand more
+    /// nodes, and return another optimal solution, than one without a checkpoint.
     #[arg(long, value_name = "FILE")]
     checkpoint: Option<PathBuf>,
     /// Seconds between two checkpoints.
