@@ -506,10 +506,14 @@ impl<'a, H: Heuristic, B: Budget, D: Donor> Probe<'a, H, B, D> {
         }
         // With a history: the pruned nodes below this one, and near the start the order of
         // the children that the last iteration's findings give.
+        // Near the start means within HISTORY_DEPTH moves of the search's start, not of this
+        // task's root: a task of `hybrid` starts at one of A*'s frontier nodes, and one of
+        // `parallel-ida` wherever a donation split the tree.
         let learn = self.history.is_some();
+        let near_start = (g as usize) < HISTORY_DEPTH;
         let mut frontier = Frontier::NONE;
         if let Some(history) = self.history {
-            if depth < HISTORY_DEPTH {
+            if near_start {
                 let estimates = *kids.estimates();
                 history.order(&self.position, targets, g, &mut kids.order, &estimates);
             }
@@ -600,7 +604,7 @@ impl<'a, H: Heuristic, B: Budget, D: Donor> Probe<'a, H, B, D> {
             }
         }
         if let Some(history) = self.history {
-            if depth < HISTORY_DEPTH {
+            if near_start {
                 history.record(&self.position.tiles, frontier);
             }
             self.last_frontier = frontier;
@@ -628,5 +632,45 @@ impl<'a, H: Heuristic, B: Budget, D: Donor> Probe<'a, H, B, D> {
         c.nodes_at[depth] = self.nodes;
         c.expanded_at[depth] = self.expanded;
         false
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::heuristic::Manhattan;
+    use crate::prune::Pruning;
+    use crate::search::{goal_array, Limits};
+    use pdbformat::{Board, Goal};
+
+    /// Records into a fresh history one iteration of a search from Korf's first 15-puzzle
+    /// instance reached at cost `g0` (bound: its `f` + 2); returns how many positions it
+    /// recorded.
+    fn recorded_from(g0: u32) -> usize {
+        let board = Board::new(4, 4).unwrap();
+        let goal = Goal::blank_first(board);
+        let h = Manhattan::new(&goal);
+        let moves = MoveTable::new(board);
+        let prune = Pruning::Off.machine(board);
+        let goal_tiles = goal_array(&goal);
+        let history = History::new(board.cells());
+        let clock = Clock::new(&Limits::default());
+        let mut probe = Probe::new(&h, &moves, &prune, &goal_tiles, Local::new(clock, 0));
+        probe.history = Some(&history);
+        let start =
+            Position::from_tiles(&[14, 13, 15, 7, 11, 12, 9, 5, 6, 0, 2, 1, 4, 8, 10, 3]).unwrap();
+        let h0 = h.value(&h.init(&start.tiles));
+        assert!(!probe.search(&start, g0, h0, crate::position::NO_CELL, g0 + h0 + 2));
+        assert!(probe.nodes > 1000);
+        history.recorded()
+    }
+
+    #[test]
+    fn only_positions_near_the_search_start_are_learned() {
+        // From the start: the positions within the history's depth are recorded.
+        assert!(recorded_from(0) > 100);
+        // A task rooted deeper (hybrid's frontier nodes, a donated subtree) is not near the
+        // start, however close its nodes are to the task's root.
+        assert_eq!(recorded_from(HISTORY_DEPTH as u32), 0);
     }
 }

@@ -145,6 +145,12 @@ impl History {
         slot.store(tag << 48 | frontier.pack(), Relaxed);
     }
 
+    /// How many slots hold a frontier.
+    #[cfg(test)]
+    pub(crate) fn recorded(&self) -> usize {
+        self.slots.iter().filter(|s| s.load(Relaxed) != 0).count()
+    }
+
     /// The frontier recorded for `tiles`, if any.
     fn recall(&self, tiles: &[u8; MAX_CELLS]) -> Option<Frontier> {
         let hash = hash(tiles);
