@@ -505,10 +505,10 @@ impl<'a, H: Heuristic, B: Budget, D: Donor> Probe<'a, H, B, D> {
             self.frames[depth] = kids.states;
         }
         // With a history: the pruned nodes below this one, and near the start the order of
-        // the children that the last iteration's findings give.
-        // Near the start means within HISTORY_DEPTH moves of the search's start, not of this
-        // task's root: a task of `hybrid` starts at one of A*'s frontier nodes, and one of
-        // `parallel-ida` wherever a donation split the tree.
+        // the children that the last iteration's findings give. Near the start means within
+        // HISTORY_DEPTH moves of the search's start, not of this task's root: a task of
+        // `hybrid` starts at one of A*'s frontier nodes, one of `parallel-ida` wherever a
+        // donation split the tree.
         let learn = self.history.is_some();
         let near_start = (g as usize) < HISTORY_DEPTH;
         let mut frontier = Frontier::NONE;
