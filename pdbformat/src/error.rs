@@ -115,6 +115,15 @@ pub enum PatternError {
         /// The tile.
         tile: usize,
     },
+    /// A compound lists one pattern twice.
+    #[error("pattern {pattern} appears twice")]
+    Repeated {
+        /// The pattern.
+        pattern: String,
+    },
+    /// A compound whose patterns make no exact cover of the tiles: no additive group.
+    #[error("no disjoint choice of the patterns covers every tile")]
+    NoCover,
     /// An additive partition must cover every tile.
     #[error("the partition does not cover tiles {missing:?}: an additive partition holds every tile exactly once")]
     Missing {

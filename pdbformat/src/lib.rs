@@ -1,6 +1,7 @@
 #![doc = include_str!("../README.md")]
 
 pub mod board;
+pub mod cover;
 pub mod error;
 pub mod format;
 pub mod goal;

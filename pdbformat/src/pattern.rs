@@ -1,4 +1,5 @@
-//! Patterns (sets of tiles) and partitions (disjoint patterns), with the named presets.
+//! Patterns (sets of tiles) and partitions (disjoint patterns, or the overlapping patterns of a
+//! compound), with the named presets.
 
 use crate::board::Board;
 use crate::error::PatternError;
@@ -13,7 +14,11 @@ pub struct Pattern {
     tiles: Vec<u8>,
 }
 
-/// Disjoint patterns of one board, in the order given.
+/// The patterns of one database, one table each, in the order given: disjoint ones (an
+/// additive partition, [`Partition::new`]), or the distinct patterns of a *compound*
+/// ([`Partition::compound`]), several partitions that share patterns, whose tables are stored
+/// once each and whose every exact cover of the tiles is an additive group
+/// ([`Partition::covers`]).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Partition {
     patterns: Vec<Pattern>,
@@ -25,6 +30,8 @@ struct Preset {
     width: usize,
     height: usize,
     cells: &'static [&'static [usize]],
+    /// Whether the patterns overlap: a compound ([`Partition::compound`]), not a partition.
+    compound: bool,
 }
 
 const PRESETS: &[Preset] = &[
@@ -34,6 +41,7 @@ const PRESETS: &[Preset] = &[
         width: 4,
         height: 4,
         cells: &[&[1, 2, 3, 4, 5, 6, 7], &[8, 9, 10, 11, 12, 13, 14, 15]],
+        compound: false,
     },
     // A second 7-8 for catalogues: the top-left staircase (cells 1-5, 8, 9) and the rest. It
     // cuts the board along the anti-diagonal, so neither it nor its transpose shares a pattern
@@ -44,6 +52,7 @@ const PRESETS: &[Preset] = &[
         width: 4,
         height: 4,
         cells: &[&[1, 2, 3, 4, 5, 8, 9], &[6, 7, 10, 11, 12, 13, 14, 15]],
+        compound: false,
     },
     // Left block, right block, bottom row.
     Preset {
@@ -51,6 +60,7 @@ const PRESETS: &[Preset] = &[
         width: 4,
         height: 4,
         cells: &[&[1, 4, 5, 8, 9, 12], &[2, 3, 6, 7, 10, 11], &[13, 14, 15]],
+        compound: false,
     },
     // Three connected blocks of five.
     Preset {
@@ -58,6 +68,7 @@ const PRESETS: &[Preset] = &[
         width: 4,
         height: 4,
         cells: &[&[1, 4, 5, 8, 12], &[2, 3, 6, 7, 11], &[9, 10, 13, 14, 15]],
+        compound: false,
     },
     // The four blocks of Korf & Felner's 24-puzzle tables.
     Preset {
@@ -70,6 +81,7 @@ const PRESETS: &[Preset] = &[
             &[10, 11, 15, 16, 20, 21],
             &[17, 18, 19, 22, 23, 24],
         ],
+        compound: false,
     },
     // A 6-6-6-6 that the transpose maps onto itself: the second and third blocks are each
     // other's mirror images across the main diagonal and the first and last are their own, so
@@ -86,6 +98,7 @@ const PRESETS: &[Preset] = &[
             &[10, 11, 15, 16, 20, 21],
             &[14, 18, 19, 22, 23, 24],
         ],
+        compound: false,
     },
     // Two more 6-6-6-6 for catalogues with "6666" (and, through reflection, their transposes):
     // 2×3 blocks shifted against Korf & Felner's, so that no pattern of one is a pattern of
@@ -101,6 +114,7 @@ const PRESETS: &[Preset] = &[
             &[5, 10, 11, 15, 16, 20],
             &[12, 17, 21, 22, 23, 24],
         ],
+        compound: false,
     },
     // "6666c": two columns of three (the left block's cells 1, 2, 6, 7, 11, 12), the top
     // right block reaching down to 19, the bottom-left block, and the bottom-right block with
@@ -116,6 +130,7 @@ const PRESETS: &[Preset] = &[
             &[5, 10, 15, 16, 20, 21],
             &[13, 17, 18, 22, 23, 24],
         ],
+        compound: false,
     },
     // A 7-7-5-5 that the transpose maps onto itself: the top two rows less cells 5 and 6, its
     // mirror image (the left two columns less cells 1 and 6), and two 5-tile patterns that
@@ -131,6 +146,34 @@ const PRESETS: &[Preset] = &[
             &[6, 12, 13, 17, 18],
             &[14, 19, 22, 23, 24],
         ],
+        compound: false,
+    },
+    // Clausecker's "small" catalogue of the 24-puzzle (its catalogues/small-compound.cat):
+    // seven 6-6-6-6 partitions over these fourteen 6-tile patterns, each stored once. The
+    // first four patterns are Korf & Felner's partition; the seven exact covers of the tiles
+    // are the catalogue's seven partitions (a test checks it). With the transposed view,
+    // fourteen sums.
+    Preset {
+        name: "6666x7",
+        width: 5,
+        height: 5,
+        cells: &[
+            &[1, 5, 6, 10, 11, 12],
+            &[2, 3, 4, 7, 8, 9],
+            &[13, 14, 18, 19, 23, 24],
+            &[15, 16, 17, 20, 21, 22],
+            &[1, 2, 5, 6, 10, 11],
+            &[3, 4, 7, 8, 9, 12],
+            &[13, 14, 15, 16, 17, 18],
+            &[19, 20, 21, 22, 23, 24],
+            &[1, 5, 6, 10, 15, 20],
+            &[11, 12, 16, 17, 21, 22],
+            &[3, 4, 9, 14, 19, 24],
+            &[7, 8, 12, 13, 18, 23],
+            &[11, 12, 13, 16, 17, 18],
+            &[14, 19, 21, 22, 23, 24],
+        ],
+        compound: true,
     },
 ];
 
@@ -227,6 +270,11 @@ impl Pattern {
         self.tiles.iter().any(|&t| t as usize == tile)
     }
 
+    /// The tiles as a set, one bit each.
+    pub fn mask(&self) -> u64 {
+        self.tiles.iter().fold(0, |m, &t| m | 1u64 << t)
+    }
+
     /// The pattern's goal cells under `goal`.
     pub fn goal_cells(&self, goal: &Goal) -> Vec<usize> {
         self.tiles
@@ -282,6 +330,42 @@ impl Partition {
             return Err(PatternError::Empty);
         }
         Ok(Partition { patterns })
+    }
+
+    /// The distinct patterns of a compound: they may overlap (each exact cover of the tiles is
+    /// an additive group, [`Partition::covers`]); fails on a pattern given twice.
+    pub fn compound(patterns: Vec<Pattern>) -> Result<Partition, PatternError> {
+        for (i, p) in patterns.iter().enumerate() {
+            if patterns[..i].contains(p) {
+                return Err(PatternError::Repeated {
+                    pattern: p.to_string(),
+                });
+            }
+        }
+        if patterns.is_empty() {
+            return Err(PatternError::Empty);
+        }
+        Ok(Partition { patterns })
+    }
+
+    /// Whether no tile is in two patterns (an additive partition, one group).
+    pub fn is_disjoint(&self) -> bool {
+        let mut seen = 0u64;
+        self.patterns.iter().all(|p| {
+            let m = p.mask();
+            let fresh = seen & m == 0;
+            seen |= m;
+            fresh
+        })
+    }
+
+    /// The additive groups: each exact cover of the tiles the patterns hold, as indexes into
+    /// [`patterns`](Self::patterns) (for a disjoint partition, all of them in one group; at
+    /// most [`MAX_COVERS`](crate::cover::MAX_COVERS)).
+    pub fn covers(&self) -> Vec<Vec<usize>> {
+        let masks: Vec<u64> = self.patterns.iter().map(Pattern::mask).collect();
+        let all = masks.iter().fold(0, |a, &m| a | m);
+        crate::cover::exact_covers(&masks, all)
     }
 
     /// Parses patterns separated by `/` (`1-7/8-15`, `1,2,3,4,5,6/7-12/13,14,15`) or a preset
@@ -342,7 +426,11 @@ impl Partition {
                 Pattern::new(board, &tiles)
             })
             .collect::<Result<Vec<_>, _>>()?;
-        Partition::new(pats)
+        if preset.compound {
+            Partition::compound(pats)
+        } else {
+            Partition::new(pats)
+        }
     }
 
     /// The preset names available on `board`.
@@ -361,16 +449,19 @@ impl Partition {
         &self.patterns
     }
 
-    /// Whether every tile `1..cells` of `board` is in exactly one pattern (an additive partition).
+    /// Whether every tile `1..cells` of `board` is in a pattern (for a partition: in exactly
+    /// one, an additive partition) and, for a compound, some patterns cover them exactly once.
     pub fn check_complete(&self, board: Board) -> Result<(), PatternError> {
         let missing: Vec<usize> = (1..board.cells())
             .filter(|&t| !self.patterns.iter().any(|p| p.contains(t)))
             .collect();
-        if missing.is_empty() {
-            Ok(())
-        } else {
-            Err(PatternError::Missing { missing })
+        if !missing.is_empty() {
+            return Err(PatternError::Missing { missing });
         }
+        if !self.is_disjoint() && self.covers().is_empty() {
+            return Err(PatternError::NoCover);
+        }
+        Ok(())
     }
 }
 
@@ -473,7 +564,10 @@ mod tests {
     fn presets_are_complete_for_both_goals() {
         for (w, names) in [
             (4, vec!["78", "78b", "663", "555", "full"]),
-            (5, vec!["6666", "6666s", "6666b", "6666c", "7755s"]),
+            (
+                5,
+                vec!["6666", "6666s", "6666b", "6666c", "7755s", "6666x7"],
+            ),
             (3, vec!["full"]),
         ] {
             let b = Board::new(w, w).unwrap();
@@ -524,6 +618,51 @@ mod tests {
         assert!(matches!(
             Partition::preset(&odd, "78"),
             Err(PatternError::PresetNeedsCornerBlank { .. })
+        ));
+    }
+
+    #[test]
+    fn the_compound_preset_covers_the_tiles_seven_ways() {
+        let b5 = Board::new(5, 5).unwrap();
+        let g = Goal::blank_first(b5);
+        let p = Partition::parse(&g, "6666x7").unwrap();
+        assert_eq!(p.patterns().len(), 14);
+        assert!(!p.is_disjoint());
+        // The seven partitions of Clausecker's small-compound catalogue, by pattern index.
+        let mut covers = p.covers();
+        covers.sort();
+        let mut expected = vec![
+            vec![0, 1, 2, 3],
+            vec![4, 5, 2, 3],
+            vec![0, 1, 6, 7],
+            vec![4, 5, 6, 7],
+            vec![8, 1, 9, 2],
+            vec![4, 10, 11, 3],
+            vec![8, 1, 12, 13],
+        ];
+        for c in &mut expected {
+            c.sort();
+        }
+        expected.sort();
+        assert_eq!(covers, expected);
+        assert_eq!(p.patterns()[0].to_string(), "1,5,6,10-12");
+        // A partition is its own one cover; a compound repeats no pattern and needs a cover.
+        let q = Partition::parse(&g, "6666").unwrap();
+        assert!(q.is_disjoint());
+        assert_eq!(q.covers(), vec![vec![0, 1, 2, 3]]);
+        let pat = |t: &[usize]| Pattern::new(b5, t).unwrap();
+        assert!(matches!(
+            Partition::compound(vec![pat(&[1, 2]), pat(&[1, 2])]),
+            Err(PatternError::Repeated { .. })
+        ));
+        let gappy = Partition::compound(vec![
+            pat(&(1..13).collect::<Vec<_>>()),
+            pat(&(12..25).collect::<Vec<_>>()),
+        ])
+        .unwrap();
+        assert!(matches!(
+            gappy.check_complete(b5),
+            Err(PatternError::NoCover)
         ));
     }
 }

@@ -24,7 +24,9 @@ pub struct BuildArgs {
     /// Board as WxH (columns x rows), e.g. 4x4, 3x4.
     #[arg(long, default_value = "4x4")]
     board: String,
-    /// Partition: a preset (78, 78b, 663, 555 on 4x4; 6666, 6666s on 5x5; full) or patterns such as 1-7/8-15.
+    /// Partition: a preset (78, 78b, 663, 555 on 4x4; 6666, 6666b, 6666c, 6666s, 7755s and the
+    /// compound 6666x7, seven partitions over fourteen shared tables, on 5x5; full) or
+    /// patterns such as 1-7/8-15.
     #[arg(long, short)]
     partition: String,
     /// Goal: blank-first (0 1 2 ...), blank-last (1 2 ... 0) or an explicit tile list.
