@@ -5,6 +5,7 @@
 //! catalogue names in the search directories (or says how to build what is missing). A child's
 //! estimate looked up ahead (`evaluate`, which may stop at the first component above the limit)
 //! is the estimate of the child made afresh, and the parts applied from it are the child's.
+//! A compound (one file of overlapping patterns) is the catalogue of its exact covers.
 
 mod common;
 
@@ -13,7 +14,7 @@ use pdbformat::format::Encoding;
 use pdbformat::rank::TableKind;
 use pdbformat::standard::StandardDb;
 use pdbformat::Puzzle;
-use pdbformat::{Board, Goal};
+use pdbformat::{Board, Goal, Partition, Pattern};
 use pdbsolver::heuristic::{Heuristic, MoveTable, PdbHeuristic, Position};
 use pdbsolver::{Database, HeuristicChoice, OpenOptions, Solution};
 use std::collections::BTreeMap;
@@ -116,6 +117,86 @@ fn children_evaluated_ahead_match_the_children_made_afresh() {
     let h = PdbHeuristic::new(&[b, c], &goal, true).unwrap();
     assert_eq!(h.components(), 4);
     check_children(&h, &goal, 1213);
+}
+
+/// The partitions of the compound test, as `/`-separated patterns: three 5-5-5 splits of the
+/// 4x4 sharing the bottom row's pattern 11-15.
+const SPLITS: [&str; 3] = [
+    "1-5/6-10/11-15",
+    "1-3,6,7/4,5,8-10/11-15",
+    "1,2,5,6,9/3,4,7,8,10/11-15",
+];
+
+#[test]
+fn a_compound_file_is_the_catalogue_of_its_covers() {
+    let dir = tempfile::tempdir().unwrap();
+    let goal = Goal::blank_first(Board::new(4, 4).unwrap());
+    let board = goal.board();
+    // The seven distinct patterns of the three splits, in one file.
+    let mut patterns: Vec<Pattern> = Vec::new();
+    for split in SPLITS {
+        for p in Partition::parse(&goal, split).unwrap().patterns() {
+            if !patterns.contains(p) {
+                patterns.push(p.clone());
+            }
+        }
+    }
+    assert_eq!(patterns.len(), 7);
+    let partition = Partition::compound(patterns).unwrap();
+    assert_eq!(partition.covers().len(), 3);
+    partition.check_complete(board).unwrap();
+    let request = pdbgen::BuildRequest {
+        goal: goal.clone(),
+        partition,
+        kind: TableKind::ZeroAware,
+        threads: None,
+        encoding: Encoding::Bit1,
+        write: Default::default(),
+    };
+    let path = dir.path().join("compound.pdb");
+    pdbgen::build_file(&request, &path, &pdbgen::NoProgress).unwrap();
+    let compound = Arc::new(Database::open(&path, OpenOptions::default()).unwrap());
+    assert_eq!(compound.tables().len(), 7);
+    let splits: Vec<Arc<Database>> = SPLITS
+        .iter()
+        .enumerate()
+        .map(|(i, s)| build(&dir.path().join(format!("{i}.pdb")), s))
+        .collect();
+    let mut rng = Rng::new(7755);
+    for reflect in [false, true] {
+        let hc = PdbHeuristic::new(std::slice::from_ref(&compound), &goal, reflect).unwrap();
+        let hs = PdbHeuristic::new(&splits, &goal, reflect).unwrap();
+        assert_eq!((hc.groups(), hs.groups()), (3, 3));
+        assert_eq!(hc.components(), hs.components());
+        for _ in 0..200 {
+            let p = random_walk(&goal, 120, &mut rng);
+            let tiles = Position::from_tiles(p.tiles()).unwrap().tiles;
+            assert_eq!(
+                hc.value(&hc.init(&tiles)),
+                hs.value(&hs.init(&tiles)),
+                "{p:#}"
+            );
+        }
+        // The same heuristic: the same search, node for node.
+        for _ in 0..3 {
+            let p = random_walk(&goal, 80, &mut rng);
+            let (x, xi) = ida_by_bound(&pdb(std::slice::from_ref(&compound), reflect), &p, &goal);
+            let (y, yi) = ida_by_bound(&pdb(&splits, reflect), &p, &goal);
+            common::assert_replays(&p, &goal, &x);
+            assert_eq!(
+                (x.len(), x.stats.expanded),
+                (y.len(), y.stats.expanded),
+                "{p:#}"
+            );
+            assert_eq!(xi, yi, "{p:#}");
+        }
+        if reflect {
+            // More components than `prepare` prefetches: the rest are looked up in a second
+            // round of `evaluate`.
+            assert!(hc.components() > 4, "{}", hc.components());
+            check_children(&hc, &goal, 7756);
+        }
+    }
 }
 
 /// Down random paths from random positions, every child of every node evaluated ahead against

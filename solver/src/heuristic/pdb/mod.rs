@@ -27,9 +27,11 @@
 //! # Groups
 //! Tables are taken in order (files in the order given, tables in file order) and grouped: a
 //! table joins the current group when the user tiles it covers are disjoint from the group's,
-//! otherwise it starts a new group. A group's estimate is the sum of its tables (admissible
-//! because each table counts only its own tiles' moves); the heuristic is the maximum over
-//! groups and views. Every (group, view) pair is a *component*.
+//! otherwise it starts a new group. A file whose tables overlap (a compound, such as the 5×5
+//! default `24-6666x7-za-bit1`) gives one group per exact cover of its tiles instead
+//! ([`pdbformat::cover`]), so that its partitions share their tables. A group's estimate is the
+//! sum of its tables (admissible because each table counts only its own tiles' moves); the
+//! heuristic is the maximum over groups and views. Every (group, view) pair is a *component*.
 //!
 //! # Incremental update
 //! Within a component each tile belongs to at most one table, so a move re-looks-up at most one
@@ -203,8 +205,12 @@ impl PdbHeuristic {
         let board = goal.board();
         // Each table with its database's frame and the user tiles it covers.
         let mut tables: Vec<(Arc<LoadedTable>, &Database, Symmetry, u64)> = Vec::new();
+        let mut groups: Vec<Vec<usize>> = Vec::new();
+        // The tiles of the last group, which the next disjoint table joins.
+        let mut covered = 0u64;
         for db in dbs {
             let frame = db.frame_for(goal)?;
+            let first = tables.len();
             for t in db.tables() {
                 let inv = frame.inverse();
                 let mask = t.pattern.tiles().iter().fold(0u64, |m, &u| {
@@ -213,19 +219,28 @@ impl PdbHeuristic {
                 });
                 tables.push((t.clone(), db, frame, mask));
             }
-        }
-        // Greedy grouping by disjoint user tiles.
-        let mut groups: Vec<Vec<usize>> = Vec::new();
-        let mut covered = 0u64;
-        for (i, (_, _, _, mask)) in tables.iter().enumerate() {
-            match groups.last_mut() {
-                Some(g) if covered & mask == 0 => {
-                    g.push(i);
-                    covered |= mask;
-                }
-                _ => {
-                    groups.push(vec![i]);
-                    covered = *mask;
+            let masks: Vec<u64> = tables[first..].iter().map(|t| t.3).collect();
+            if let Some(covers) = compound_groups(&masks) {
+                // A compound: each exact cover of its tiles is a group of its own.
+                groups.extend(
+                    covers
+                        .into_iter()
+                        .map(|c| c.into_iter().map(|i| first + i).collect()),
+                );
+                covered = u64::MAX;
+                continue;
+            }
+            // Disjoint tables: greedy grouping by disjoint user tiles, across files.
+            for (i, &mask) in masks.iter().enumerate() {
+                match groups.last_mut() {
+                    Some(g) if covered & mask == 0 => {
+                        g.push(first + i);
+                        covered |= mask;
+                    }
+                    _ => {
+                        groups.push(vec![first + i]);
+                        covered = mask;
+                    }
                 }
             }
         }
@@ -401,6 +416,28 @@ fn make_entry(
     }
 }
 
+/// The groups of one database whose tables overlap (a compound, `masks` their user tiles):
+/// each exact cover of the tiles they hold, or, if they make none (a hand-made file), each
+/// table alone, which is admissible too. `None` for disjoint tables (a partition), which the
+/// greedy grouping takes.
+fn compound_groups(masks: &[u64]) -> Option<Vec<Vec<usize>>> {
+    let mut seen = 0u64;
+    let disjoint = masks.iter().all(|&m| {
+        let fresh = seen & m == 0;
+        seen |= m;
+        fresh
+    });
+    if disjoint {
+        return None;
+    }
+    let covers = pdbformat::cover::exact_covers(masks, seen);
+    Some(if covers.is_empty() {
+        (0..masks.len()).map(|i| vec![i]).collect()
+    } else {
+        covers
+    })
+}
+
 /// The moved tile's place in one component's table, the steps that `prepare`, `evaluate` and
 /// `apply` share.
 impl PdbHeuristic {
@@ -458,6 +495,36 @@ impl PdbHeuristic {
             .copied()
             .max()
             .unwrap_or(0);
+    }
+
+    /// Component `ci`'s sum for the child in which `tile` moved, its entry's new value looked
+    /// up at `index` (the child's index in that entry's table; unused when the tile is in no
+    /// entry of the component or an earlier component's `pending` value stands for it) and
+    /// kept in `pending`.
+    #[inline(always)]
+    fn component_sum(
+        &self,
+        s: &PdbParts,
+        ci: usize,
+        tile: u8,
+        index: u64,
+        pending: &mut PdbPending,
+    ) -> u32 {
+        let comp = &self.comps[ci];
+        let e = comp.tile_entry[tile as usize];
+        if e == NO_CELL {
+            return s.sums[ci];
+        }
+        let e = e as usize;
+        let old = s.values[e];
+        let same = comp.same_as[tile as usize];
+        let v = if same != NO_CELL {
+            pending.values[same as usize]
+        } else {
+            self.entries[e].table.child_value(index, old)
+        };
+        pending.values[ci] = v;
+        s.sums[ci] + v as u32 - old as u32
     }
 
     /// Moves `tile` (held by `comp`) from `from` to `to` in entry `e`'s cells and occupied set;
@@ -521,10 +588,12 @@ impl Heuristic for PdbHeuristic {
         p
     }
 
-    /// Looks up every component's entry for the child (the first `PREFETCHED` at the indexes
-    /// `prepare` computed, whose cache lines are on their way) and keeps the values in
-    /// `pending`, so that `apply` only writes them. Stops at the first component whose sum
-    /// exceeds `limit` (the child will be pruned): its other lines are not waited for.
+    /// Looks up every component's entry for the child and keeps the values in `pending`, so
+    /// that `apply` only writes them: first the `PREFETCHED` components whose indexes
+    /// `prepare` computed (their cache lines on their way), then, unless those already show
+    /// the child above `limit` (it will be pruned: the rest are not looked up), the indexes of
+    /// all the others, each line prefetched before any is read, so that a catalogue's many
+    /// lookups wait for memory once rather than one after another.
     #[inline(always)]
     fn evaluate(
         &self,
@@ -536,32 +605,31 @@ impl Heuristic for PdbHeuristic {
         limit: u32,
         pending: &mut PdbPending,
     ) -> u32 {
+        let n = self.comps.len();
+        let first = n.min(PREFETCHED);
         let mut h = 0;
-        for (ci, comp) in self.comps.iter().enumerate() {
-            let e = comp.tile_entry[tile as usize];
-            let sum = if e != NO_CELL {
-                let e = e as usize;
-                let old = s.values[e];
-                let same = comp.same_as[tile as usize];
-                let v = if same != NO_CELL {
-                    pending.values[same as usize]
-                } else {
-                    let i = if ci < PREFETCHED {
-                        pending.index[ci]
-                    } else {
-                        self.child_index(s, comp, e, tile, from, to)
-                    };
-                    self.entries[e].table.child_value(i, old)
-                };
-                pending.values[ci] = v;
-                s.sums[ci] + v as u32 - old as u32
-            } else {
-                s.sums[ci]
-            };
-            h = h.max(sum);
+        for ci in 0..first {
+            h = h.max(self.component_sum(s, ci, tile, pending.index[ci], pending));
             if h > limit {
                 // Not complete: `evaluated` stays false, and the search never applies it.
                 return h;
+            }
+        }
+        if n > first {
+            let mut index = [0u64; MAX_COMPONENTS];
+            for (ci, comp) in self.comps.iter().enumerate().skip(first) {
+                let e = comp.tile_entry[tile as usize];
+                if e != NO_CELL && comp.same_as[tile as usize] == NO_CELL {
+                    let i = self.child_index(s, comp, e as usize, tile, from, to);
+                    self.entries[e as usize].table.prefetch(i);
+                    index[ci] = i;
+                }
+            }
+            for (ci, &i) in index.iter().enumerate().take(n).skip(first) {
+                h = h.max(self.component_sum(s, ci, tile, i, pending));
+                if h > limit {
+                    return h;
+                }
             }
         }
         pending.h = h;
