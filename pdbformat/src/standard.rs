@@ -95,8 +95,9 @@ impl StandardDb {
         Goal::parse(self.board()?, self.goal).map_err(|e| self.bad_puzzle(e))
     }
 
-    /// The partition, resolved to tiles for [`goal`](Self::goal), and checked to cover every
-    /// tile exactly once (an additive partition).
+    /// The partition, resolved to tiles for [`goal`](Self::goal), and checked complete
+    /// ([`Partition::check_complete`]: every tile in exactly one pattern, or for a compound in
+    /// every exact cover).
     pub fn partition(&self) -> Result<Partition, StandardError> {
         let goal = self.goal()?;
         let p = Partition::parse(&goal, self.partition).map_err(|e| self.bad_pattern(e))?;
@@ -203,6 +204,12 @@ pub const STANDARD: &[StandardDb] = &[
     StandardDb::square("24-7755s-za-bit1", 5, "7755s", ZA)
         .encoded(Encoding::Bit1)
         .large(),
+    // Clausecker's "small" compound: seven 6-6-6-6 partitions over fourteen 6-tile tables
+    // stored once each (317 MB as bit1, about 3 CPU-minutes to build), the maximum over the
+    // seven sums and their transposes. The 5×5 default.
+    StandardDb::square("24-6666x7-za-bit1", 5, "6666x7", ZA)
+        .encoded(Encoding::Bit1)
+        .large(),
 ];
 
 /// A catalogue: several standard databases of one board whose heuristics the solver combines
@@ -242,10 +249,10 @@ pub const CATALOGUES: &[Catalogue] = &[
 /// The default database of each board that has one, by name: what the solver uses when no
 /// database is given, and builds on first use when it is missing. At most one per board.
 ///
-/// On 4×4 the 6-6-3 (a second to build, 32 MB); on 5×5 the 6-6-6-6 at one bit per entry (four
-/// 6-tile tables, a few CPU-minutes to build, 90.5 MB), the fastest 5×5 heuristic measured
-/// (BENCHMARKS.md, "24-puzzle").
-pub const DEFAULTS: &[&str] = &["15-663-za", "24-6666-za-bit1"];
+/// On 4×4 the 6-6-3 (a second to build, 32 MB); on 5×5 the seven-partition compound at one
+/// bit per entry (fourteen 6-tile tables, about 3 CPU-minutes to build, 317 MB), the fastest
+/// 5×5 heuristic measured (BENCHMARKS.md, "24-puzzle").
+pub const DEFAULTS: &[&str] = &["15-663-za", "24-6666x7-za-bit1"];
 
 /// Something wrong with a standard database name or definition.
 #[derive(Debug, Error, Clone, PartialEq, Eq)]
@@ -476,8 +483,12 @@ mod tests {
         for s in STANDARD {
             assert_eq!(s.conventional_name().as_deref(), Some(s.name), "{s:?}");
             let p = s.partition().unwrap();
-            let tiles: usize = p.patterns().iter().map(|p| p.len()).sum();
-            assert_eq!(tiles, s.width * s.height - 1, "{}", s.name);
+            // Every group (the partition, or each cover of a compound) holds every tile once.
+            for cover in p.covers() {
+                let tiles: usize = cover.iter().map(|&i| p.patterns()[i].len()).sum();
+                assert_eq!(tiles, s.width * s.height - 1, "{}", s.name);
+            }
+            assert_eq!(p.covers().len() > 1, !p.is_disjoint(), "{}", s.name);
             if s.encoding == Encoding::Bit1 {
                 assert_eq!(
                     s.kind,
@@ -570,7 +581,8 @@ mod tests {
         assert!(default_for(Board::new(3, 3).unwrap()).is_none());
         let b55 = Board::new(5, 5).unwrap();
         let d = default_for(b55).unwrap();
-        assert_eq!(d.name, "24-6666-za-bit1");
+        assert_eq!(d.name, "24-6666x7-za-bit1");
+        assert_eq!(d.partition().unwrap().covers().len(), 7);
         assert_eq!((d.kind, d.encoding), (ZA, Encoding::Bit1));
         assert_eq!(d.goal().unwrap(), Goal::blank_first(b55));
         assert!(default_for(Board::new(4, 5).unwrap()).is_none());
