@@ -33,19 +33,21 @@ pub struct Database {
 impl Database {
     /// Opens the file `path_or_name` (a path, or the name of a standard database); `verify`
     /// checks every table's digest (beside the caller: answers wait for it), `load` is
-    /// `"map"` (mapped from the file: no copy, the fastest start; the command line's default)
-    /// or `"huge-pages"` (read into memory in 2 MiB pages: a copy at load, then faster random
-    /// lookups, for long searches and large `heuristic` batches). Compressed tables are
-    /// always decoded into memory.
+    /// `"map"` (mapped from the file: no copy, the fastest start), `"huge-pages"` (read into
+    /// memory in 2 MiB pages: a copy at load, then faster random lookups, for long searches
+    /// and large `heuristic` batches) or `"auto"` (the command line's default: huge pages on
+    /// boards of more than 16 cells, else mapped). Compressed tables are always decoded into
+    /// memory.
     #[staticmethod]
     #[pyo3(signature = (path_or_name, verify=true, load="map"))]
     fn open(py: Python<'_>, path_or_name: PathBuf, verify: bool, load: &str) -> PyResult<Self> {
         let residence = match load {
             "huge-pages" => Residence::HugePages,
             "map" => Residence::Mapped,
+            "auto" => Residence::Auto,
             other => {
                 return Err(PyValueError::new_err(format!(
-                    "unknown load {other:?}: use huge-pages or map"
+                    "unknown load {other:?}: use auto, huge-pages or map"
                 )))
             }
         };

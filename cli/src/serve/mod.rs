@@ -204,7 +204,7 @@ fn load_databases(a: &ServeArgs) -> Result<Vec<Arc<Database>>> {
         heuristic: "auto".into(),
         no_reflect: false,
         no_verify: a.no_verify,
-        load: pdbsolver::Residence::Mapped,
+        load: pdbsolver::Residence::Auto,
         no_build: a.no_build,
     };
     if !a.dbs.is_empty() {

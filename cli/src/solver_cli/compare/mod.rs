@@ -274,7 +274,7 @@ fn prepare_pairs(a: &CompareArgs, goal: &Goal) -> Result<(Vec<Pair>, Heuristics)
         no_reflect: a.no_reflect,
         no_verify: a.no_verify,
         no_build: a.no_build,
-        load: pdbsolver::Residence::Mapped, // the CLI's default (see --load)
+        load: pdbsolver::Residence::Auto, // the CLI's default (see --load)
     };
     let explicit = !a.pairs.is_empty();
     let mut pairs = if explicit {
