@@ -22,6 +22,16 @@ pub fn exact_covers(sets: &[u64], all: u64) -> Vec<Vec<usize>> {
     found
 }
 
+/// Whether no two of `sets` share an element (a partition's patterns, one group).
+pub fn are_disjoint(sets: &[u64]) -> bool {
+    let mut seen = 0u64;
+    sets.iter().all(|&m| {
+        let fresh = seen & m == 0;
+        seen |= m;
+        fresh
+    })
+}
+
 /// Covers `all \ covered` given the sets in `chosen`, appending finished covers to `found`.
 fn extend(
     sets: &[u64],

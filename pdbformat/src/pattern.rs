@@ -29,9 +29,8 @@ struct Preset {
     name: &'static str,
     width: usize,
     height: usize,
+    /// The patterns; overlapping ones make a compound ([`Partition::compound`]).
     cells: &'static [&'static [usize]],
-    /// Whether the patterns overlap: a compound ([`Partition::compound`]), not a partition.
-    compound: bool,
 }
 
 const PRESETS: &[Preset] = &[
@@ -41,7 +40,6 @@ const PRESETS: &[Preset] = &[
         width: 4,
         height: 4,
         cells: &[&[1, 2, 3, 4, 5, 6, 7], &[8, 9, 10, 11, 12, 13, 14, 15]],
-        compound: false,
     },
     // A second 7-8 for catalogues: the top-left staircase (cells 1-5, 8, 9) and the rest. It
     // cuts the board along the anti-diagonal, so neither it nor its transpose shares a pattern
@@ -52,7 +50,6 @@ const PRESETS: &[Preset] = &[
         width: 4,
         height: 4,
         cells: &[&[1, 2, 3, 4, 5, 8, 9], &[6, 7, 10, 11, 12, 13, 14, 15]],
-        compound: false,
     },
     // Left block, right block, bottom row.
     Preset {
@@ -60,7 +57,6 @@ const PRESETS: &[Preset] = &[
         width: 4,
         height: 4,
         cells: &[&[1, 4, 5, 8, 9, 12], &[2, 3, 6, 7, 10, 11], &[13, 14, 15]],
-        compound: false,
     },
     // Three connected blocks of five.
     Preset {
@@ -68,7 +64,6 @@ const PRESETS: &[Preset] = &[
         width: 4,
         height: 4,
         cells: &[&[1, 4, 5, 8, 12], &[2, 3, 6, 7, 11], &[9, 10, 13, 14, 15]],
-        compound: false,
     },
     // The four blocks of Korf & Felner's 24-puzzle tables.
     Preset {
@@ -81,7 +76,6 @@ const PRESETS: &[Preset] = &[
             &[10, 11, 15, 16, 20, 21],
             &[17, 18, 19, 22, 23, 24],
         ],
-        compound: false,
     },
     // A 6-6-6-6 that the transpose maps onto itself: the second and third blocks are each
     // other's mirror images across the main diagonal and the first and last are their own, so
@@ -98,7 +92,6 @@ const PRESETS: &[Preset] = &[
             &[10, 11, 15, 16, 20, 21],
             &[14, 18, 19, 22, 23, 24],
         ],
-        compound: false,
     },
     // Two more 6-6-6-6 for catalogues with "6666" (and, through reflection, their transposes):
     // 2×3 blocks shifted against Korf & Felner's, so that no pattern of one is a pattern of
@@ -114,7 +107,6 @@ const PRESETS: &[Preset] = &[
             &[5, 10, 11, 15, 16, 20],
             &[12, 17, 21, 22, 23, 24],
         ],
-        compound: false,
     },
     // "6666c": two columns of three (the left block's cells 1, 2, 6, 7, 11, 12), the top
     // right block reaching down to 19, the bottom-left block, and the bottom-right block with
@@ -130,7 +122,6 @@ const PRESETS: &[Preset] = &[
             &[5, 10, 15, 16, 20, 21],
             &[13, 17, 18, 22, 23, 24],
         ],
-        compound: false,
     },
     // A 7-7-5-5 that the transpose maps onto itself: the top two rows less cells 5 and 6, its
     // mirror image (the left two columns less cells 1 and 6), and two 5-tile patterns that
@@ -146,7 +137,6 @@ const PRESETS: &[Preset] = &[
             &[6, 12, 13, 17, 18],
             &[14, 19, 22, 23, 24],
         ],
-        compound: false,
     },
     // Clausecker's "small" catalogue of the 24-puzzle (its catalogues/small-compound.cat):
     // seven 6-6-6-6 partitions over these fourteen 6-tile patterns, each stored once. The
@@ -173,7 +163,6 @@ const PRESETS: &[Preset] = &[
             &[11, 12, 13, 16, 17, 18],
             &[14, 19, 21, 22, 23, 24],
         ],
-        compound: true,
     },
 ];
 
@@ -350,13 +339,8 @@ impl Partition {
 
     /// Whether no tile is in two patterns (an additive partition, one group).
     pub fn is_disjoint(&self) -> bool {
-        let mut seen = 0u64;
-        self.patterns.iter().all(|p| {
-            let m = p.mask();
-            let fresh = seen & m == 0;
-            seen |= m;
-            fresh
-        })
+        let masks: Vec<u64> = self.patterns.iter().map(Pattern::mask).collect();
+        crate::cover::are_disjoint(&masks)
     }
 
     /// The additive groups: each exact cover of the tiles the patterns hold, as indexes into
@@ -426,10 +410,11 @@ impl Partition {
                 Pattern::new(board, &tiles)
             })
             .collect::<Result<Vec<_>, _>>()?;
-        if preset.compound {
-            Partition::compound(pats)
-        } else {
+        let masks: Vec<u64> = pats.iter().map(Pattern::mask).collect();
+        if crate::cover::are_disjoint(&masks) {
             Partition::new(pats)
+        } else {
+            Partition::compound(pats)
         }
     }
 

@@ -421,16 +421,11 @@ fn make_entry(
 /// table alone, which is admissible too. `None` for disjoint tables (a partition), which the
 /// greedy grouping takes.
 fn compound_groups(masks: &[u64]) -> Option<Vec<Vec<usize>>> {
-    let mut seen = 0u64;
-    let disjoint = masks.iter().all(|&m| {
-        let fresh = seen & m == 0;
-        seen |= m;
-        fresh
-    });
-    if disjoint {
+    if pdbformat::cover::are_disjoint(masks) {
         return None;
     }
-    let covers = pdbformat::cover::exact_covers(masks, seen);
+    let all = masks.iter().fold(0, |a, &m| a | m);
+    let covers = pdbformat::cover::exact_covers(masks, all);
     Some(if covers.is_empty() {
         (0..masks.len()).map(|i| vec![i]).collect()
     } else {
