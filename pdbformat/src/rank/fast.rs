@@ -6,18 +6,19 @@
 //! one small table per byte of the cell mask (indexed by the byte and the number of occupied
 //! cells below it) instead of one binomial per tile; a set's region start and the region of
 //! every free cell share one `u64` where they fit (every 4×4 table: one load from a table of
-//! 8 bytes per set instead of two loads from two tables), else one `u64` holding the region of
-//! each *free* cell only, found by the blank's rank among the free cells (the 5×5 tables of 5
-//! to 7 tiles: 8 bytes per set, half the `u128` per set that holds every cell, so that more of
-//! the table a search reads at random stays in the cache), else one aligned `u128`, and the
-//! tile order's Lehmer rank is a sum of independent
-//! products, each digit counted with one mask of the later tiles' cells, without a scratch
-//! array.
+//! 8 bytes per set instead of two loads from two tables); on larger boards (5×5 with 5 to 8
+//! tiles) the region counts of six sets share one `u64`, about 1.3 bytes per set, and the
+//! blank's region in a set of several is found by flood fill, so that the table every lookup
+//! reads stays in the core's own cache while the pattern tables stream through it; where
+//! those counts do not fit, one `u64` holds the region of each *free* cell only (found by the
+//! blank's rank among the free cells), else one aligned `u128`. The tile order's Lehmer rank
+//! is a sum of independent products, each digit counted with one mask of the later tiles'
+//! cells, without a scratch array.
 //!
 //! The tables depend only on the board and the number of tiles, and are shared (`Arc`) by
 //! clones: the tables of one size in a database use one copy, which keeps them in the cache.
 
-use super::{binomial, PermutationIndex, TableIndex, ZeroAwareIndex};
+use super::{binomial, flood, BoardBits, PermutationIndex, TableIndex, ZeroAwareIndex};
 use crate::board::Board;
 use std::sync::Arc;
 
@@ -46,6 +47,15 @@ enum Regions {
         cell_bits: u32,
         spill: Arc<[u8]>,
     },
+    /// Where every set's first region fits in [`BLOCK_BASE_BITS`] bits and every
+    /// [`BLOCK_SETS`] consecutive sets have fewer than 64 regions (5×5 with 5 to 8 tiles): one
+    /// word per block of [`BLOCK_SETS`] sets, the block's first region in the low
+    /// [`BLOCK_BASE_BITS`] bits, then for `j` in `0..=BLOCK_SETS` six bits holding the number
+    /// of regions of the block's first `j` sets. A set of one region (most of them) needs
+    /// nothing more; in a set of several, the blank's region is found by flood fill (regions
+    /// are numbered by their lowest cells). An eighth of the bytes of `PackedFree`: the table
+    /// a search reads for every lookup stays in the core's own cache.
+    Blocked { blocks: Arc<[u64]>, bits: BoardBits },
     /// Where even the free cells' word would exceed 64 bits but every cell's fits in 128: the
     /// layout of `Packed` in one `u128` per set, 16-byte aligned and so always within one cache
     /// line.
@@ -59,6 +69,77 @@ enum Regions {
         region_start: Arc<[u32]>,
         region_of: Arc<[u8]>,
     },
+}
+
+/// The sets per word of [`Regions::Blocked`].
+const BLOCK_SETS: usize = 6;
+/// The bits of a block's first region in [`Regions::Blocked`].
+const BLOCK_BASE_BITS: u32 = 64 - 6 * (BLOCK_SETS as u32 + 1);
+
+/// The words of [`Regions::Blocked`] for sets whose region counts `start` gives
+/// (`start[set]`: the first region of `set`, `start[sets]` the total), or `None` where they do
+/// not fit.
+fn blocks(start: &[u64]) -> Option<Vec<u64>> {
+    let sets = start.len() - 1;
+    let mut words = Vec::with_capacity(sets.div_ceil(BLOCK_SETS));
+    for first in (0..sets).step_by(BLOCK_SETS) {
+        let base = start[first];
+        if base >> BLOCK_BASE_BITS != 0 {
+            return None;
+        }
+        let mut w = base;
+        for j in 1..=BLOCK_SETS {
+            let below = start[(first + j).min(sets)] - base;
+            if below > 63 {
+                return None;
+            }
+            w |= below << (BLOCK_BASE_BITS + 6 * j as u32);
+        }
+        words.push(w);
+    }
+    Some(words)
+}
+
+/// The number of `free`'s regions (the cells of `free` connected through `free`) numbered
+/// below the blank's, the set having `count` (at least two) of them: regions are numbered by
+/// their lowest cells.
+#[inline(always)]
+fn region_rank(bits: &BoardBits, free: u64, blank: u8, count: u64) -> u64 {
+    let lowest = free & free.wrapping_neg();
+    let seed = 1u64 << blank;
+    if count == 2 {
+        // Most often one of the two is a single cell walled off (a corner behind two tiles).
+        let alone = free & !bits.neighbours(free);
+        if alone & seed != 0 {
+            return (seed != lowest) as u64;
+        }
+        if alone != 0 {
+            return (alone & lowest != 0) as u64;
+        }
+        // Else grow the blank's region and the first region together: whichever is complete
+        // first, or their meeting, tells.
+        let (mut a, mut b) = (seed, lowest);
+        loop {
+            if a & b != 0 {
+                return 0;
+            }
+            let (ga, gb) = (bits.grow(a) & free, bits.grow(b) & free);
+            if ga == a || gb == b {
+                return 1;
+            }
+            a = ga;
+            b = gb;
+        }
+    }
+    let region = flood(bits, seed, free);
+    // Every region with a cell below the blank region's lowest cell is numbered before it.
+    let mut below = free & ((region & region.wrapping_neg()) - 1);
+    let mut rank = 0;
+    while below != 0 {
+        below &= !flood(bits, below & below.wrapping_neg(), free);
+        rank += 1;
+    }
+    rank
 }
 
 /// A zero-aware index prepared for fast lookups.
@@ -83,6 +164,12 @@ fn bits_for(max: u64) -> u32 {
 impl FastZeroAware {
     /// Prepares `z`, the zero-aware index of `z.k()` tiles on `board`.
     pub fn new(board: Board, z: &ZeroAwareIndex) -> FastZeroAware {
+        FastZeroAware::build(board, z, true)
+    }
+
+    /// [`FastZeroAware::new`], counting regions in blocks only where `blocks` allows (the
+    /// other layouts serve the boards and sizes that blocks do not fit).
+    fn build(board: Board, z: &ZeroAwareIndex, blocks_allowed: bool) -> FastZeroAware {
         let n = board.cells();
         let k = z.k();
         let chunks = n.div_ceil(8);
@@ -146,11 +233,21 @@ impl FastZeroAware {
             }
             w
         };
+        let starts: Vec<u64> = region_start
+            .iter()
+            .map(|&r| r as u64)
+            .chain(std::iter::once(z.region_count() as u64))
+            .collect();
         let regions = if word_bits <= 64 {
             Regions::Packed {
                 words: (0..sets).map(|set| word(set) as u64).collect(),
                 start_bits,
                 cell_bits,
+            }
+        } else if let Some(blocks) = blocks(&starts).filter(|_| blocks_allowed && n <= 64) {
+            Regions::Blocked {
+                blocks: blocks.into(),
+                bits: BoardBits::new(board),
             }
         } else if n <= 64 && free_bits >= 1 && start_bits < 32 {
             let words = (0..sets).map(&mut free_word).collect();
@@ -196,6 +293,12 @@ impl FastZeroAware {
         matches!(self.regions, Regions::PackedFree { .. })
     }
 
+    /// Whether the sets' regions are counted in blocks, a set of several found by flood fill
+    /// (see the module documentation).
+    pub fn counts_regions_in_blocks(&self) -> bool {
+        matches!(self.regions, Regions::Blocked { .. })
+    }
+
     /// Whether each set's regions are one load: one `u64` or one `u128` word.
     pub fn regions_in_one_word(&self) -> bool {
         !matches!(self.regions, Regions::Wide { .. })
@@ -235,6 +338,18 @@ impl FastZeroAware {
                 let rank = (!occ & ((1u64 << blank) - 1)).count_ones();
                 let shift = start_bits + rank * cell_bits;
                 start + ((w >> shift) & ((1u64 << cell_bits) - 1))
+            }
+            Regions::Blocked { blocks, bits } => {
+                let w = blocks[set / BLOCK_SETS];
+                let shift = BLOCK_BASE_BITS + 6 * (set % BLOCK_SETS) as u32;
+                let begin = w >> shift & 63;
+                let count = (w >> (shift + 6) & 63) - begin;
+                let first = (w & ((1u64 << BLOCK_BASE_BITS) - 1)) + begin;
+                if count == 1 {
+                    first
+                } else {
+                    first + region_rank(bits, bits.all() & !occ, blank, count)
+                }
             }
             Regions::Packed128 {
                 words,
@@ -423,27 +538,31 @@ mod tests {
             else {
                 unreachable!()
             };
+            let unblocked = FastZeroAware::build(b, &z, false);
             let fast = FastZeroAware::new(b, &z);
-            // Every 4×4 table packs its regions; the 5×4 and 5×5 ones pack their free cells'
-            // regions; 8×8 needs a `u128` or the wide tables.
-            assert_eq!(fast.packs_regions(), b.cells() <= 16, "{w}x{h} k={k}");
+            // Without blocks, the 5×4 and 5×5 tables pack their free cells' regions; 8×8 needs
+            // a `u128` or, with 4 tiles (3 regions: 2 bits per cell), the two wide tables.
             let free = (17..=25).contains(&b.cells());
-            assert_eq!(fast.packs_free_cells(), free, "{w}x{h} k={k}");
-            // Every table here but one is one load per lookup (a `u128` beyond 4×4: all of
-            // 5×5); 8×8 with 4 tiles (3 regions: 2 bits per cell) needs the two wide tables.
+            assert_eq!(unblocked.packs_free_cells(), free, "{w}x{h} k={k}");
             assert_eq!(
-                fast.regions_in_one_word(),
+                unblocked.regions_in_one_word(),
                 (w, k) != (8, 4),
                 "{w}x{h} k={k}"
             );
-            // Every set with more regions than two bits per free cell can name is read from
-            // its spilled row: all of them, every free blank cell, two tile orders.
-            let mut spilled = 0;
+            // Every 4×4 table packs its regions; the larger boards here count them in blocks.
+            assert_eq!(fast.packs_regions(), b.cells() <= 16, "{w}x{h} k={k}");
+            let blocked = b.cells() > 16;
+            assert_eq!(fast.counts_regions_in_blocks(), blocked, "{w}x{h} k={k}");
+            assert!(!fast.packs_free_cells(), "{w}x{h} k={k}");
+            assert!(fast.regions_in_one_word(), "{w}x{h} k={k}");
+            // Every set of several regions, every free blank cell, two tile orders: the
+            // flood fill's rank of the blank's region.
+            let mut several = 0;
             for set in 0..z.set_count() {
-                if z.regions_of_set(set).len() <= 4 {
+                if z.regions_of_set(set).len() < 2 {
                     continue;
                 }
-                spilled += 1;
+                several += 1;
                 let occ = z.set_mask(set);
                 let mut cells: Vec<u8> = (0..b.cells() as u8)
                     .filter(|&c| occ >> c & 1 == 1)
@@ -452,13 +571,14 @@ mod tests {
                     for blank in (0..b.cells() as u8).filter(|&c| occ >> c & 1 == 0) {
                         let want = z.index(&cells, blank as usize);
                         assert_eq!(fast.index(&cells, occ, blank), want, "{w}x{h} k={k}");
+                        assert_eq!(unblocked.index(&cells, occ, blank), want, "{w}x{h} k={k}");
                     }
                     cells.reverse();
                 }
             }
-            // Six and seven tiles on 5×5 can cut the free cells into five regions.
+            // Five tiles on 5×5 can wall off two corners, besides the rest.
             if (w, h) == (5, 5) {
-                assert_eq!(spilled > 0, k >= 6, "{w}x{h} k={k}");
+                assert!(several > 0, "{w}x{h} k={k}");
             }
             // A clone shares the tables and numbers the same.
             let shared = fast.clone();
@@ -475,6 +595,10 @@ mod tests {
                 );
                 assert_eq!(
                     shared.index(cells, occ, blank),
+                    fast.index(cells, occ, blank)
+                );
+                assert_eq!(
+                    unblocked.index(cells, occ, blank),
                     fast.index(cells, occ, blank)
                 );
             }

@@ -43,7 +43,14 @@ impl BoardBits {
     /// The cells of `mask` together with their neighbours.
     #[inline]
     pub fn grow(&self, mask: u64) -> u64 {
-        mask | ((mask << 1) & self.not_first_col)
+        mask | self.neighbours(mask)
+    }
+
+    /// The cells next to a cell of `mask` (cells of `mask` among them only where two of its
+    /// cells are neighbours).
+    #[inline]
+    pub fn neighbours(&self, mask: u64) -> u64 {
+        ((mask << 1) & self.not_first_col)
             | ((mask >> 1) & self.not_last_col)
             | ((mask << self.width) & self.all)
             | (mask >> self.width)
