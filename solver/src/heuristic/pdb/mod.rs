@@ -37,9 +37,11 @@
 //! Within a component each tile belongs to at most one table, so a move re-looks-up at most one
 //! table per component: the moved tile's. A move of any other tile leaves the other tables'
 //! values unchanged — zero-unaware values do not depend on the blank, and for zero-aware ones
-//! the blank stays in the same free region. A table that several components share (the same
-//! user tiles, the same kind: a catalogue whose groups have patterns in common) is looked up
-//! once per move; the later components take the first one's new value.
+//! the blank stays in the same free region. Components that hold the same user tiles with a
+//! table of the same kind (a catalogue's or compound's groups with patterns in common, a
+//! partition's transpose under the reflection) share one *entry*: its cells, its value and its
+//! lookup are kept once, and a move changes each entry that holds the moved tile once, then
+//! every component's sum by its entry's change.
 //!
 //! # Differential lookups
 //! Every (table, view) pair carries its exact value along the search path, so `bit1` tables
@@ -103,22 +105,35 @@ impl Entry {
 struct Component {
     /// For each user tile, the entry (global number) that holds it, or `NO_CELL`.
     tile_entry: [u8; MAX_CELLS],
-    /// For each user tile, its slot in that entry.
-    tile_slot: [u8; MAX_CELLS],
     /// The entries (global numbers) the component sums.
     entries: Vec<u8>,
-    /// For each user tile, an earlier component whose entry for that tile covers the same
-    /// user tiles with a table of the same kind, or `NO_CELL`: that entry has the same value
-    /// (every table is exact for its tile set), so a move of the tile is looked up once for
-    /// both (a catalogue whose partitions share patterns shares their lookups).
-    same_as: [u8; MAX_CELLS],
+}
+
+/// The entries one user tile's move changes: each distinct (table, view) that holds the tile
+/// once, however many components share it (a catalogue's or compound's groups share
+/// tables), those of the first [`PREFETCHED`] components first.
+#[derive(Clone, Debug)]
+struct TileLinks {
+    /// How many entries hold the tile.
+    len: u8,
+    /// How many of them the first `PREFETCHED` components use (the first `lead` entries).
+    lead: u8,
+    /// The entries (global numbers).
+    entry: [u8; MAX_COMPONENTS],
+    /// The tile's slot in each.
+    slot: [u8; MAX_COMPONENTS],
+    /// For each component, the position in `entry` of its entry for the tile, or `NO_CELL`.
+    of_comp: [u8; MAX_COMPONENTS],
 }
 
 /// An additive pattern-database heuristic prepared for one goal.
 #[derive(Clone, Debug)]
 pub struct PdbHeuristic {
+    /// Every distinct (table, view): components that share one share its entry.
     entries: Vec<Entry>,
     comps: Vec<Component>,
+    /// For each user tile, the entries its move changes.
+    links: Vec<TileLinks>,
     groups: usize,
     reflections: Vec<Symmetry>,
     cells: usize,
@@ -157,10 +172,11 @@ impl Clone for PdbParts {
     }
 }
 
-/// What one child's update needs, prepared before the node's children are applied: the entry
-/// index each of the first components will look up (computed and prefetched by
-/// [`Heuristic::prepare`]) and, once [`Heuristic::evaluate`] has looked them up, the new value
-/// of the moved tile's entry in every component and the child's estimate.
+/// What one child's update needs, prepared before the node's children are applied: the
+/// index of each entry the first components look up (computed and prefetched by
+/// [`Heuristic::prepare`]) and, once [`Heuristic::evaluate`] has looked them up, the new
+/// value of every entry the move changes (by position in the tile's [`TileLinks`]) and the
+/// child's estimate.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct PdbPending {
     index: [u64; PREFETCHED],
@@ -169,12 +185,11 @@ pub struct PdbPending {
     evaluated: bool,
 }
 
-/// Restores a [`PdbParts`]: the previous value of the entry each component re-looked-up, and
-/// how many components were updated (fewer than all when `apply` stopped early).
+/// Restores a [`PdbParts`]: the previous value of each entry the move changed (by position
+/// in the tile's [`TileLinks`]) and the previous estimate.
 #[derive(Clone, Copy, Debug)]
 pub struct PdbUndo {
     old: [u8; MAX_COMPONENTS],
-    done: u8,
     h: u32,
 }
 
@@ -280,25 +295,33 @@ impl PdbHeuristic {
                 }
                 let mut comp = Component {
                     tile_entry: [NO_CELL; MAX_CELLS],
-                    tile_slot: [NO_CELL; MAX_CELLS],
                     entries: Vec::new(),
-                    same_as: [NO_CELL; MAX_CELLS],
                 };
                 for entry in made {
-                    let e = entries.len();
+                    // An entry that covers the same user tiles with a table of the same kind
+                    // has the same value (every table is exact for its tile set): one entry,
+                    // looked up once per move, serves every component that holds it.
+                    let e = match entries
+                        .iter()
+                        .position(|f: &Entry| f.covers() == entry.covers())
+                    {
+                        Some(e) => e,
+                        None => {
+                            entries.push(entry);
+                            entries.len() - 1
+                        }
+                    };
                     if e + 1 >= NO_CELL as usize {
                         return Err(DbError::TooMany {
                             max: MAX_COMPONENTS,
                             found: groups.len() * views.len(),
                         });
                     }
-                    for (slot, &t) in entry.slot_tile.iter().enumerate() {
+                    for &t in &entries[e].slot_tile {
                         debug_assert_eq!(comp.tile_entry[t as usize], NO_CELL);
                         comp.tile_entry[t as usize] = e as u8;
-                        comp.tile_slot[t as usize] = slot as u8;
                     }
                     comp.entries.push(e as u8);
-                    entries.push(entry);
                 }
                 comps.push(comp);
             }
@@ -309,27 +332,14 @@ impl PdbHeuristic {
                 found: comps.len(),
             });
         }
-        // Entries of different components that cover the same tiles give the same values.
-        let covers = |e: u8| entries[e as usize].covers();
-        for ci in 0..comps.len() {
-            for t in 0..board.cells() {
-                let e = comps[ci].tile_entry[t];
-                if e == NO_CELL {
-                    continue;
-                }
-                let earlier = (0..ci).find(|&cj| {
-                    let f = comps[cj].tile_entry[t];
-                    f != NO_CELL && covers(f) == covers(e)
-                });
-                if let Some(cj) = earlier {
-                    comps[ci].same_as[t] = cj as u8;
-                }
-            }
-        }
+        let links = (0..board.cells())
+            .map(|t| tile_links(&comps, &entries, t))
+            .collect();
         let differential = entries.iter().filter(|e| e.table.is_differential()).count();
         Ok(PdbHeuristic {
             entries,
             comps,
+            links,
             groups: groups.len(),
             differential,
             reflections: used_views,
@@ -416,6 +426,42 @@ fn make_entry(
     }
 }
 
+/// The entries that hold user tile `t`, in the order the components first use them.
+fn tile_links(comps: &[Component], entries: &[Entry], t: usize) -> TileLinks {
+    let mut links = TileLinks {
+        len: 0,
+        lead: 0,
+        entry: [NO_CELL; MAX_COMPONENTS],
+        slot: [NO_CELL; MAX_COMPONENTS],
+        of_comp: [NO_CELL; MAX_COMPONENTS],
+    };
+    for (ci, comp) in comps.iter().enumerate() {
+        let e = comp.tile_entry[t];
+        if e != NO_CELL {
+            let n = links.len as usize;
+            let pos = match links.entry[..n].iter().position(|&f| f == e) {
+                Some(pos) => pos,
+                None => {
+                    links.entry[n] = e;
+                    links.slot[n] = entries[e as usize]
+                        .slot_tile
+                        .iter()
+                        .position(|&u| u as usize == t)
+                        .expect("the entry holds the tile")
+                        as u8;
+                    links.len += 1;
+                    n
+                }
+            };
+            links.of_comp[ci] = pos as u8;
+        }
+        if ci + 1 == PREFETCHED.min(comps.len()) {
+            links.lead = links.len;
+        }
+    }
+    links
+}
+
 /// The groups of one database whose tables overlap (a compound, `masks` their user tiles):
 /// each exact cover of the tiles they hold, or, if they make none (a hand-made file), each
 /// table alone, which is admissible too. `None` for disjoint tables (a partition), which the
@@ -436,21 +482,12 @@ fn compound_groups(masks: &[u64]) -> Option<Vec<Vec<usize>>> {
 /// The moved tile's place in one component's table, the steps that `prepare`, `evaluate` and
 /// `apply` share.
 impl PdbHeuristic {
-    /// The index in entry `e`'s table after `tile` (held by `comp`) moves from `from` to `to`,
-    /// computed on a copy: `s` is not changed.
+    /// The index in entry `e`'s table after its tile in `slot` moves from `from` to `to`
+    /// (user cells), computed on a copy: `s` is not changed.
     #[inline(always)]
-    fn child_index(
-        &self,
-        s: &PdbParts,
-        comp: &Component,
-        e: usize,
-        tile: u8,
-        from: u8,
-        to: u8,
-    ) -> u64 {
+    fn child_index(&self, s: &PdbParts, e: usize, slot: usize, from: u8, to: u8) -> u64 {
         let entry = &self.entries[e];
         let k = entry.slot_tile.len();
-        let slot = comp.tile_slot[tile as usize] as usize;
         let (nf, nt) = (entry.cellmap[from as usize], entry.cellmap[to as usize]);
         // The whole fixed-size array: a copy of `k` bytes would be a call to `memmove`.
         let mut cells = s.cells[e];
@@ -492,54 +529,26 @@ impl PdbHeuristic {
             .unwrap_or(0);
     }
 
-    /// Component `ci`'s sum for the child in which `tile` moved, its entry's new value looked
-    /// up at `index` (the child's index in that entry's table; unused when the tile is in no
-    /// entry of the component or an earlier component's `pending` value stands for it) and
-    /// kept in `pending`.
+    /// Component `ci`'s sum for the child in which `tile` moved, the new values of the
+    /// tile's entries in `values` (by position in its [`TileLinks`]).
     #[inline(always)]
-    fn component_sum(
-        &self,
-        s: &PdbParts,
-        ci: usize,
-        tile: u8,
-        index: u64,
-        pending: &mut PdbPending,
-    ) -> u32 {
-        let comp = &self.comps[ci];
-        let e = comp.tile_entry[tile as usize];
-        if e == NO_CELL {
+    fn child_sum(&self, s: &PdbParts, links: &TileLinks, ci: usize, values: &[u8]) -> u32 {
+        let pos = links.of_comp[ci];
+        if pos == NO_CELL {
             return s.sums[ci];
         }
-        let e = e as usize;
-        let old = s.values[e];
-        let same = comp.same_as[tile as usize];
-        let v = if same != NO_CELL {
-            pending.values[same as usize]
-        } else {
-            self.entries[e].table.child_value(index, old)
-        };
-        pending.values[ci] = v;
-        s.sums[ci] + v as u32 - old as u32
+        let e = links.entry[pos as usize] as usize;
+        s.sums[ci] + values[pos as usize] as u32 - s.values[e] as u32
     }
 
-    /// Moves `tile` (held by `comp`) from `from` to `to` in entry `e`'s cells and occupied set;
-    /// returns the blank's new cell and the new occupied set in the table's frame.
+    /// Moves the tile in `slot` of entry `e` from `from` to `to` (user cells) in the entry's
+    /// cells and occupied set.
     #[inline(always)]
-    fn slide(
-        &self,
-        s: &mut PdbParts,
-        comp: &Component,
-        e: usize,
-        tile: u8,
-        from: u8,
-        to: u8,
-    ) -> (u8, u64) {
+    fn slide(&self, s: &mut PdbParts, e: usize, slot: usize, from: u8, to: u8) {
         let entry = &self.entries[e];
-        let slot = comp.tile_slot[tile as usize] as usize;
         let (nf, nt) = (entry.cellmap[from as usize], entry.cellmap[to as usize]);
         s.cells[e][slot] = nt;
         s.occ[e] ^= (1u64 << nf) ^ (1u64 << nt);
-        (nf, s.occ[e])
     }
 }
 
@@ -572,23 +581,22 @@ impl Heuristic for PdbHeuristic {
     #[inline(always)]
     fn prepare(&self, s: &PdbParts, tile: u8, from: u8, to: u8) -> PdbPending {
         let mut p = PdbPending::default();
-        for (ci, comp) in self.comps.iter().take(PREFETCHED).enumerate() {
-            let e = comp.tile_entry[tile as usize];
-            if e != NO_CELL && comp.same_as[tile as usize] == NO_CELL {
-                let i = self.child_index(s, comp, e as usize, tile, from, to);
-                self.entries[e as usize].table.prefetch(i);
-                p.index[ci] = i;
-            }
+        let links = &self.links[tile as usize];
+        for pos in 0..links.lead as usize {
+            let (e, slot) = (links.entry[pos] as usize, links.slot[pos] as usize);
+            let i = self.child_index(s, e, slot, from, to);
+            self.entries[e].table.prefetch(i);
+            p.index[pos] = i;
         }
         p
     }
 
-    /// Looks up every component's entry for the child and keeps the values in `pending`, so
-    /// that `apply` only writes them: first the `PREFETCHED` components whose indexes
-    /// `prepare` computed (their cache lines on their way), then, unless those already show
-    /// the child above `limit` (it will be pruned: the rest are not looked up), the indexes of
-    /// all the others, each line prefetched before any is read, so that a catalogue's many
-    /// lookups wait for memory once rather than one after another.
+    /// Looks up every entry the move changes and keeps the values in `pending`, so that
+    /// `apply` only writes them: first those of the first `PREFETCHED` components, whose
+    /// indexes `prepare` computed (their cache lines on their way), then, unless those
+    /// components already show the child above `limit` (it will be pruned: the rest are not
+    /// looked up), the indexes of all the others, each line prefetched before any is read, so
+    /// that a catalogue's many lookups wait for memory once rather than one after another.
     #[inline(always)]
     fn evaluate(
         &self,
@@ -602,9 +610,16 @@ impl Heuristic for PdbHeuristic {
     ) -> u32 {
         let n = self.comps.len();
         let first = n.min(PREFETCHED);
+        let links = &self.links[tile as usize];
+        let (lead, len) = (links.lead as usize, links.len as usize);
+        for pos in 0..lead {
+            let e = links.entry[pos] as usize;
+            let table = &self.entries[e].table;
+            pending.values[pos] = table.child_value(pending.index[pos], s.values[e]);
+        }
         let mut h = 0;
         for ci in 0..first {
-            h = h.max(self.component_sum(s, ci, tile, pending.index[ci], pending));
+            h = h.max(self.child_sum(s, links, ci, &pending.values));
             if h > limit {
                 // Not complete: `evaluated` stays false, and the search never applies it.
                 return h;
@@ -612,19 +627,18 @@ impl Heuristic for PdbHeuristic {
         }
         if n > first {
             let mut index = [0u64; MAX_COMPONENTS];
-            for (ci, comp) in self.comps.iter().enumerate().skip(first) {
-                let e = comp.tile_entry[tile as usize];
-                if e != NO_CELL && comp.same_as[tile as usize] == NO_CELL {
-                    let i = self.child_index(s, comp, e as usize, tile, from, to);
-                    self.entries[e as usize].table.prefetch(i);
-                    index[ci] = i;
-                }
+            for (pos, i) in index.iter_mut().enumerate().take(len).skip(lead) {
+                let (e, slot) = (links.entry[pos] as usize, links.slot[pos] as usize);
+                *i = self.child_index(s, e, slot, from, to);
+                self.entries[e].table.prefetch(*i);
             }
-            for (ci, &i) in index.iter().enumerate().take(n).skip(first) {
-                h = h.max(self.component_sum(s, ci, tile, i, pending));
-                if h > limit {
-                    return h;
-                }
+            for (pos, &i) in index.iter().enumerate().take(len).skip(lead) {
+                let e = links.entry[pos] as usize;
+                let table = &self.entries[e].table;
+                pending.values[pos] = table.child_value(i, s.values[e]);
+            }
+            for ci in first..n {
+                h = h.max(self.child_sum(s, links, ci, &pending.values));
             }
         }
         pending.h = h;
@@ -633,7 +647,8 @@ impl Heuristic for PdbHeuristic {
     }
 
     /// With a `pending` completed by [`Heuristic::evaluate`] the update only writes the
-    /// looked-up values (and ignores `limit`: the estimate is known).
+    /// looked-up values; else it looks every changed entry up itself. `limit` is not used:
+    /// every component is updated.
     #[inline(always)]
     fn apply(
         &self,
@@ -642,63 +657,36 @@ impl Heuristic for PdbHeuristic {
         tile: u8,
         from: u8,
         to: u8,
-        limit: u32,
+        _limit: u32,
         pending: &PdbPending,
     ) -> (u32, PdbUndo) {
-        let mut undo = PdbUndo {
-            old: [0; MAX_COMPONENTS],
-            done: self.comps.len() as u8,
-            h: s.h,
-        };
-        if pending.evaluated {
-            for (ci, comp) in self.comps.iter().enumerate() {
-                let e = comp.tile_entry[tile as usize];
-                if e != NO_CELL {
-                    let e = e as usize;
-                    self.slide(s, comp, e, tile, from, to);
-                    let old = s.values[e];
-                    let v = pending.values[ci];
-                    undo.old[ci] = old;
-                    s.values[e] = v;
-                    s.sums[ci] = s.sums[ci] + v as u32 - old as u32;
-                }
+        let links = &self.links[tile as usize];
+        let len = links.len as usize;
+        let mut values = pending.values;
+        if !pending.evaluated {
+            for (pos, v) in values.iter_mut().enumerate().take(len) {
+                let (e, slot) = (links.entry[pos] as usize, links.slot[pos] as usize);
+                let i = match pos < links.lead as usize {
+                    true => pending.index[pos],
+                    false => self.child_index(s, e, slot, from, to),
+                };
+                *v = self.entries[e].table.child_value(i, s.values[e]);
             }
-            s.h = pending.h;
-            return (pending.h, undo);
         }
         let mut h = 0;
-        let mut new = [0u8; MAX_COMPONENTS];
-        for (ci, comp) in self.comps.iter().enumerate() {
-            let e = comp.tile_entry[tile as usize];
-            if e != NO_CELL {
-                let e = e as usize;
-                let entry = &self.entries[e];
-                let (nf, occ) = self.slide(s, comp, e, tile, from, to);
-                let old = s.values[e];
-                let same = comp.same_as[tile as usize];
-                let v = if same != NO_CELL {
-                    new[same as usize]
-                } else {
-                    let i = if ci < PREFETCHED {
-                        pending.index[ci]
-                    } else {
-                        entry
-                            .table
-                            .index(&s.cells[e][..entry.slot_tile.len()], occ, nf)
-                    };
-                    entry.table.child_value(i, old)
-                };
-                new[ci] = v;
-                undo.old[ci] = old;
-                s.values[e] = v;
-                s.sums[ci] = s.sums[ci] + v as u32 - old as u32;
-            }
+        for ci in 0..self.comps.len() {
+            s.sums[ci] = self.child_sum(s, links, ci, &values);
             h = h.max(s.sums[ci]);
-            if h > limit {
-                // The child will be pruned: the other components need not be looked up.
-                undo.done = ci as u8 + 1;
-                return (h, undo);
-            }
+        }
+        let mut undo = PdbUndo {
+            old: [0; MAX_COMPONENTS],
+            h: s.h,
+        };
+        for (pos, &v) in values.iter().enumerate().take(len) {
+            let (e, slot) = (links.entry[pos] as usize, links.slot[pos] as usize);
+            self.slide(s, e, slot, from, to);
+            undo.old[pos] = s.values[e];
+            s.values[e] = v;
         }
         s.h = h;
         (h, undo)
@@ -706,19 +694,14 @@ impl Heuristic for PdbHeuristic {
 
     #[inline(always)]
     fn undo(&self, s: &mut PdbParts, tile: u8, from: u8, to: u8, undo: PdbUndo) {
-        for (ci, comp) in self.comps[..undo.done as usize].iter().enumerate() {
-            let e = comp.tile_entry[tile as usize];
-            if e != NO_CELL {
-                let e = e as usize;
-                let entry = &self.entries[e];
-                let slot = comp.tile_slot[tile as usize] as usize;
-                let (nf, nt) = (entry.cellmap[from as usize], entry.cellmap[to as usize]);
-                s.cells[e][slot] = nf;
-                s.occ[e] ^= (1u64 << nf) ^ (1u64 << nt);
-                let old = undo.old[ci];
-                s.sums[ci] = s.sums[ci] + old as u32 - s.values[e] as u32;
-                s.values[e] = old;
-            }
+        let links = &self.links[tile as usize];
+        for ci in 0..self.comps.len() {
+            s.sums[ci] = self.child_sum(s, links, ci, &undo.old);
+        }
+        for pos in 0..links.len as usize {
+            let (e, slot) = (links.entry[pos] as usize, links.slot[pos] as usize);
+            self.slide(s, e, slot, to, from);
+            s.values[e] = undo.old[pos];
         }
         s.h = undo.h;
     }
