@@ -63,11 +63,12 @@ use std::sync::Arc;
 /// The most components (groups × views) one heuristic combines.
 pub const MAX_COMPONENTS: usize = 16;
 
-/// Components whose lookups [`Heuristic::prepare`] computes and prefetches ahead (the others
-/// are computed in `apply`).
+/// Components whose lookups [`Heuristic::prepare`] computes and prefetches ahead (the others'
+/// are computed in [`Heuristic::evaluate`] once these leave the child within the bound).
 const PREFETCHED: usize = 4;
 
-/// One table as seen by one component: its cell map and the user tile in each pattern slot.
+/// One table under one view, shared by every component that holds it: its cell map and the
+/// user tile in each pattern slot.
 #[derive(Clone, Debug)]
 struct Entry {
     table: Arc<LoadedTable>,
