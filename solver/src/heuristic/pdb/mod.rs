@@ -176,7 +176,7 @@ impl Clone for PdbParts {
 /// What one child's update needs, prepared before the node's children are applied: the
 /// index of each entry the first components look up (computed and prefetched by
 /// [`Heuristic::prepare`]) and, once [`Heuristic::evaluate`] has looked them up, the new
-/// value of every entry the move changes (by position in the tile's [`TileLinks`]) and the
+/// value of every entry the move changes (by position in the tile's `TileLinks`) and the
 /// child's estimate.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct PdbPending {
@@ -187,7 +187,7 @@ pub struct PdbPending {
 }
 
 /// Restores a [`PdbParts`]: the previous value of each entry the move changed (by position
-/// in the tile's [`TileLinks`]) and the previous estimate.
+/// in the tile's `TileLinks`) and the previous estimate.
 #[derive(Clone, Copy, Debug)]
 pub struct PdbUndo {
     old: [u8; MAX_COMPONENTS],
@@ -531,7 +531,7 @@ impl PdbHeuristic {
     }
 
     /// Component `ci`'s sum for the child in which `tile` moved, the new values of the
-    /// tile's entries in `values` (by position in its [`TileLinks`]).
+    /// tile's entries in `values` (by position in its `TileLinks`).
     #[inline(always)]
     fn child_sum(&self, s: &PdbParts, links: &TileLinks, ci: usize, values: &[u8]) -> u32 {
         let pos = links.of_comp[ci];
