@@ -208,7 +208,7 @@ pub fn find_standard_in(dirs: &[SearchDir], db: &StandardDb) -> Option<PathBuf> 
     })
 }
 
-/// What [`build_default`] did.
+/// What `build_default` (with the `build` feature) did.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Built {
     /// It built the file.

@@ -61,8 +61,11 @@ pub enum DbError {
         path: PathBuf,
     },
     /// Too many tables and views to combine.
-    #[error("too many pattern tables combined: at most {max} (table groups × views) are supported, {found} were asked for")]
+    #[error("too many pattern tables combined: at most {max} {what} are supported, {found} were asked for")]
     TooMany {
+        /// What is counted: components (table groups × views) or entries (distinct tables
+        /// under each view).
+        what: &'static str,
         /// The limit.
         max: usize,
         /// What was asked for.

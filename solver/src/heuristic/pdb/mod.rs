@@ -63,6 +63,13 @@ use std::sync::Arc;
 /// The most components (groups × views) one heuristic combines.
 pub const MAX_COMPONENTS: usize = 16;
 
+/// The most distinct (table, view) entries one heuristic combines.
+pub const MAX_ENTRIES: usize = 64;
+
+/// In [`TileLinks::of_comp`]: the component holds no entry of the tile (the position of a
+/// change that is always 0).
+const UNCHANGED: u8 = MAX_COMPONENTS as u8;
+
 /// Components whose lookups [`Heuristic::prepare`] computes and prefetches ahead (the others'
 /// are computed in [`Heuristic::evaluate`] once these leave the child within the bound).
 const PREFETCHED: usize = 4;
@@ -123,7 +130,8 @@ struct TileLinks {
     entry: [u8; MAX_COMPONENTS],
     /// The tile's slot in each.
     slot: [u8; MAX_COMPONENTS],
-    /// For each component, the position in `entry` of its entry for the tile, or `NO_CELL`.
+    /// For each component, the position in `entry` of its entry for the tile, or
+    /// [`UNCHANGED`].
     of_comp: [u8; MAX_COMPONENTS],
 }
 
@@ -146,8 +154,8 @@ pub struct PdbHeuristic {
 #[derive(Debug)]
 pub struct PdbParts {
     cells: Vec<[u8; MAX_CELLS]>,
-    occ: Vec<u64>,
-    values: Vec<u8>,
+    occ: [u64; MAX_ENTRIES],
+    values: [u8; MAX_ENTRIES],
     sums: [u32; MAX_COMPONENTS],
     h: u32,
 }
@@ -156,8 +164,8 @@ impl Clone for PdbParts {
     fn clone(&self) -> Self {
         PdbParts {
             cells: self.cells.clone(),
-            occ: self.occ.clone(),
-            values: self.values.clone(),
+            occ: self.occ,
+            values: self.values,
             sums: self.sums,
             h: self.h,
         }
@@ -166,8 +174,8 @@ impl Clone for PdbParts {
     /// Copies into the vectors already there: no allocation between parts of one heuristic.
     fn clone_from(&mut self, source: &Self) {
         self.cells.clone_from(&source.cells);
-        self.occ.clone_from(&source.occ);
-        self.values.clone_from(&source.values);
+        self.occ = source.occ;
+        self.values = source.values;
         self.sums = source.sums;
         self.h = source.h;
     }
@@ -187,10 +195,12 @@ pub struct PdbPending {
 }
 
 /// Restores a [`PdbParts`]: the previous value of each entry the move changed (by position
-/// in the tile's `TileLinks`) and the previous estimate.
+/// in the tile's `TileLinks`), every component's previous sum (a copy: cheaper than undoing
+/// each change) and the previous estimate.
 #[derive(Clone, Copy, Debug)]
 pub struct PdbUndo {
     old: [u8; MAX_COMPONENTS],
+    sums: [u32; MAX_COMPONENTS],
     h: u32,
 }
 
@@ -312,10 +322,11 @@ impl PdbHeuristic {
                             entries.len() - 1
                         }
                     };
-                    if e + 1 >= NO_CELL as usize {
+                    if e >= MAX_ENTRIES {
                         return Err(DbError::TooMany {
-                            max: MAX_COMPONENTS,
-                            found: groups.len() * views.len(),
+                            what: "distinct (table, view) pairs",
+                            max: MAX_ENTRIES,
+                            found: e + 1,
                         });
                     }
                     for &t in &entries[e].slot_tile {
@@ -329,6 +340,7 @@ impl PdbHeuristic {
         }
         if comps.len() > MAX_COMPONENTS {
             return Err(DbError::TooMany {
+                what: "components (table groups × views)",
                 max: MAX_COMPONENTS,
                 found: comps.len(),
             });
@@ -434,7 +446,7 @@ fn tile_links(comps: &[Component], entries: &[Entry], t: usize) -> TileLinks {
         lead: 0,
         entry: [NO_CELL; MAX_COMPONENTS],
         slot: [NO_CELL; MAX_COMPONENTS],
-        of_comp: [NO_CELL; MAX_COMPONENTS],
+        of_comp: [UNCHANGED; MAX_COMPONENTS],
     };
     for (ci, comp) in comps.iter().enumerate() {
         let e = comp.tile_entry[t];
@@ -492,8 +504,8 @@ impl PdbHeuristic {
         let (nf, nt) = (entry.cellmap[from as usize], entry.cellmap[to as usize]);
         // The whole fixed-size array: a copy of `k` bytes would be a call to `memmove`.
         let mut cells = s.cells[e];
-        cells[slot] = nt;
-        let occ = s.occ[e] ^ (1u64 << nf) ^ (1u64 << nt);
+        cells[slot & (MAX_CELLS - 1)] = nt;
+        let occ = s.occ[e & (MAX_ENTRIES - 1)] ^ (1u64 << (nf & 63)) ^ (1u64 << (nt & 63));
         entry.table.index(&cells[..k], occ, nf)
     }
 
@@ -510,7 +522,7 @@ impl PdbHeuristic {
         let cell_of = self.cell_of(tiles);
         let blank = cell_of[0];
         s.sums = [0; MAX_COMPONENTS];
-        for (e, entry) in self.entries.iter().enumerate() {
+        for (e, entry) in self.entries.iter().enumerate().take(MAX_ENTRIES) {
             let occ = entry.place(&cell_of, &mut s.cells[e]);
             s.occ[e] = occ;
             let k = entry.slot_tile.len();
@@ -530,16 +542,26 @@ impl PdbHeuristic {
             .unwrap_or(0);
     }
 
-    /// Component `ci`'s sum for the child in which `tile` moved, the new values of the
-    /// tile's entries in `values` (by position in its `TileLinks`).
+    /// Component `ci`'s sum for the child in which `tile` moved, each entry's change (new
+    /// value less old, wrapping) in `change` by position in its `TileLinks`, 0 at
+    /// [`UNCHANGED`].
     #[inline(always)]
-    fn child_sum(&self, s: &PdbParts, links: &TileLinks, ci: usize, values: &[u8]) -> u32 {
-        let pos = links.of_comp[ci];
-        if pos == NO_CELL {
-            return s.sums[ci];
-        }
-        let e = links.entry[pos as usize] as usize;
-        s.sums[ci] + values[pos as usize] as u32 - s.values[e] as u32
+    fn child_sum(
+        &self,
+        s: &PdbParts,
+        links: &TileLinks,
+        ci: usize,
+        change: &[u32; MAX_COMPONENTS + 1],
+    ) -> u32 {
+        let pos = links.of_comp[ci & (MAX_COMPONENTS - 1)] as usize;
+        s.sums[ci & (MAX_COMPONENTS - 1)].wrapping_add(change[pos.min(MAX_COMPONENTS)])
+    }
+
+    /// The change of entry `e`'s value to `new` (wrapping), as [`PdbHeuristic::child_sum`]
+    /// adds it.
+    #[inline(always)]
+    fn change(s: &PdbParts, e: usize, new: u8) -> u32 {
+        (new as u32).wrapping_sub(s.values[e & (MAX_ENTRIES - 1)] as u32)
     }
 
     /// Moves the tile in `slot` of entry `e` from `from` to `to` (user cells) in the entry's
@@ -548,8 +570,8 @@ impl PdbHeuristic {
     fn slide(&self, s: &mut PdbParts, e: usize, slot: usize, from: u8, to: u8) {
         let entry = &self.entries[e];
         let (nf, nt) = (entry.cellmap[from as usize], entry.cellmap[to as usize]);
-        s.cells[e][slot] = nt;
-        s.occ[e] ^= (1u64 << nf) ^ (1u64 << nt);
+        s.cells[e][slot & (MAX_CELLS - 1)] = nt;
+        s.occ[e & (MAX_ENTRIES - 1)] ^= (1u64 << (nf & 63)) ^ (1u64 << (nt & 63));
     }
 }
 
@@ -561,8 +583,8 @@ impl Heuristic for PdbHeuristic {
     fn init(&self, tiles: &[u8; MAX_CELLS]) -> PdbParts {
         let mut s = PdbParts {
             cells: vec![[0u8; MAX_CELLS]; self.entries.len()],
-            occ: vec![0; self.entries.len()],
-            values: vec![0; self.entries.len()],
+            occ: [0; MAX_ENTRIES],
+            values: [0; MAX_ENTRIES],
             sums: [0; MAX_COMPONENTS],
             h: 0,
         };
@@ -598,6 +620,9 @@ impl Heuristic for PdbHeuristic {
     /// components already show the child above `limit` (it will be pruned: the rest are not
     /// looked up), the indexes of all the others, each line prefetched before any is read, so
     /// that a catalogue's many lookups wait for memory once rather than one after another.
+    // Plain position loops over several arrays at once: the iterator adaptors clippy
+    // suggests (zip, skip, take) cost more instructions per lookup here.
+    #[allow(clippy::needless_range_loop)]
     #[inline(always)]
     fn evaluate(
         &self,
@@ -609,18 +634,22 @@ impl Heuristic for PdbHeuristic {
         limit: u32,
         pending: &mut PdbPending,
     ) -> u32 {
-        let n = self.comps.len();
+        let n = self.comps.len().min(MAX_COMPONENTS);
         let first = n.min(PREFETCHED);
         let links = &self.links[tile as usize];
-        let (lead, len) = (links.lead as usize, links.len as usize);
+        let lead = (links.lead as usize).min(MAX_COMPONENTS);
+        let len = (links.len as usize).min(MAX_COMPONENTS);
+        let mut change = [0u32; MAX_COMPONENTS + 1];
         for pos in 0..lead {
             let e = links.entry[pos] as usize;
             let table = &self.entries[e].table;
-            pending.values[pos] = table.child_value(pending.index[pos], s.values[e]);
+            let v = table.child_value(pending.index[pos], s.values[e & (MAX_ENTRIES - 1)]);
+            pending.values[pos] = v;
+            change[pos] = Self::change(s, e, v);
         }
         let mut h = 0;
         for ci in 0..first {
-            h = h.max(self.child_sum(s, links, ci, &pending.values));
+            h = h.max(self.child_sum(s, links, ci, &change));
             if h > limit {
                 // Not complete: `evaluated` stays false, and the search never applies it.
                 return h;
@@ -628,18 +657,21 @@ impl Heuristic for PdbHeuristic {
         }
         if n > first {
             let mut index = [0u64; MAX_COMPONENTS];
-            for (pos, i) in index.iter_mut().enumerate().take(len).skip(lead) {
+            for pos in lead..len {
                 let (e, slot) = (links.entry[pos] as usize, links.slot[pos] as usize);
-                *i = self.child_index(s, e, slot, from, to);
-                self.entries[e].table.prefetch(*i);
+                let i = self.child_index(s, e, slot, from, to);
+                self.entries[e].table.prefetch(i);
+                index[pos] = i;
             }
-            for (pos, &i) in index.iter().enumerate().take(len).skip(lead) {
+            for pos in lead..len {
                 let e = links.entry[pos] as usize;
                 let table = &self.entries[e].table;
-                pending.values[pos] = table.child_value(i, s.values[e]);
+                let v = table.child_value(index[pos], s.values[e & (MAX_ENTRIES - 1)]);
+                pending.values[pos] = v;
+                change[pos] = Self::change(s, e, v);
             }
             for ci in first..n {
-                h = h.max(self.child_sum(s, links, ci, &pending.values));
+                h = h.max(self.child_sum(s, links, ci, &change));
             }
         }
         pending.h = h;
@@ -650,6 +682,9 @@ impl Heuristic for PdbHeuristic {
     /// With a `pending` completed by [`Heuristic::evaluate`] the update only writes the
     /// looked-up values; else it looks every changed entry up itself. `limit` is not used:
     /// every component is updated.
+    // Plain position loops over several arrays at once: the iterator adaptors clippy
+    // suggests (zip, skip, take) cost more instructions per lookup here.
+    #[allow(clippy::needless_range_loop)]
     #[inline(always)]
     fn apply(
         &self,
@@ -662,32 +697,39 @@ impl Heuristic for PdbHeuristic {
         pending: &PdbPending,
     ) -> (u32, PdbUndo) {
         let links = &self.links[tile as usize];
-        let len = links.len as usize;
+        let lead = (links.lead as usize).min(MAX_COMPONENTS);
+        let len = (links.len as usize).min(MAX_COMPONENTS);
         let mut values = pending.values;
         if !pending.evaluated {
-            for (pos, v) in values.iter_mut().enumerate().take(len) {
+            for pos in 0..len {
                 let (e, slot) = (links.entry[pos] as usize, links.slot[pos] as usize);
-                let i = match pos < links.lead as usize {
+                let i = match pos < lead {
                     true => pending.index[pos],
                     false => self.child_index(s, e, slot, from, to),
                 };
-                *v = self.entries[e].table.child_value(i, s.values[e]);
+                values[pos] = self.entries[e]
+                    .table
+                    .child_value(i, s.values[e & (MAX_ENTRIES - 1)]);
             }
         }
-        let mut h = 0;
-        for ci in 0..self.comps.len() {
-            s.sums[ci] = self.child_sum(s, links, ci, &values);
-            h = h.max(s.sums[ci]);
-        }
+        let mut change = [0u32; MAX_COMPONENTS + 1];
         let mut undo = PdbUndo {
             old: [0; MAX_COMPONENTS],
+            sums: s.sums,
             h: s.h,
         };
-        for (pos, &v) in values.iter().enumerate().take(len) {
+        for pos in 0..len {
             let (e, slot) = (links.entry[pos] as usize, links.slot[pos] as usize);
+            change[pos] = Self::change(s, e, values[pos]);
             self.slide(s, e, slot, from, to);
-            undo.old[pos] = s.values[e];
-            s.values[e] = v;
+            undo.old[pos] = s.values[e & (MAX_ENTRIES - 1)];
+            s.values[e & (MAX_ENTRIES - 1)] = values[pos];
+        }
+        let mut h = 0;
+        for ci in 0..self.comps.len().min(MAX_COMPONENTS) {
+            let sum = self.child_sum(s, links, ci, &change);
+            s.sums[ci] = sum;
+            h = h.max(sum);
         }
         s.h = h;
         (h, undo)
@@ -696,14 +738,12 @@ impl Heuristic for PdbHeuristic {
     #[inline(always)]
     fn undo(&self, s: &mut PdbParts, tile: u8, from: u8, to: u8, undo: PdbUndo) {
         let links = &self.links[tile as usize];
-        for ci in 0..self.comps.len() {
-            s.sums[ci] = self.child_sum(s, links, ci, &undo.old);
-        }
-        for pos in 0..links.len as usize {
+        for pos in 0..(links.len as usize).min(MAX_COMPONENTS) {
             let (e, slot) = (links.entry[pos] as usize, links.slot[pos] as usize);
             self.slide(s, e, slot, to, from);
-            s.values[e] = undo.old[pos];
+            s.values[e & (MAX_ENTRIES - 1)] = undo.old[pos];
         }
+        s.sums = undo.sums;
         s.h = undo.h;
     }
 
