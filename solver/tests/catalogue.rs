@@ -272,3 +272,48 @@ fn check_children(h: &PdbHeuristic, goal: &Goal, seed: u64) {
         "{pruned} of {checked} pruned"
     );
 }
+
+/// At most `MAX_ENTRIES` distinct (table, view) pairs combine: one more is a clear error
+/// naming the limit, not a panic, and the limit itself is accepted.
+#[test]
+fn too_many_distinct_tables_is_an_error() {
+    use pdbsolver::heuristic::pdb::MAX_ENTRIES;
+    use pdbsolver::DbError;
+    let dir = tempfile::tempdir().unwrap();
+    // Ten partitions of small patterns, each a group of its own (their patterns overlap the
+    // previous file's), 65 distinct tables in all: 15 singles; 7 new pairs in each of the
+    // next four (the unpaired single repeats one); 5 triples in each of the next three; then
+    // 3 new (13-15 repeats a triple) and 4 new.
+    let partitions = [
+        "1/2/3/4/5/6/7/8/9/10/11/12/13/14/15",
+        "1,2/3,4/5,6/7,8/9,10/11,12/13,14/15",
+        "2,3/4,5/6,7/8,9/10,11/12,13/14,15/1",
+        "1,5/9,13/2,6/10,14/3,7/11,15/4,8/12",
+        "1,9/5,13/2,10/6,14/3,11/7,15/4,12/8",
+        "1,2,3/4,5,6/7,8,9/10,11,12/13,14,15",
+        "2,3,4/5,6,7/8,9,10/11,12,13/14,15,1",
+        "3,4,5/6,7,8/9,10,11/12,13,14/15,1,2",
+        "1-4/5-8/9-12/13-15",
+        "1,2,5,6/3,4,7,8/9,10,13,14/11,12,15",
+    ];
+    let dbs: Vec<Arc<Database>> = partitions
+        .iter()
+        .enumerate()
+        .map(|(i, p)| build(&dir.path().join(format!("{i}.pdb")), p))
+        .collect();
+    let goal = Goal::blank_first(Board::new(4, 4).unwrap());
+    // The first nine: 61 distinct tables, within the limit.
+    let h = PdbHeuristic::new(&dbs[..9], &goal, false).unwrap();
+    assert_eq!(h.groups(), 9);
+    match PdbHeuristic::new(&dbs, &goal, false) {
+        Err(e @ DbError::TooMany { max, found, .. }) => {
+            assert_eq!((max, found), (MAX_ENTRIES, MAX_ENTRIES + 1));
+            assert!(
+                e.to_string().contains("distinct (table, view) pairs"),
+                "{e}"
+            );
+        }
+        Err(e) => panic!("wrong error: {e}"),
+        Ok(_) => panic!("65 distinct tables accepted"),
+    }
+}
