@@ -181,6 +181,14 @@ impl Clone for PdbParts {
     }
 }
 
+/// Entry `e`'s index in the fixed arrays of [`PdbParts`]: `e` itself, which construction keeps
+/// below [`MAX_ENTRIES`]; the mask lets the compiler drop the bounds check on the search's
+/// path.
+#[inline(always)]
+fn entry_ix(e: usize) -> usize {
+    e & (MAX_ENTRIES - 1)
+}
+
 /// What one child's update needs, prepared before the node's children are applied: the
 /// index of each entry the first components look up (computed and prefetched by
 /// [`Heuristic::prepare`]) and, once [`Heuristic::evaluate`] has looked them up, the new
@@ -505,7 +513,7 @@ impl PdbHeuristic {
         // The whole fixed-size array: a copy of `k` bytes would be a call to `memmove`.
         let mut cells = s.cells[e];
         cells[slot & (MAX_CELLS - 1)] = nt;
-        let occ = s.occ[e & (MAX_ENTRIES - 1)] ^ (1u64 << (nf & 63)) ^ (1u64 << (nt & 63));
+        let occ = s.occ[entry_ix(e)] ^ (1u64 << (nf & 63)) ^ (1u64 << (nt & 63));
         entry.table.index(&cells[..k], occ, nf)
     }
 
@@ -561,7 +569,7 @@ impl PdbHeuristic {
     /// adds it.
     #[inline(always)]
     fn change(s: &PdbParts, e: usize, new: u8) -> u32 {
-        (new as u32).wrapping_sub(s.values[e & (MAX_ENTRIES - 1)] as u32)
+        (new as u32).wrapping_sub(s.values[entry_ix(e)] as u32)
     }
 
     /// Moves the tile in `slot` of entry `e` from `from` to `to` (user cells) in the entry's
@@ -571,7 +579,7 @@ impl PdbHeuristic {
         let entry = &self.entries[e];
         let (nf, nt) = (entry.cellmap[from as usize], entry.cellmap[to as usize]);
         s.cells[e][slot & (MAX_CELLS - 1)] = nt;
-        s.occ[e & (MAX_ENTRIES - 1)] ^= (1u64 << (nf & 63)) ^ (1u64 << (nt & 63));
+        s.occ[entry_ix(e)] ^= (1u64 << (nf & 63)) ^ (1u64 << (nt & 63));
     }
 }
 
@@ -643,7 +651,7 @@ impl Heuristic for PdbHeuristic {
         for pos in 0..lead {
             let e = links.entry[pos] as usize;
             let table = &self.entries[e].table;
-            let v = table.child_value(pending.index[pos], s.values[e & (MAX_ENTRIES - 1)]);
+            let v = table.child_value(pending.index[pos], s.values[entry_ix(e)]);
             pending.values[pos] = v;
             change[pos] = Self::change(s, e, v);
         }
@@ -666,7 +674,7 @@ impl Heuristic for PdbHeuristic {
             for pos in lead..len {
                 let e = links.entry[pos] as usize;
                 let table = &self.entries[e].table;
-                let v = table.child_value(index[pos], s.values[e & (MAX_ENTRIES - 1)]);
+                let v = table.child_value(index[pos], s.values[entry_ix(e)]);
                 pending.values[pos] = v;
                 change[pos] = Self::change(s, e, v);
             }
@@ -707,9 +715,7 @@ impl Heuristic for PdbHeuristic {
                     true => pending.index[pos],
                     false => self.child_index(s, e, slot, from, to),
                 };
-                values[pos] = self.entries[e]
-                    .table
-                    .child_value(i, s.values[e & (MAX_ENTRIES - 1)]);
+                values[pos] = self.entries[e].table.child_value(i, s.values[entry_ix(e)]);
             }
         }
         let mut change = [0u32; MAX_COMPONENTS + 1];
@@ -722,8 +728,8 @@ impl Heuristic for PdbHeuristic {
             let (e, slot) = (links.entry[pos] as usize, links.slot[pos] as usize);
             change[pos] = Self::change(s, e, values[pos]);
             self.slide(s, e, slot, from, to);
-            undo.old[pos] = s.values[e & (MAX_ENTRIES - 1)];
-            s.values[e & (MAX_ENTRIES - 1)] = values[pos];
+            undo.old[pos] = s.values[entry_ix(e)];
+            s.values[entry_ix(e)] = values[pos];
         }
         let mut h = 0;
         for ci in 0..self.comps.len().min(MAX_COMPONENTS) {
@@ -741,7 +747,7 @@ impl Heuristic for PdbHeuristic {
         for pos in 0..(links.len as usize).min(MAX_COMPONENTS) {
             let (e, slot) = (links.entry[pos] as usize, links.slot[pos] as usize);
             self.slide(s, e, slot, to, from);
-            s.values[e & (MAX_ENTRIES - 1)] = undo.old[pos];
+            s.values[entry_ix(e)] = undo.old[pos];
         }
         s.sums = undo.sums;
         s.h = undo.h;
