@@ -7,14 +7,31 @@
 use sha2::{Digest, Sha256};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 const PDBGEN: &str = env!("CARGO_BIN_EXE_pdbgen");
 
 /// `mpirun` with `ranks` ranks, allowed to run as root (CI) and to put more ranks than cores
-/// on one machine.
+/// on one machine, with a session folder of its own.
+///
+/// The tests run at once, and Open MPI keeps every job's session folder under one shared
+/// `TMPDIR/ompi.HOST.UID`: a job that ends removes that shared folder and can do so just as
+/// another job starts in it ("A call to mkdir was unable to create the desired directory").
+/// Each `mpirun` therefore gets its own `TMPDIR`, a fresh folder in Cargo's scratch space
+/// for tests; the build itself never writes there.
 fn mpirun(ranks: usize) -> Command {
+    static JOBS: AtomicUsize = AtomicUsize::new(0);
+    let session = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join("mpi-sessions")
+        .join(format!(
+            "{}-{}",
+            std::process::id(),
+            JOBS.fetch_add(1, Ordering::Relaxed)
+        ));
+    std::fs::create_dir_all(&session).unwrap_or_else(|e| panic!("{}: {e}", session.display()));
     let mut c = Command::new("mpirun");
+    c.env("TMPDIR", &session);
     c.args(["--allow-run-as-root", "--oversubscribe", "-np"])
         .arg(ranks.to_string())
         .arg(PDBGEN);
