@@ -1,6 +1,7 @@
 //! `PdbFile::load_into`: entries streamed into a caller's buffer from raw, zstd (in place, the
 //! buffer as window) and gzip payloads; the same bytes as `load`; digests checked on the way;
-//! payloads that decode to the wrong length and buffers of the wrong length are errors.
+//! payloads that decode to the wrong length and buffers of the wrong length are errors; threads
+//! loading from one open file at once.
 
 use pdbformat::format::{
     encode_entries, write_pdb, Compression, Digest, Encoding, FormatError, LoadOptions, PdbFile,
@@ -117,6 +118,41 @@ fn every_compression_loads_the_same_bytes() {
                 }
             }
         }
+    }
+}
+
+#[test]
+fn threads_loading_tables_of_one_open_file_at_once_get_each_their_own_bytes() {
+    let dir = tempfile::tempdir().unwrap();
+    for (i, opts) in [
+        WriteOptions::default(),
+        WriteOptions {
+            compression: Compression::Gzip,
+            gzip_level: 1,
+            ..WriteOptions::default()
+        },
+    ]
+    .iter()
+    .enumerate()
+    {
+        let path = dir.path().join(format!("{i}.pdb"));
+        let encoded = write(&path, opts, Encoding::U8);
+        let f = PdbFile::open(&path).unwrap();
+        // Eight threads, each loading both tables twenty times in its own order: every read
+        // goes through the one open file at once with the others.
+        std::thread::scope(|scope| {
+            for thread in 0..8usize {
+                let (f, encoded) = (&f, &encoded);
+                scope.spawn(move || {
+                    for round in 0..20 {
+                        let t = (thread + round) % encoded.len();
+                        let mut dst = vec![0u8; encoded[t].len()];
+                        f.load_into(t, &mut dst, true, &mut |_| {}).unwrap();
+                        assert!(dst == encoded[t], "{i}: table {t}, thread {thread}");
+                    }
+                });
+            }
+        });
     }
 }
 

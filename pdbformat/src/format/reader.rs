@@ -494,12 +494,14 @@ impl PdbFile {
 
     fn section(&self, offset: u64, len: u64) -> Result<Box<dyn Read + Send + '_>, FormatError> {
         match &self.backing {
-            Backing::File { file, .. } => {
-                let mut f = file.try_clone().map_err(|e| self.io_err(e))?;
-                f.seek(SeekFrom::Start(offset))
-                    .map_err(|e| self.io_err(e))?;
-                Ok(Box::new(io::BufReader::with_capacity(CHUNK, f.take(len))))
-            }
+            Backing::File { file, .. } => Ok(Box::new(io::BufReader::with_capacity(
+                CHUNK,
+                ReadAt {
+                    file,
+                    pos: offset,
+                    end: offset.saturating_add(len),
+                },
+            ))),
             Backing::Memory(b) => {
                 let end = (offset + len).min(b.len() as u64) as usize;
                 Ok(Box::new(&b[(offset as usize).min(end)..end]))
@@ -512,6 +514,30 @@ impl PdbFile {
             .path()
             .map_or_else(|| "in-memory file".to_string(), |p| p.display().to_string());
         FormatError::io(format!("cannot read {what}"), e)
+    }
+}
+
+/// A section of a file read by position (`pread`), never through the file's shared offset:
+/// threads can read sections of one [`PdbFile`] at once (a cloned handle would share, and
+/// race on, one offset).
+struct ReadAt<'a> {
+    file: &'a File,
+    pos: u64,
+    end: u64,
+}
+
+impl Read for ReadAt<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let want = usize::try_from(self.end - self.pos).map_or(buf.len(), |n| n.min(buf.len()));
+        if want == 0 {
+            return Ok(0);
+        }
+        #[cfg(unix)]
+        let got = std::os::unix::fs::FileExt::read_at(self.file, &mut buf[..want], self.pos)?;
+        #[cfg(windows)]
+        let got = std::os::windows::fs::FileExt::seek_read(self.file, &mut buf[..want], self.pos)?;
+        self.pos += got as u64;
+        Ok(got)
     }
 }
 
