@@ -1,15 +1,17 @@
 //! Opening a database file: its header checked (against the goal, if one is given) before any
-//! entry is read, then every table's entries read or decoded into huge-page memory, or mapped
-//! from the file ([`Residence`]), their digests checked on the way or on a thread beside the
-//! search ([`OpenOptions`]).
+//! entry is read, then every table's entries read or decoded into huge-page memory (tables
+//! shared among up to one thread per core), or mapped from the file ([`Residence`]), their
+//! digests checked on the way or on a thread beside the search ([`OpenOptions`]).
 
 use super::digest_check::{check_digests, mismatch, BackgroundCheck};
 use super::shared_index::shared_index;
 use super::walk::Walk;
 use super::{frame, Database, DbError, LoadedTable};
-use pdbformat::format::{Encoding, FormatError, PdbFile, TableHeader};
+use pdbformat::format::{Compression, Encoding, FormatError, PdbFile, TableHeader};
+use pdbformat::rank::TableKind;
 use pdbformat::Goal;
 use std::path::Path;
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -101,32 +103,49 @@ impl Database {
         let background = opts.verify && opts.verify_in_background;
         let board = header.board();
         let residence = opts.residence.for_board(board.cells());
-        let total: u64 = header.tables.iter().map(|t| t.raw_len).sum();
-        let mut before = 0u64;
+        let verify_now = opts.verify && !background;
+        // Tables of one shape share one copy of the index's tables (megabytes on 5×5), across
+        // files too, which then stays in the cache. Making them (a tenth of a second for
+        // 6-tile 5×5 tables) needs no entry: it runs on a thread of its own while the entries
+        // are read.
+        let mut shapes: Vec<(usize, TableKind)> = Vec::new();
+        for th in &header.tables {
+            if !shapes.contains(&(th.pattern.len(), th.kind)) {
+                shapes.push((th.pattern.len(), th.kind));
+            }
+        }
+        let make = || {
+            shapes
+                .iter()
+                .map(|&(k, kind)| shared_index(board, k, kind))
+                .collect::<Vec<_>>()
+        };
+        let (indexes, entries) = std::thread::scope(|scope| {
+            let maker = std::thread::Builder::new()
+                .name("table-index".into())
+                .spawn_scoped(scope, make);
+            let entries = read_all(&file, &path, residence, verify_now, progress);
+            // No thread to be had, or it panicked: make them here.
+            let indexes = maker.ok().and_then(|m| m.join().ok()).unwrap_or_else(make);
+            (indexes, entries)
+        });
+        let mut entries = entries.map_err(format)?.into_iter();
         let mut tables = Vec::with_capacity(header.tables.len());
         for (i, th) in header.tables.iter().enumerate() {
             // `PdbFile::open` has checked the table's shape: its entry count against its
             // pattern and kind, its byte length against its encoding, and that `bit1` entries
             // belong to a zero-aware table.
-            // Tables of one shape share one copy of the index's tables (megabytes on 5×5),
-            // across files too, which then stays in the cache.
-            let shared = shared_index(board, th.pattern.len(), th.kind).map_err(|e| {
+            let shape = shapes
+                .iter()
+                .position(|&s| s == (th.pattern.len(), th.kind))
+                .expect("every table's shape is listed");
+            let shared = indexes[shape].clone().map_err(|e| {
                 format(FormatError::InvalidField {
                     field: format!("table {i} pattern size"),
                     why: e.to_string(),
                 })
             })?;
-            let entries = if residence == Residence::Mapped
-                && th.compression == pdbformat::format::Compression::None
-            {
-                map_entries(&path, i, th, opts.verify && !background).map_err(format)?
-            } else {
-                load_entries(&file, i, th, opts.verify && !background, &mut |n| {
-                    progress(before + n, total)
-                })
-                .map_err(format)?
-            };
-            before += th.raw_len;
+            let entries = entries.next().expect("one entry map per table");
             let fast = shared.fast.clone();
             let walk = (th.encoding == Encoding::Bit1)
                 .then(|| Box::new(Walk::new(th, &header.goal, &fast)));
@@ -176,6 +195,117 @@ impl Database {
             background,
         })
     }
+}
+
+/// The most threads that read one file's tables at once: enough to overlap the kernel's
+/// zeroing of fresh huge pages and the copy from the page cache, which bound the load,
+/// without crowding the memory bus.
+const MAX_READERS: usize = 4;
+
+/// Every table's entries in file order: mapped ([`Residence::Mapped`] and uncompressed) or
+/// read into huge-page memory, read tables shared round-robin among up to [`MAX_READERS`]
+/// threads (the calling one and helpers; one per core). `progress(done, total)` is called on
+/// the calling thread with the bytes of entries loaded so far by all of them.
+fn read_all(
+    file: &PdbFile,
+    path: &Path,
+    residence: Residence,
+    verify: bool,
+    progress: &mut dyn FnMut(u64, u64),
+) -> Result<Vec<memmap2::Mmap>, FormatError> {
+    let tables = &file.header().tables;
+    let total: u64 = tables.iter().map(|t| t.raw_len).sum();
+    let mapped =
+        |th: &TableHeader| residence == Residence::Mapped && th.compression == Compression::None;
+    // Tables of a symmetry-reduced file share decoded sources through the file's one cache:
+    // they are read in order on one thread.
+    let symmetric = tables
+        .iter()
+        .any(|t| t.compression == Compression::ZstdSymmetric);
+    let to_read = tables.iter().filter(|t| !mapped(t)).count();
+    let readers = if symmetric {
+        1
+    } else {
+        std::thread::available_parallelism()
+            .map_or(1, |n| n.get())
+            .min(MAX_READERS)
+            .min(to_read)
+            .max(1)
+    };
+    let read_done = AtomicU64::new(0);
+    let one = |i: usize, own: &mut dyn FnMut(u64)| -> Result<memmap2::Mmap, FormatError> {
+        let th = &tables[i];
+        if mapped(th) {
+            map_entries(path, i, th, verify)
+        } else {
+            load_entries(file, i, th, verify, own)
+        }
+    };
+    // Reader `k` takes every `readers`-th table that is read (mapped ones stay with the
+    // calling thread: they cost nothing until touched, or one digest pass).
+    let order: Vec<usize> = (0..tables.len()).filter(|&i| !mapped(&tables[i])).collect();
+    let share = |k: usize| order.iter().copied().skip(k).step_by(readers);
+    let mut out: Vec<Option<memmap2::Mmap>> = (0..tables.len()).map(|_| None).collect();
+    // A helper's tables, read on the helper's thread.
+    let helper = |k: usize| {
+        share(k)
+            .map(|i| {
+                let mut last = 0;
+                let got = one(i, &mut |n| {
+                    read_done.fetch_add(n - last, Relaxed);
+                    last = n;
+                })?;
+                Ok((i, got))
+            })
+            .collect::<Result<Vec<_>, FormatError>>()
+    };
+    std::thread::scope(|scope| -> Result<(), FormatError> {
+        let helpers: Vec<_> = (1..readers)
+            .map(|k| {
+                let helper = &helper;
+                let spawned = std::thread::Builder::new()
+                    .name(format!("read-tables-{k}"))
+                    .spawn_scoped(scope, move || helper(k));
+                (k, spawned.ok())
+            })
+            .collect();
+        let mut mine = Vec::new();
+        let mut own_done = 0u64;
+        let mut own = |i: usize, mine: &mut Vec<_>| -> Result<(), FormatError> {
+            let got = one(i, &mut |n| {
+                progress(own_done + n + read_done.load(Relaxed), total)
+            })?;
+            own_done += tables[i].raw_len;
+            mine.push((i, got));
+            Ok(())
+        };
+        for i in share(0).chain((0..tables.len()).filter(|&i| mapped(&tables[i]))) {
+            own(i, &mut mine)?;
+        }
+        for (k, handle) in helpers {
+            match handle {
+                Some(h) => mine.extend(h.join().map_err(|_| FormatError::Io {
+                    context: "cannot read the tables".into(),
+                    source: std::io::Error::other("a reading thread panicked"),
+                })??),
+                // No thread to be had: this thread reads that share too.
+                None => {
+                    for i in share(k) {
+                        own(i, &mut mine)?;
+                    }
+                }
+            }
+        }
+        for (i, got) in mine {
+            out[i] = Some(got);
+        }
+        Ok(())
+    })?;
+    progress(total, total);
+    Ok(out
+        .into_iter()
+        .map(|m| m.expect("every table was read by one thread"))
+        .collect())
 }
 
 /// Anonymous memory of `len` bytes for table `table`, in huge pages where the system offers
