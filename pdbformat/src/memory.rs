@@ -85,7 +85,7 @@ pub struct HugeTable<T: Copy> {
 
 /// The plain number types a [`HugeTable`] holds: any bit pattern is a value, and their
 /// alignment divides a page's.
-pub trait Plain: Copy + sealed::Sealed {}
+pub trait Plain: Copy + Default + sealed::Sealed {}
 impl Plain for u8 {}
 impl Plain for u16 {}
 impl Plain for u32 {}
@@ -103,6 +103,43 @@ impl<T: Plain> HugeTable<T> {
     /// Whether the entries live in the advised anonymous mapping (not on the heap).
     pub fn is_mapped(&self) -> bool {
         self.map.is_some()
+    }
+
+    /// A table of `len` values that `fill` writes in place, into zeroed memory (a fresh
+    /// anonymous mapping, or the heap when the mapping cannot be made): values decoded from a
+    /// file go straight to their place, without a vector of them to copy from.
+    ///
+    /// ```
+    /// let t = pdbformat::memory::HugeTable::<u32>::filled(1000, |t| {
+    ///     for (i, v) in t.iter_mut().enumerate() {
+    ///         *v = i as u32 * 3;
+    ///     }
+    /// });
+    /// assert_eq!((t.len(), t[999]), (1000, 2997));
+    /// ```
+    pub fn filled(len: usize, fill: impl FnOnce(&mut [T])) -> HugeTable<T> {
+        let bytes = len
+            .checked_mul(std::mem::size_of::<T>())
+            .expect("a table that fits the address space");
+        let Ok(mut map) = anonymous(bytes, Pages::Huge) else {
+            let mut heap = vec![T::default(); len];
+            fill(&mut heap);
+            return HugeTable {
+                map: None,
+                heap,
+                len,
+            };
+        };
+        // SAFETY: the mapping is page-aligned (so aligned for any `Plain` type), at least
+        // `bytes` long, zeroed (a valid `Plain` value everywhere) and exclusively ours for the
+        // slice's lifetime.
+        let values = unsafe { std::slice::from_raw_parts_mut(map.as_mut_ptr().cast::<T>(), len) };
+        fill(values);
+        HugeTable {
+            map: Some(map),
+            heap: Vec::new(),
+            len,
+        }
     }
 }
 

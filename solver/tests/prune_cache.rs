@@ -26,7 +26,8 @@ fn assert_same(board: Board, a: &Pruner, b: &Pruner) {
 #[test]
 fn written_machines_read_back_identical() {
     let dir = tempfile::tempdir().unwrap();
-    for (w, h, depth) in [(3, 3, 10), (4, 3, 8), (4, 4, 10), (5, 5, 8)] {
+    // 3×5 at depth 16 has over 65,535 states: four-byte entries, decoded into huge pages.
+    for (w, h, depth) in [(3, 3, 10), (4, 3, 8), (4, 4, 10), (5, 5, 8), (3, 5, 16)] {
         let board = Board::new(w, h).unwrap();
         let built = Pruner::new(board, depth);
         let path = dir.path().join(file_name(board, depth));
@@ -45,11 +46,36 @@ fn written_machines_read_back_identical() {
         names,
         [
             "prune-3x3-d10.fsm",
+            "prune-3x5-d16.fsm",
             "prune-4x3-d8.fsm",
             "prune-4x4-d10.fsm",
             "prune-5x5-d8.fsm"
         ]
     );
+}
+
+/// A four-byte table (over 65,535 states) with a transition past the last state, its digest
+/// made right again, is refused: the range check covers the table decoded in place.
+#[test]
+fn a_wide_transition_out_of_range_is_refused() {
+    let board = Board::new(3, 5).unwrap();
+    let p = Pruner::new(board, 16);
+    assert!(p.states() > 65_535);
+    let good = encode(board, &p);
+    assert_eq!(&good[32..36], &[4, 0, 0, 0]);
+    let path = std::path::Path::new("prune-3x5-d16.fsm");
+    assert_same(board, &p, &decode(path, &good, board, 16).unwrap());
+    let table = 40 + 4 * board.cells();
+    let body = good.len() - 32;
+    // The last transition, then one in the middle of the table.
+    for at in [body - 4, table + (body - table) / 8 * 4] {
+        let mut bad = good.clone();
+        bad[at..at + 4].copy_from_slice(&(p.states() as u32 + 1).to_le_bytes());
+        let digest = pdbformat::format::Digest::of(&bad[..body]).0;
+        bad[body..].copy_from_slice(&digest);
+        let e = decode(path, &bad, board, 16).unwrap_err().to_string();
+        assert!(e.contains("out of range"), "{e}");
+    }
 }
 
 #[test]

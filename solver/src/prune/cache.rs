@@ -310,14 +310,16 @@ pub fn decode(path: &Path, bytes: &[u8], board: Board, depth: u32) -> Result<Pru
         }
         Table::Narrow(t)
     } else {
-        let t: Vec<u32> = raw
-            .chunks_exact(4)
-            .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-            .collect();
+        // Decoded straight into huge-page memory: tens of megabytes, copied once.
+        let t = pdbformat::memory::HugeTable::<u32>::filled(raw.len() / 4, |t| {
+            for (v, c) in t.iter_mut().zip(raw.chunks_exact(4)) {
+                *v = u32::from_le_bytes([c[0], c[1], c[2], c[3]]);
+            }
+        });
         if t[..4].iter().any(|&v| v != FORBIDDEN) || t.iter().any(|&v| !state_ok(v)) {
             return Err(bad("a transition out of range".into()));
         }
-        Table::Wide(t.into())
+        Table::Wide(t)
     };
     Ok(Pruner {
         table,
