@@ -8,7 +8,7 @@ use pdbformat::format::{Compression, Encoding, WriteOptions};
 use pdbformat::rank::TableKind;
 use pdbformat::{Board, Goal};
 use pdbsolver::{Database, HeuristicChoice, Limits, OpenOptions};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 const PATTERNS: [&[usize]; 3] = [&[1, 2, 3], &[4, 5, 6], &[7, 8]];
@@ -20,6 +20,15 @@ fn write(path: &Path, goal: &Goal, kind: TableKind, encoding: Encoding, compress
         ..WriteOptions::default()
     };
     write_db_with(path, goal, &PATTERNS, kind, encoding, &opts);
+}
+
+/// Writes the uncompressed tables of [`PATTERNS`] of `kind` and `encoding` for the 3×3
+/// blank-first goal into `dir/name`; the goal and the file's path.
+fn raw_3x3(dir: &Path, name: &str, kind: TableKind, encoding: Encoding) -> (Goal, PathBuf) {
+    let goal = Goal::blank_first(Board::new(3, 3).unwrap());
+    let path = dir.join(name);
+    write(&path, &goal, kind, encoding, Compression::None);
+    (goal, path)
 }
 
 /// Checks that `choice` solves `n` random positions in their exact number of moves.
@@ -59,15 +68,7 @@ fn u4_and_compressed_files_give_exact_lengths() {
 #[test]
 fn bit1_files_give_exact_lengths() {
     let dir = tempfile::tempdir().unwrap();
-    let goal = Goal::blank_first(Board::new(3, 3).unwrap());
-    let path = dir.path().join("bit1.pdb");
-    write(
-        &path,
-        &goal,
-        TableKind::ZeroAware,
-        Encoding::Bit1,
-        Compression::None,
-    );
+    let (goal, path) = raw_3x3(dir.path(), "bit1.pdb", TableKind::ZeroAware, Encoding::Bit1);
     let db = Database::open(&path, OpenOptions::default()).unwrap();
     assert!(db.tables().iter().all(|t| t.is_differential()));
     let s = HeuristicChoice::Pdb {
@@ -81,15 +82,7 @@ fn bit1_files_give_exact_lengths() {
 #[test]
 fn verification_can_be_skipped_but_is_on_by_default() {
     let dir = tempfile::tempdir().unwrap();
-    let goal = Goal::blank_first(Board::new(3, 3).unwrap());
-    let path = dir.path().join("x.pdb");
-    write(
-        &path,
-        &goal,
-        TableKind::ZeroUnaware,
-        Encoding::U8,
-        Compression::None,
-    );
+    let (_, path) = raw_3x3(dir.path(), "x.pdb", TableKind::ZeroUnaware, Encoding::U8);
     let mut bytes = std::fs::read(&path).unwrap();
     let n = bytes.len();
     bytes[n - 1] ^= 1;
@@ -114,15 +107,7 @@ fn verification_can_be_skipped_but_is_on_by_default() {
 #[test]
 fn every_table_read_on_any_thread_is_checked_and_in_its_place() {
     let dir = tempfile::tempdir().unwrap();
-    let goal = Goal::blank_first(Board::new(3, 3).unwrap());
-    let path = dir.path().join("x.pdb");
-    write(
-        &path,
-        &goal,
-        TableKind::ZeroAware,
-        Encoding::U8,
-        Compression::None,
-    );
+    let (_, path) = raw_3x3(dir.path(), "x.pdb", TableKind::ZeroAware, Encoding::U8);
     let file = pdbformat::format::PdbFile::open(&path).unwrap();
     let db = Database::open(&path, OpenOptions::default()).unwrap();
     for (t, table) in db.tables().iter().enumerate() {
@@ -159,15 +144,7 @@ fn malformed_table_shape_is_refused_with_the_field_named() {
     const GOAL_AT: usize = 24;
     const ENTRY_COUNT: usize = 8;
     let dir = tempfile::tempdir().unwrap();
-    let goal = Goal::blank_first(Board::new(3, 3).unwrap());
-    let path = dir.path().join("m.pdb");
-    write(
-        &path,
-        &goal,
-        TableKind::ZeroUnaware,
-        Encoding::U8,
-        Compression::None,
-    );
+    let (_, path) = raw_3x3(dir.path(), "m.pdb", TableKind::ZeroUnaware, Encoding::U8);
     let mut bytes = std::fs::read(&path).unwrap();
     let d = (GOAL_AT + 9).div_ceil(8) * 8;
     let at = d + ENTRY_COUNT;
@@ -194,15 +171,7 @@ fn malformed_table_shape_is_refused_with_the_field_named() {
 fn header_first_refusal_and_background_verification() {
     use pdbsolver::{DbError, SolveError};
     let dir = tempfile::tempdir().unwrap();
-    let goal = Goal::blank_first(Board::new(3, 3).unwrap());
-    let path = dir.path().join("x.pdb");
-    write(
-        &path,
-        &goal,
-        TableKind::ZeroAware,
-        Encoding::U8,
-        Compression::None,
-    );
+    let (goal, path) = raw_3x3(dir.path(), "x.pdb", TableKind::ZeroAware, Encoding::U8);
     let good = Database::open(
         &path,
         OpenOptions {
