@@ -245,7 +245,6 @@ fn read_all(
     // calling thread: they cost nothing until touched, or one digest pass).
     let order: Vec<usize> = (0..tables.len()).filter(|&i| !mapped(&tables[i])).collect();
     let share = |k: usize| order.iter().copied().skip(k).step_by(readers);
-    let mut out: Vec<Option<memmap2::Mmap>> = (0..tables.len()).map(|_| None).collect();
     // A helper's tables, read on the helper's thread.
     let helper = |k: usize| {
         share(k)
@@ -259,7 +258,7 @@ fn read_all(
             })
             .collect::<Result<Vec<_>, FormatError>>()
     };
-    std::thread::scope(|scope| -> Result<(), FormatError> {
+    let mut read = std::thread::scope(|scope| -> Result<Vec<_>, FormatError> {
         let helpers: Vec<_> = (1..readers)
             .map(|k| {
                 let helper = &helper;
@@ -296,19 +295,15 @@ fn read_all(
                 }
             }
         }
-        for (i, got) in mine {
-            out[i] = Some(got);
-        }
-        Ok(())
+        Ok(mine)
     })?;
     if to_read > 0 {
         // The helpers' last bytes, which the calling thread's own calls may not have counted.
         progress(total, total);
     }
-    Ok(out
-        .into_iter()
-        .map(|m| m.expect("every table was read by one thread"))
-        .collect())
+    // Each table was read by exactly one thread: in file order, one per table.
+    read.sort_unstable_by_key(|&(i, _)| i);
+    Ok(read.into_iter().map(|(_, m)| m).collect())
 }
 
 /// Anonymous memory of `len` bytes for table `table`, in huge pages where the system offers
