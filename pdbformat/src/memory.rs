@@ -17,15 +17,28 @@ pub enum Pages {
 /// Below this size a table gains nothing from huge pages.
 const MIN_HUGE_BYTES: usize = 4 << 20;
 
-/// A zeroed anonymous mapping of `len` bytes (at least one page) advised to use `pages`.
+/// The size of a huge page (x86-64 and AArch64 with 4 KiB base pages).
+const HUGE_PAGE: usize = 2 << 20;
+
+/// A zeroed anonymous mapping of at least `len` bytes (at least one page) advised to use
+/// `pages`. A request for huge pages of at least 4 MiB is rounded up to whole 2 MiB pages:
+/// Linux places an anonymous mapping of whole huge pages on a 2 MiB boundary (since 6.12;
+/// earlier kernels place it anywhere), so that every page of it can be a huge page, not only
+/// those that happen to lie between the first and the last 2 MiB boundary inside it.
 ///
 /// ```
 /// use pdbformat::memory::{anonymous, Pages};
 /// let map = anonymous(1 << 20, Pages::Huge).unwrap();
 /// assert!(map.len() >= 1 << 20 && map.iter().all(|&b| b == 0));
+/// let map = anonymous(5 << 20, Pages::Huge).unwrap();
+/// assert_eq!(map.len(), 6 << 20);
 /// ```
 pub fn anonymous(len: usize, pages: Pages) -> std::io::Result<memmap2::MmapMut> {
-    let map = memmap2::MmapOptions::new().len(len.max(1)).map_anon()?;
+    let len = match pages {
+        Pages::Huge if len >= MIN_HUGE_BYTES => len.div_ceil(HUGE_PAGE) * HUGE_PAGE,
+        _ => len.max(1),
+    };
+    let map = memmap2::MmapOptions::new().len(len).map_anon()?;
     #[cfg(target_os = "linux")]
     {
         // Only a hint: without transparent huge pages both kinds are 4 KiB pages.

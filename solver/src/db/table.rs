@@ -60,7 +60,7 @@ impl LoadedTable {
     /// The entries seen through their encoding (`pdbformat` decodes every encoding).
     #[inline(always)]
     pub(super) fn view(&self) -> EntryView<'_> {
-        EntryView::new(&self.entries, self.encoding)
+        EntryView::new(self.entries(), self.encoding)
     }
 
     /// Whether the entries hold only bit 1 of each value (`bit1`): values then come from
@@ -108,7 +108,7 @@ impl LoadedTable {
 
     /// Bytes of entries held in memory.
     pub fn memory_bytes(&self) -> usize {
-        self.entries.len()
+        self.entries().len()
     }
 
     /// The stored entry of the state with the pattern tiles on `cells` and the blank on
