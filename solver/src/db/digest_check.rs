@@ -49,7 +49,7 @@ impl BackgroundCheck {
 /// Checks each table's entries against its header's digest, in file order.
 pub(super) fn check_digests(tables: &[Arc<LoadedTable>]) -> Result<(), Mismatch> {
     for (i, t) in tables.iter().enumerate() {
-        let entries = &t.entries[..t.header.raw_len as usize];
+        let entries = t.entries();
         if let Err(FormatError::ChecksumMismatch {
             expected, found, ..
         }) = t.header.check_entries(i, entries)
