@@ -35,7 +35,7 @@ const HUGE_PAGE: usize = 2 << 20;
 /// ```
 pub fn anonymous(len: usize, pages: Pages) -> std::io::Result<memmap2::MmapMut> {
     let len = match pages {
-        Pages::Huge if len >= MIN_HUGE_BYTES => len.div_ceil(HUGE_PAGE) * HUGE_PAGE,
+        Pages::Huge if len >= MIN_HUGE_BYTES => len.next_multiple_of(HUGE_PAGE),
         _ => len.max(1),
     };
     let map = memmap2::MmapOptions::new().len(len).map_anon()?;
