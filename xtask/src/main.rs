@@ -20,8 +20,40 @@ enum Task {
     Artifacts(ArtifactsArgs),
     /// Run the generator, solver and memory benchmarks and rewrite the tables in BENCHMARKS.md.
     Bench(BenchArgs),
+    /// Pair the 5x5 solver at its defaults with Clausecker's pdbsearch, instance by instance,
+    /// and print the table (their program, tables and machine built with their tools).
+    VsPdbsearch(VsArgs),
     /// What CI runs: cargo fmt --check, clippy -D warnings, the tests.
     Ci,
+}
+
+#[derive(Args)]
+struct VsArgs {
+    /// Their cmd/pdbsearch binary.
+    #[arg(long, value_name = "FILE")]
+    pdbsearch: PathBuf,
+    /// Their tables (pdbsearch -d).
+    #[arg(long, value_name = "DIR")]
+    pdb_dir: PathBuf,
+    /// Their catalogue, such as catalogues/small-compound.cat of their repository.
+    #[arg(long, value_name = "FILE")]
+    catalogue: PathBuf,
+    /// Their duplicate-move machine (pdbsearch -m), made with cmd/genloops and cmd/compilefsm.
+    #[arg(long, value_name = "FILE")]
+    fsm: Option<PathBuf>,
+    /// Instances, by number in the file, in the order to run them.
+    #[arg(long, value_delimiter = ',', default_values_t = xtask::bench::pdbsearch::DEFAULT_IDS)]
+    ids: Vec<u32>,
+    /// The instance file (id, 25 tiles, optimal length per line).
+    #[arg(long, value_name = "FILE")]
+    instances: Option<PathBuf>,
+    /// Rounds: each runs every instance, theirs then ours.
+    #[arg(long, default_value_t = 1)]
+    rounds: usize,
+    /// An argument for our `solver solve` after `--board 5x5 --json` (repeatable; none: the
+    /// defaults), such as --solver-arg=--threads=2.
+    #[arg(long = "solver-arg", value_name = "ARG", allow_hyphen_values = true)]
+    solver_args: Vec<String>,
 }
 
 #[derive(Args)]
@@ -165,6 +197,21 @@ fn main() -> ExitCode {
     let root = project_root();
     let result = match cli.task {
         Task::Ci => ci::run(&root),
+        Task::VsPdbsearch(a) => bench::vs_pdbsearch(
+            &root,
+            &bench::pdbsearch::PairOptions {
+                pdbsearch: a.pdbsearch,
+                pdb_dir: a.pdb_dir,
+                catalogue: a.catalogue,
+                fsm: a.fsm,
+                solver_args: a.solver_args,
+                instances: a
+                    .instances
+                    .unwrap_or_else(|| root.join("bench/korf50-24.txt")),
+                ids: a.ids,
+                rounds: a.rounds,
+            },
+        ),
         Task::Bench(a) => bench::run(
             &root,
             &a.names,

@@ -15,6 +15,7 @@ mod host;
 mod markers;
 mod measure;
 pub mod memory_section;
+pub mod pdbsearch;
 mod solver_section;
 
 pub use host::{load_average, machine_line, utc_date};
@@ -78,6 +79,32 @@ fn binaries(root: &Path) -> (PathBuf, PathBuf) {
     )
 }
 
+/// Builds the release binaries of the command-line crate and returns the paths of `pdbgen`
+/// and `solver`.
+fn build_release(root: &Path) -> Result<(PathBuf, PathBuf)> {
+    let cmd = ["build", "--release", "-p", "pdbtiles"];
+    println!("$ cargo {}", cmd.join(" "));
+    let status = Command::new(crate::ci::cargo())
+        .args(cmd)
+        .current_dir(root)
+        .status()
+        .context("cannot run cargo")?;
+    if !status.success() {
+        bail!("building the release binaries failed ({status})");
+    }
+    Ok(binaries(root))
+}
+
+/// Runs `cargo xtask vs-pdbsearch` in the workspace `root`: builds the release solver, pairs
+/// it with their `pdbsearch` ([`pdbsearch::run`]) and prints the table.
+pub fn vs_pdbsearch(root: &Path, opts: &pdbsearch::PairOptions) -> Result<bool> {
+    pdbsearch::check_paths(opts)?;
+    let (_, solver) = build_release(root)?;
+    let table = pdbsearch::run(root, &solver, opts)?;
+    println!("\n{table}");
+    Ok(true)
+}
+
 /// Runs `cargo xtask bench` in the workspace `root`.
 pub fn run(root: &Path, names: &[String], opts: &BenchOptions) -> Result<bool> {
     let mut dbs = standard::select(names)?;
@@ -104,17 +131,7 @@ pub fn run(root: &Path, names: &[String], opts: &BenchOptions) -> Result<bool> {
         println!("wrote {}", opts.output.display());
         return Ok(true);
     }
-    let cmd = ["build", "--release", "-p", "pdbtiles"];
-    println!("$ cargo {}", cmd.join(" "));
-    let status = Command::new(crate::ci::cargo())
-        .args(cmd)
-        .current_dir(root)
-        .status()
-        .context("cannot run cargo")?;
-    if !status.success() {
-        bail!("building the release binaries failed ({status})");
-    }
-    let (pdbgen, solver) = binaries(root);
+    let (pdbgen, solver) = build_release(root)?;
     let manifest = Manifest::load_or_empty(&crate::artifacts::manifest_path(&opts.artifacts))?;
     let target = pdbgen
         .parent()

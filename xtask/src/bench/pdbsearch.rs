@@ -1,0 +1,419 @@
+//! `cargo xtask vs-pdbsearch`: the 5×5 solver at its defaults paired with Robert Clausecker's
+//! `pdbsearch` (github.com/fuzxxl/24puzzle), instance by instance, on this machine.
+//!
+//! Each round runs every instance with their command and then ours, one after the other, so
+//! that both meet the same state of the machine; a pair's ratio is their wall time over ours.
+//! The table gives each side's medians over the rounds, the median of the paired ratios, their
+//! geometric mean and the summed times, and the two command lines. Every length is checked
+//! against the one the instance file gives: a wrong answer fails the run. Their program,
+//! tables, catalogue and pruning machine are built with their own tools (see BENCHMARKS.md);
+//! nothing of theirs is part of this project.
+
+use super::host::machine_line;
+use anyhow::{bail, Context, Result};
+use pdbtiles::summary::median_f64;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+/// The ten of Korf's 24-puzzle instances the comparison runs by default.
+pub const DEFAULT_IDS: [u32; 10] = [38, 40, 44, 25, 1, 32, 37, 30, 28, 5];
+
+/// What to run on each side.
+#[derive(Clone, Debug)]
+pub struct PairOptions {
+    /// Their `cmd/pdbsearch` binary.
+    pub pdbsearch: PathBuf,
+    /// Their tables (`-d`).
+    pub pdb_dir: PathBuf,
+    /// Their catalogue file.
+    pub catalogue: PathBuf,
+    /// Their duplicate-move machine (`-m`), if any.
+    pub fsm: Option<PathBuf>,
+    /// Arguments given to our `solver solve` after `--board 5x5 --json` (none: the defaults).
+    pub solver_args: Vec<String>,
+    /// The instance file (`id`, 25 tiles, optimal length, ... per line).
+    pub instances: PathBuf,
+    /// The instances to run, by id, in this order.
+    pub ids: Vec<u32>,
+    /// How many rounds.
+    pub rounds: usize,
+}
+
+/// One instance of the file: its id, tiles and optimal length.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Instance {
+    /// The number in Korf's list.
+    pub id: u32,
+    /// The 25 tiles, row by row, 0 the blank.
+    pub tiles: Vec<u8>,
+    /// The optimal length the file gives.
+    pub length: u32,
+}
+
+/// Reads the instances of a Korf-style file: `id`, the tiles, the optimal length, anything
+/// after it ignored; `#` starts a comment.
+pub fn parse_instances(text: &str) -> Result<Vec<Instance>> {
+    let mut out = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        let line = line.split('#').next().unwrap_or("").trim();
+        if line.is_empty() {
+            continue;
+        }
+        let words: Vec<u64> = line
+            .split_whitespace()
+            .map(str::parse)
+            .collect::<Result<_, _>>()
+            .with_context(|| format!("line {}: not a list of numbers", n + 1))?;
+        if words.len() < 27 {
+            bail!("line {}: expected an id, 25 tiles and a length", n + 1);
+        }
+        let tiles: Vec<u8> = words[1..26].iter().map(|&t| t as u8).collect();
+        let mut seen = [false; 25];
+        for (&w, &t) in words[1..26].iter().zip(&tiles) {
+            if w >= 25 || std::mem::replace(&mut seen[t as usize], true) {
+                bail!("line {}: the tiles are not a permutation of 0-24", n + 1);
+            }
+        }
+        out.push(Instance {
+            id: words[0] as u32,
+            tiles,
+            length: words[26] as u32,
+        });
+    }
+    Ok(out)
+}
+
+/// What one side printed about one instance.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Answer {
+    /// Expanded nodes.
+    pub expanded: Option<u64>,
+    /// The length of the solution.
+    pub length: Option<u32>,
+}
+
+/// Reads `pdbsearch`'s report: `Expanded N nodes in total.` and `Solution found at depth D`.
+pub fn parse_pdbsearch(text: &str) -> Answer {
+    let mut a = Answer::default();
+    for line in text.lines() {
+        if let Some(rest) = line.strip_prefix("Expanded ") {
+            if let Some(n) = rest.strip_suffix(" nodes in total.") {
+                a.expanded = n.trim().parse().ok();
+            }
+        } else if let Some(d) = line.strip_prefix("Solution found at depth ") {
+            a.length = d.trim().parse().ok();
+        }
+    }
+    a
+}
+
+/// Reads our `solver solve --json` object: `expanded` and `length`.
+pub fn parse_solver(text: &str) -> Answer {
+    let v = text
+        .lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .find(|v| v.get("length").is_some());
+    Answer {
+        expanded: v.as_ref().and_then(|v| v["expanded"].as_u64()),
+        length: v
+            .as_ref()
+            .and_then(|v| v["length"].as_u64())
+            .map(|l| l as u32),
+    }
+}
+
+/// One timed run: wall and user seconds and peak memory as GNU time reports them.
+#[derive(Clone, Debug)]
+struct Timed {
+    wall: f64,
+    user: f64,
+    peak_kib: u64,
+    /// What it wrote on standard output, then on standard error.
+    output: String,
+}
+
+/// Runs `program args…` under `/usr/bin/time` with `input` on its standard input.
+fn timed(program: &Path, args: &[String], input: &str) -> Result<Timed> {
+    let report = tempfile::NamedTempFile::new().context("cannot create a temporary file")?;
+    let mut child = Command::new("/usr/bin/time")
+        .args(["-f", "%e %U %M", "-o"])
+        .arg(report.path())
+        .arg(program)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .context("cannot run /usr/bin/time (GNU time is needed: apt-get install time)")?;
+    if let Some(mut stdin) = child.stdin.take() {
+        stdin.write_all(input.as_bytes()).ok();
+    }
+    let out = child.wait_with_output()?;
+    if !out.status.success() {
+        bail!(
+            "{} {} failed ({})",
+            program.display(),
+            args.join(" "),
+            out.status
+        );
+    }
+    let text = std::fs::read_to_string(report.path()).unwrap_or_default();
+    let figures: Vec<f64> = text
+        .lines()
+        .last()
+        .unwrap_or("")
+        .split_whitespace()
+        .filter_map(|w| w.parse().ok())
+        .collect();
+    let [wall, user, peak] = figures[..] else {
+        bail!("cannot read GNU time's report: {text:?}");
+    };
+    Ok(Timed {
+        wall,
+        user,
+        peak_kib: peak as u64,
+        output: format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        ),
+    })
+}
+
+/// One side's runs of one instance.
+#[derive(Clone, Debug, Default)]
+struct Side {
+    wall: Vec<f64>,
+    user: Vec<f64>,
+    peak_kib: u64,
+    expanded: Option<u64>,
+}
+
+impl Side {
+    fn add(&mut self, t: &Timed, a: Answer) {
+        self.wall.push(t.wall);
+        self.user.push(t.user);
+        self.peak_kib = self.peak_kib.max(t.peak_kib);
+        self.expanded = a.expanded.or(self.expanded);
+    }
+
+    fn cell(&self) -> String {
+        let nodes = self
+            .expanded
+            .map(|n| format!("{:.2} M", n as f64 / 1e6))
+            .unwrap_or_else(|| "?".into());
+        format!(
+            "{:.2}, {:.2}, {nodes}",
+            median_f64(&self.wall),
+            median_f64(&self.user)
+        )
+    }
+}
+
+/// Fails with a clear message when one of their files is not there.
+pub fn check_paths(opts: &PairOptions) -> Result<()> {
+    for (what, path) in [
+        ("their pdbsearch", Some(&opts.pdbsearch)),
+        ("their table folder", Some(&opts.pdb_dir)),
+        ("their catalogue", Some(&opts.catalogue)),
+        ("their pruning machine", opts.fsm.as_ref()),
+        ("the instance file", Some(&opts.instances)),
+    ] {
+        if let Some(p) = path.filter(|p| !p.exists()) {
+            bail!("{what} is not there: {}", p.display());
+        }
+    }
+    Ok(())
+}
+
+/// Runs the comparison and returns the Markdown report.
+pub fn run(root: &Path, solver: &Path, opts: &PairOptions) -> Result<String> {
+    check_paths(opts)?;
+    let text = std::fs::read_to_string(&opts.instances)
+        .with_context(|| format!("cannot read {}", opts.instances.display()))?;
+    let all = parse_instances(&text)?;
+    let picked: Vec<&Instance> = opts
+        .ids
+        .iter()
+        .map(|id| {
+            all.iter()
+                .find(|i| i.id == *id)
+                .with_context(|| format!("no instance {id} in {}", opts.instances.display()))
+        })
+        .collect::<Result<_>>()?;
+    let mut theirs_args: Vec<String> = Vec::new();
+    if let Some(fsm) = &opts.fsm {
+        theirs_args.extend(["-m".into(), fsm.display().to_string()]);
+    }
+    theirs_args.extend([
+        "-d".into(),
+        opts.pdb_dir.display().to_string(),
+        opts.catalogue.display().to_string(),
+    ]);
+    let ours_args = |i: &Instance| -> Vec<String> {
+        let mut a: Vec<String> = ["solve", "--board", "5x5", "--json"]
+            .map(String::from)
+            .to_vec();
+        a.extend(opts.solver_args.iter().cloned());
+        a.push(tiles_text(&i.tiles, " "));
+        a
+    };
+    // Our default 5×5 database is built on first use: before any timing, by a solve one move
+    // from the goal.
+    let mut warm: Vec<u8> = (0..25).collect();
+    warm.swap(0, 1);
+    let w = Instance {
+        id: 0,
+        tiles: warm,
+        length: 1,
+    };
+    println!(
+        "warming up: {} {}",
+        solver.display(),
+        ours_args(&w).join(" ")
+    );
+    timed(solver, &ours_args(&w), "")?;
+    let mut theirs = vec![Side::default(); picked.len()];
+    let mut ours = vec![Side::default(); picked.len()];
+    let mut ratios = vec![Vec::new(); picked.len()];
+    for round in 0..opts.rounds.max(1) {
+        for (k, inst) in picked.iter().enumerate() {
+            let t = timed(
+                &opts.pdbsearch,
+                &theirs_args,
+                &format!("{}\n", tiles_text(&inst.tiles, ",")),
+            )?;
+            let ta = parse_pdbsearch(&t.output);
+            let o = timed(solver, &ours_args(inst), "")?;
+            let oa = parse_solver(&o.output);
+            for (who, a) in [("pdbsearch", ta), ("solver", oa)] {
+                if a.length != Some(inst.length) {
+                    bail!(
+                        "instance {}: {who} answered {:?} moves, not the optimal {}",
+                        inst.id,
+                        a.length,
+                        inst.length
+                    );
+                }
+            }
+            println!(
+                "round {}, #{}: theirs {:.2} s, ours {:.2} s, ratio {:.2}",
+                round + 1,
+                inst.id,
+                t.wall,
+                o.wall,
+                t.wall / o.wall
+            );
+            theirs[k].add(&t, ta);
+            ours[k].add(&o, oa);
+            ratios[k].push(t.wall / o.wall);
+        }
+    }
+    let mut out = String::new();
+    out.push_str(&format!(
+        "{} {} round(s), per instance their command, then ours; whole process (GNU time), medians:\n\n",
+        machine_line(root, None),
+        opts.rounds.max(1)
+    ));
+    out.push_str(&format!(
+        "- Theirs: `{} {}` (the instance on standard input)\n- Ours: `{} {} \"<instance>\"`\n\n",
+        opts.pdbsearch.display(),
+        theirs_args.join(" "),
+        solver.display(),
+        ours_args(&w)[..ours_args(&w).len() - 1].join(" ")
+    ));
+    out.push_str("| Korf # | length | theirs: wall s, user s, expanded | ours: wall s, user s, expanded | theirs ÷ ours |\n");
+    out.push_str("|---:|---:|---:|---:|---:|\n");
+    let mut log_sum = 0.0;
+    let (mut sum_theirs, mut sum_ours) = (0.0, 0.0);
+    for (k, inst) in picked.iter().enumerate() {
+        let r = median_f64(&ratios[k]);
+        log_sum += r.ln();
+        sum_theirs += median_f64(&theirs[k].wall);
+        sum_ours += median_f64(&ours[k].wall);
+        out.push_str(&format!(
+            "| {} | {} | {} | {} | **{:.2}** |\n",
+            inst.id,
+            inst.length,
+            theirs[k].cell(),
+            ours[k].cell(),
+            r
+        ));
+    }
+    let peak = |s: &[Side]| s.iter().map(|x| x.peak_kib).max().unwrap_or(0) as f64 / 1048576.0;
+    out.push_str(&format!(
+        "\nGeometric mean of the ratios **{:.2}**; summed medians: theirs {:.1} s, ours {:.1} s; peak memory: theirs {:.2} GiB, ours {:.2} GiB.\n",
+        (log_sum / picked.len() as f64).exp(),
+        sum_theirs,
+        sum_ours,
+        peak(&theirs),
+        peak(&ours)
+    ));
+    Ok(out)
+}
+
+/// The tiles joined by `sep`.
+fn tiles_text(tiles: &[u8], sep: &str) -> String {
+    tiles
+        .iter()
+        .map(u8::to_string)
+        .collect::<Vec<_>>()
+        .join(sep)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn their_report_gives_expansions_and_length() {
+        let text = "Searching for solution with bound 82\nSolution found at depth 82\n\
+            Expanded 4760701 nodes during previous round.\nExpanded 7877405 nodes in total.\n\
+            Found 1 solution(s).\nSolution found: 3,2,7\n";
+        assert_eq!(
+            parse_pdbsearch(text),
+            Answer {
+                expanded: Some(7_877_405),
+                length: Some(82)
+            }
+        );
+        assert_eq!(
+            parse_pdbsearch("Enter instance to solve:"),
+            Answer::default()
+        );
+    }
+
+    #[test]
+    fn our_json_gives_expansions_and_length() {
+        let text = "{\"puzzle\":\"x\",\"length\":96,\"expanded\":2078078,\"nodes\":4}\n";
+        assert_eq!(
+            parse_solver(text),
+            Answer {
+                expanded: Some(2_078_078),
+                length: Some(96)
+            }
+        );
+        assert_eq!(parse_solver("not json"), Answer::default());
+    }
+
+    #[test]
+    fn the_instance_file_is_read_and_checked() {
+        let root = crate::project_root();
+        let text = std::fs::read_to_string(root.join("bench/korf50-24.txt")).unwrap();
+        let all = parse_instances(&text).unwrap();
+        assert_eq!(all.len(), 50);
+        for id in DEFAULT_IDS {
+            assert!(all.iter().any(|i| i.id == id), "{id}");
+        }
+        let first = &all[0];
+        assert_eq!((first.id, first.tiles.len()), (1, 25));
+        // A repeated tile, a short line and a word that is not a number are errors.
+        let mut bad = text.lines().nth(1).unwrap().replacen(" 0 ", " 1 ", 1);
+        assert!(parse_instances(&bad).is_err(), "{bad}");
+        bad = "1 2 3".into();
+        assert!(parse_instances(&bad).is_err());
+        assert!(parse_instances("1 x").is_err());
+        assert_eq!(parse_instances("# only a comment\n\n").unwrap(), vec![]);
+    }
+}
