@@ -51,37 +51,30 @@ pub struct Instance {
     pub length: u32,
 }
 
-/// Reads the instances of a Korf-style file: `id`, the tiles, the optimal length, anything
-/// after it ignored; `#` starts a comment.
+/// Reads the instances of a Korf-style file (`id`, the tiles, the optimal length, the
+/// published node count; `#` starts a comment) with the solver's own puzzle-list reader: every
+/// line must be a 5×5 puzzle with an id and a length.
 pub fn parse_instances(text: &str) -> Result<Vec<Instance>> {
-    let mut out = Vec::new();
-    for (n, line) in text.lines().enumerate() {
-        let line = line.split('#').next().unwrap_or("").trim();
-        if line.is_empty() {
-            continue;
-        }
-        let words: Vec<u64> = line
-            .split_whitespace()
-            .map(str::parse)
-            .collect::<Result<_, _>>()
-            .with_context(|| format!("line {}: not a list of numbers", n + 1))?;
-        if words.len() < 27 {
-            bail!("line {}: expected an id, 25 tiles and a length", n + 1);
-        }
-        let tiles: Vec<u8> = words[1..26].iter().map(|&t| t as u8).collect();
-        let mut seen = [false; 25];
-        for (&w, &t) in words[1..26].iter().zip(&tiles) {
-            if w >= 25 || std::mem::replace(&mut seen[t as usize], true) {
-                bail!("line {}: the tiles are not a permutation of 0-24", n + 1);
-            }
-        }
-        out.push(Instance {
-            id: words[0] as u32,
-            tiles,
-            length: words[26] as u32,
-        });
-    }
-    Ok(out)
+    let board = pdbformat::Board::new(5, 5)?;
+    pdbsolver::input::read_puzzles(text, Some(board))
+        .into_iter()
+        .map(|l| {
+            let puzzle = l
+                .puzzle
+                .with_context(|| format!("line {}: not a 5x5 puzzle", l.line))?;
+            let (Some(id), Some(length)) = (l.id, l.expected) else {
+                bail!(
+                    "line {}: expected an id, 25 tiles, a length and a node count",
+                    l.line
+                );
+            };
+            Ok(Instance {
+                id: id as u32,
+                tiles: puzzle.tiles().iter().map(|&t| t as u8).collect(),
+                length,
+            })
+        })
+        .collect()
 }
 
 /// What one side printed about one instance.
@@ -227,9 +220,9 @@ pub fn check_paths(opts: &PairOptions) -> Result<()> {
     Ok(())
 }
 
-/// Runs the comparison and returns the Markdown report.
+/// Runs the comparison and returns the Markdown report (the paths checked by
+/// [`check_paths`] first).
 pub fn run(root: &Path, solver: &Path, opts: &PairOptions) -> Result<String> {
-    check_paths(opts)?;
     let text = std::fs::read_to_string(&opts.instances)
         .with_context(|| format!("cannot read {}", opts.instances.display()))?;
     let all = parse_instances(&text)?;
@@ -251,11 +244,12 @@ pub fn run(root: &Path, solver: &Path, opts: &PairOptions) -> Result<String> {
         opts.pdb_dir.display().to_string(),
         opts.catalogue.display().to_string(),
     ]);
+    let mut ours_base: Vec<String> = ["solve", "--board", "5x5", "--json"]
+        .map(String::from)
+        .to_vec();
+    ours_base.extend(opts.solver_args.iter().cloned());
     let ours_args = |i: &Instance| -> Vec<String> {
-        let mut a: Vec<String> = ["solve", "--board", "5x5", "--json"]
-            .map(String::from)
-            .to_vec();
-        a.extend(opts.solver_args.iter().cloned());
+        let mut a = ours_base.clone();
         a.push(tiles_text(&i.tiles, " "));
         a
     };
@@ -321,7 +315,7 @@ pub fn run(root: &Path, solver: &Path, opts: &PairOptions) -> Result<String> {
         opts.pdbsearch.display(),
         theirs_args.join(" "),
         solver.display(),
-        ours_args(&w)[..ours_args(&w).len() - 1].join(" ")
+        ours_base.join(" ")
     ));
     out.push_str("| Korf # | length | theirs: wall s, user s, expanded | ours: wall s, user s, expanded | theirs ÷ ours |\n");
     out.push_str("|---:|---:|---:|---:|---:|\n");
