@@ -2,7 +2,8 @@
 //!
 //! One module per task: [`artifacts`] (build, verify, record, compress and publish the
 //! standard databases of [`pdbformat::standard`] against the committed [`manifest`]), [`bench`](mod@bench) (the figures of
-//! `BENCHMARKS.md`, with [`bench::memory_section`]'s lookup costs) and [`ci`] (what CI runs). Every task takes its folders as arguments, so
+//! `BENCHMARKS.md`, with [`bench::memory_section`]'s lookup costs, and `cargo xtask vs-pdbsearch`,
+//! [`bench::pdbsearch`]) and [`ci`] (what CI runs). Every task takes its folders as arguments, so
 //! the tests run them on temporary folders instead of the real `artifacts/`.
 
 pub mod artifacts;
