@@ -200,8 +200,9 @@ fn a_compound_file_is_the_catalogue_of_its_covers() {
 }
 
 /// Down random paths from random positions, every child of every node evaluated ahead against
-/// every limit near its parent's estimate is the child made afresh, and its parts applied and
-/// undone are the child's and the parent's.
+/// every limit near its parent's estimate is above the limit exactly when the child made
+/// afresh is, else is that child, and its parts applied and undone are the child's and the
+/// parent's.
 fn check_children(h: &PdbHeuristic, goal: &Goal, seed: u64) {
     let moves = MoveTable::new(goal.board());
     let mut rng = Rng::new(seed);
@@ -223,6 +224,9 @@ fn check_children(h: &PdbHeuristic, goal: &Goal, seed: u64) {
                     let mut pending = h.prepare(&parts, tile, next, blank);
                     let e = h.evaluate(&parts, &pos.tiles, tile, next, blank, limit, &mut pending);
                     checked += 1;
+                    // Above the limit exactly when the child made afresh is: the search
+                    // prunes what the whole maximum prunes, whichever lookups decided it.
+                    assert_eq!(e > limit, h.value(&fresh) > limit, "{p:#}, limit {limit}");
                     if e > limit {
                         // Pruned: any admissible value above the limit.
                         assert!(e <= h.value(&fresh), "{p:#}: {e} > {}", h.value(&fresh));
