@@ -262,12 +262,9 @@ pub fn run(root: &Path, solver: &Path, opts: &PairOptions) -> Result<String> {
         tiles: warm,
         length: 1,
     };
-    println!(
-        "warming up: {} {}",
-        solver.display(),
-        ours_args(&w).join(" ")
-    );
-    timed(solver, &ours_args(&w), "")?;
+    let warm_args = ours_args(&w);
+    println!("warming up: {} {}", solver.display(), warm_args.join(" "));
+    timed(solver, &warm_args, "")?;
     let mut theirs = vec![Side::default(); picked.len()];
     let mut ours = vec![Side::default(); picked.len()];
     let mut ratios = vec![Vec::new(); picked.len()];
