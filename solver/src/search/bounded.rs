@@ -487,6 +487,8 @@ impl<'a, H: Heuristic, B: Budget, D: Donor> Probe<'a, H, B, D> {
             return true;
         }
         self.expanded += 1;
+        // The nodes generated so far: the subtree's size, for the history.
+        let nodes_before = self.nodes;
         let blank = self.position.blank;
         let moves = self.moves;
         let targets = moves.targets(blank);
@@ -605,7 +607,11 @@ impl<'a, H: Heuristic, B: Budget, D: Donor> Probe<'a, H, B, D> {
         }
         if let Some(history) = self.history {
             if near_start {
-                history.record(&self.position.tiles, frontier);
+                history.record(
+                    &self.position.tiles,
+                    frontier,
+                    self.nodes - nodes_before + 1,
+                );
             }
             self.last_frontier = frontier;
         }

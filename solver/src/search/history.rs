@@ -8,19 +8,34 @@
 //! its estimate is exact, and small estimates are exact far more often than large ones. So
 //! each subtree gets a [`Frontier`]: the least `f` above the bound among its pruned nodes, and
 //! the *score* of the pruned nodes at that `f`, the sum of `e^{−λ·h}` over their estimates `h`
-//! (λ = [`LAMBDA`]). A [`History`] keeps the frontier of every position within the first
-//! [`DEPTH`] levels, and the next iteration visits the children there in order of least `f`,
-//! then highest score ([`History::order`]); a child the table does not know (pruned by the
-//! last iteration, or never met) is judged as such a pruned node by its own estimate. Below
-//! [`DEPTH`], and among children that tie, the move table's fixed order stands. The levels
-//! count from the search's start, whatever task a node is searched in: `parallel-ida`'s tasks
-//! (donated subtrees) learn above their depth, `hybrid`'s (A*'s frontier nodes, most of them
-//! deeper than [`DEPTH`]) hardly at all.
+//! (λ = [`LAMBDA`]). A [`History`] keeps, for every position within the first [`DEPTH`]
+//! levels, the frontier of its subtree with the score divided by the subtree's size (the
+//! nodes the iteration generated in it): the score estimates the chance that the subtree holds
+//! a solution, the size what searching it costs, and visiting the alternatives in order of
+//! chance per cost is the order that least delays the first success (Smith's rule for
+//! sequencing). The next iteration visits the children there in order of least `f`, then
+//! highest score per node ([`History::order`]); a child the table does not know (pruned by the
+//! last iteration, or never met) is judged as such a pruned node by its own estimate, a subtree
+//! of one node. Below [`DEPTH`], and among children that tie, the move table's fixed order
+//! stands. The levels count from the search's start, whatever task a node is searched in:
+//! `parallel-ida`'s tasks (donated subtrees) learn above their depth, `hybrid`'s (A*'s
+//! frontier nodes, most of them deeper than [`DEPTH`]) hardly at all.
 //!
-//! Measured (one thread, 24-puzzle, `24-6666-za-bit1` with reflection): on 26 positions
-//! 150 random moves from the goal (lengths 62-84) 0.67 of the expanded nodes of the fixed
-//! order in all (fewer on 21 of the 26); ordering by the smallest estimate alone gave 0.73,
-//! λ = 0.3 gave 0.78 and λ = 1.5 0.68; depth 8, 12 and 16 gave 0.70, 0.67 and 0.66.
+//! Measured (one thread, 24-puzzle, the 5×5 default `24-6666x7-za-bit1` with its transposes;
+//! expanded nodes against the score alone with λ = 0.7, the order before the division):
+//! - 26 positions 150 random moves from the goal (`bench/5x5-walk150.txt`, lengths 62-84):
+//!   geometric mean 0.96;
+//! - 60 positions 200 random moves from it (`bench/5x5-walk200.txt`, lengths 62-94; the 56
+//!   that both solved within 120 s): geometric mean 0.95, total 0.95;
+//! - Korf's instances 38, 40, 44, 25, 1, 32, 37, 30, 28, 5, 36, 22, 29, 16 and 13: 0.86 (0.21
+//!   on 1, 2.0 on 25);
+//! - Korf's 100 (15-puzzle, `15-663-za`): 0.99, total 0.95.
+//!
+//! The score alone with λ = 0.7 had needed 0.67 of the fixed order's nodes on the 150-move
+//! positions with `24-6666-za-bit1` (λ = 0.3 0.78, 1.5 0.68; depth 8, 12 and 16 0.70, 0.67
+//! and 0.66). With the division, λ = 0.7 gave 1.09 and 0.93 on the first and third sets,
+//! depth 16 1.13 and 1.32, and on the first 42 of the 200-move positions λ = 0.15 1.02 and
+//! λ = 0.5 0.94 where λ = 0.3 gave 0.96.
 //!
 //! The table is direct-mapped, a 64-bit word a slot holding a tag of the position's hash, the
 //! frontier's `f` and its score, read and written with relaxed atomics so that the workers of
@@ -34,7 +49,7 @@ use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 pub(crate) const DEPTH: usize = 12;
 
 /// The weight λ of an estimate in a pruned node's score `e^{−λ·h}`.
-pub(crate) const LAMBDA: f32 = 0.7;
+pub(crate) const LAMBDA: f32 = 0.3;
 
 /// Slots of the table (a power of two) on boards of more than 16 cells: 4 MiB, over ten times
 /// the positions an iteration of a 24-puzzle search records within [`DEPTH`] levels (34,074 in
@@ -139,8 +154,10 @@ impl History {
         }
     }
 
-    /// Records `frontier` as that of the subtree below `tiles`.
-    pub(crate) fn record(&self, tiles: &[u8; MAX_CELLS], frontier: Frontier) {
+    /// Records `frontier` as that of the subtree below `tiles`, in which the iteration
+    /// generated `size` nodes (at least 1): kept with its score per node.
+    pub(crate) fn record(&self, tiles: &[u8; MAX_CELLS], mut frontier: Frontier, size: u64) {
+        frontier.score /= size.max(1) as f32;
         let hash = hash(tiles);
         let slot = &self.slots[hash as usize & self.mask];
         // Tag: the hash's top 16 bits, never 0 (0 marks an empty slot).
@@ -288,10 +305,17 @@ mod tests {
         let last = targets.len() - 1;
         let mut best = Frontier::pruned(20, 1);
         best.merge(Frontier::pruned(20, 2));
-        h.record(&child(last), best);
+        h.record(&child(last), best, 3);
         let mut order = [0, 1, 2, 3];
         h.order(&p, &targets, 10, &mut order, &[9; 4]);
         assert_eq!(order[0] as usize, last);
+        // At the same f and score, the smaller subtree first: more chance per node.
+        let h = History::new(25);
+        h.record(&child(0), best, 1000);
+        h.record(&child(1), best, 10);
+        let mut order = [0, 1, 2, 3];
+        h.order(&p, &targets, 10, &mut order, &[9, 9, 11, 11]);
+        assert_eq!(&order[..2], &[1, 0]);
         // A move not to be made goes last.
         let mut order = [0, 1, 2, 3];
         h.order(&p, &targets, 10, &mut order, &[u32::MAX, 9, 9, 9]);
