@@ -23,12 +23,12 @@
 //!
 //! Measured (one thread, 24-puzzle, the 5×5 default `24-6666x7-za-bit1` with its transposes;
 //! expanded nodes against the score alone with λ = 0.7, the order before the division):
-//! - 26 positions 150 random moves from the goal (`bench/5x5-walk150.txt`, lengths 62-84):
-//!   geometric mean 0.96;
+//! - 26 positions 150 random moves from the goal (`bench/5x5-walk150.txt`, lengths 62-84; the
+//!   24 that both solved within 240 s): geometric mean 0.96, total 1.01;
 //! - 60 positions 200 random moves from it (`bench/5x5-walk200.txt`, lengths 62-94; the 56
 //!   that both solved within 120 s): geometric mean 0.95, total 0.95;
-//! - Korf's instances 38, 40, 44, 25, 1, 32, 37, 30, 28, 5, 36, 22, 29, 16 and 13: 0.86 (0.21
-//!   on 1, 2.0 on 25);
+//! - Korf's instances 38, 40, 44, 25, 1, 32, 37, 30, 28, 5, 36, 22, 29, 16 and 13: 0.86, total
+//!   0.89 (0.21 on 1, 2.0 on 25);
 //! - Korf's 100 (15-puzzle, `15-663-za`): 0.99, total 0.95.
 //!
 //! The score alone with λ = 0.7 had needed 0.67 of the fixed order's nodes on the 150-move
