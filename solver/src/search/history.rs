@@ -23,8 +23,8 @@
 //!
 //! Measured (one thread, 24-puzzle, the 5×5 default `24-6666x7-za-bit1` with its transposes;
 //! expanded nodes against the score alone with λ = 0.7, the order before the division):
-//! - 26 positions 150 random moves from the goal (`bench/5x5-walk150.txt`, lengths 62-84; the
-//!   24 that both solved within 240 s): geometric mean 0.96, total 1.01;
+//! - 26 positions 150 random moves from the goal (`bench/5x5-walk150.txt`, lengths 62-84):
+//!   geometric mean 0.98, total 1.08;
 //! - 60 positions 200 random moves from it (`bench/5x5-walk200.txt`, lengths 62-94; the 56
 //!   that both solved within 120 s): geometric mean 0.95, total 0.95;
 //! - Korf's instances 38, 40, 44, 25, 1, 32, 37, 30, 28, 5, 36, 22, 29, 16 and 13: 0.86, total
@@ -33,9 +33,10 @@
 //!
 //! The score alone with λ = 0.7 had needed 0.67 of the fixed order's nodes on the 150-move
 //! positions with `24-6666-za-bit1` (λ = 0.3 0.78, 1.5 0.68; depth 8, 12 and 16 0.70, 0.67
-//! and 0.66). With the division, λ = 0.7 gave 1.09 and 0.93 on the first and third sets,
-//! depth 16 1.13 and 1.32, and on the first 42 of the 200-move positions λ = 0.15 1.02 and
-//! λ = 0.5 0.94 where λ = 0.3 gave 0.96.
+//! and 0.66). With the division, λ = 0.7 gave 1.09 and 0.93 on the first and third sets
+//! and depth 16 1.13 and 1.32 (24 of the 26 150-move positions, 5 left out of Korf's), and on
+//! the first 42 of the 200-move positions λ = 0.15 1.02 and λ = 0.5 0.94 where λ = 0.3 gave
+//! 0.96.
 //!
 //! The table is direct-mapped, a 64-bit word a slot holding a tag of the position's hash, the
 //! frontier's `f` and its score, read and written with relaxed atomics so that the workers of
