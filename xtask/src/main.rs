@@ -32,7 +32,8 @@ struct VsArgs {
     /// Their cmd/pdbsearch binary.
     #[arg(long, value_name = "FILE")]
     pdbsearch: PathBuf,
-    /// Their tables (pdbsearch -d).
+    /// Their tables (pdbsearch -d). Copies on a hugetlbfs mount give them 2 MiB pages, their
+    /// fastest configuration here (see BENCHMARKS.md); the peak memory then leaves them out.
     #[arg(long, value_name = "DIR")]
     pdb_dir: PathBuf,
     /// Their catalogue, such as catalogues/small-compound.cat of their repository.

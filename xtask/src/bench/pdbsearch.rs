@@ -24,7 +24,8 @@ pub const DEFAULT_IDS: [u32; 10] = [38, 40, 44, 25, 1, 32, 37, 30, 28, 5];
 pub struct PairOptions {
     /// Their `cmd/pdbsearch` binary.
     pub pdbsearch: PathBuf,
-    /// Their tables (`-d`).
+    /// Their tables (`-d`): mapped by `pdbsearch` as they are, so copies on a hugetlbfs mount
+    /// are searched in 2 MiB pages (and left out of its resident memory).
     pub pdb_dir: PathBuf,
     /// Their catalogue file.
     pub catalogue: PathBuf,
