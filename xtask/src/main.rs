@@ -36,7 +36,9 @@ struct VsArgs {
     /// fastest configuration here (see BENCHMARKS.md); the peak memory then leaves them out.
     #[arg(long, value_name = "DIR")]
     pdb_dir: PathBuf,
-    /// Their catalogue, such as catalogues/small-compound.cat of their repository.
+    /// Their catalogue, such as catalogues/small-t.cat of their repository (the small catalogue
+    /// with each partition's transpose as tables of its own: their fastest here, see
+    /// BENCHMARKS.md; pdbsearch -j 2 -d DIR CATALOGUE generates the tables it lacks).
     #[arg(long, value_name = "FILE")]
     catalogue: PathBuf,
     /// Their duplicate-move machine (pdbsearch -m), made with cmd/genloops and cmd/compilefsm.
