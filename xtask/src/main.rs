@@ -38,7 +38,8 @@ struct VsArgs {
     pdb_dir: PathBuf,
     /// Their catalogue, such as catalogues/small-t.cat of their repository (the small catalogue
     /// with each partition's transpose as tables of its own: their fastest here, see
-    /// BENCHMARKS.md; pdbsearch -j 2 -d DIR CATALOGUE generates the tables it lacks).
+    /// BENCHMARKS.md; pdbsearch -j 2 -d DIR CATALOGUE, an instance on its standard input,
+    /// generates the tables it lacks).
     #[arg(long, value_name = "FILE")]
     catalogue: PathBuf,
     /// Their duplicate-move machine (pdbsearch -m), made with cmd/genloops and cmd/compilefsm.
