@@ -158,12 +158,8 @@ pub fn failure_message(
 ) -> String {
     let mut msg = e.to_string();
     if let (SolveError::Puzzle(PuzzleError::Unsolvable { .. }), Some(p)) = (e, puzzle) {
-        let b = goal.board();
-        for other in [Goal::blank_first(b), Goal::blank_last(b)] {
-            if other != *goal && p.is_solvable(&other) {
-                msg.push_str(&format!(" (it is solvable for {goal_option} {other})"));
-                break;
-            }
+        if let Some(other) = p.solvable_other_goal(goal) {
+            msg.push_str(&format!(" (it is solvable for {goal_option} {other})"));
         }
     }
     msg

@@ -156,6 +156,15 @@ impl Puzzle {
         }
     }
 
+    /// For a position that cannot reach `goal`: the first of the two common goals
+    /// (blank-first, blank-last) other than `goal` that it can reach, which messages suggest.
+    pub fn solvable_other_goal(&self, goal: &Goal) -> Option<Goal> {
+        let b = goal.board();
+        [Goal::blank_first(b), Goal::blank_last(b)]
+            .into_iter()
+            .find(|other| other != goal && self.is_solvable(other))
+    }
+
     /// Whether the position equals `goal`.
     pub fn is_goal(&self, goal: &Goal) -> bool {
         self.tiles == goal.tiles()

@@ -48,7 +48,7 @@ class Database:
     def open(
         path_or_name: PathLike,
         verify: bool = True,
-        load: Literal["map", "huge-pages"] = "map",
+        load: Literal["auto", "map", "huge-pages"] = "auto",
     ) -> "Database": ...
     @property
     def path(self) -> str: ...

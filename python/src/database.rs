@@ -1,20 +1,18 @@
 //! `Database`: one pattern-database file loaded for lookups (its header, the solver's estimate
-//! of many positions at once from a NumPy array, a table as a read-only NumPy view); and how a
-//! `db=` argument (a path, a standard name, a `Database`, or a list of them) becomes loaded
-//! databases.
+//! of many positions at once from a NumPy array, a table as a read-only NumPy view).
 
-use crate::errors::{db_error, DatabaseError};
+use crate::errors::db_error;
+use crate::resolving::resolve_error;
 use crate::inputs::{goal_of, tile_list};
 use numpy::ndarray::ArrayView1;
 use numpy::{PyArray1, PyArrayMethods, PyReadonlyArray2, PyUntypedArrayMethods};
 use pdbformat::format::Encoding;
-use pdbformat::Goal;
 use pdbsolver::heuristic::PdbHeuristic;
-use pdbsolver::{locate, OpenOptions, Residence};
+use pdbsolver::{DbChoice, Quiet, ResolveOptions, Residence, Resolver};
 use pyo3::exceptions::{PyIndexError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Arc;
 
 /// A pattern-database file loaded for lookups.
@@ -33,13 +31,13 @@ pub struct Database {
 impl Database {
     /// Opens the file `path_or_name` (a path, or the name of a standard database); `verify`
     /// checks every table's digest (beside the caller: answers wait for it), `load` is
-    /// `"map"` (mapped from the file: no copy, the fastest start), `"huge-pages"` (read into
-    /// memory in 2 MiB pages: a copy at load, then faster random lookups, for long searches
-    /// and large `heuristic` batches) or `"auto"` (the command line's default: huge pages on
-    /// boards of more than 16 cells, else mapped). Compressed tables are always decoded into
+    /// `"auto"` (the default, as the command line and `solve` place tables: huge pages on
+    /// boards of more than 16 cells, else mapped), `"map"` (mapped from the file: no copy, the
+    /// fastest start) or `"huge-pages"` (read into memory in 2 MiB pages: a copy at load, then
+    /// faster random lookups, for long searches and large `heuristic` batches). Compressed tables are always decoded into
     /// memory.
     #[staticmethod]
-    #[pyo3(signature = (path_or_name, verify=true, load="map"))]
+    #[pyo3(signature = (path_or_name, verify=true, load="auto"))]
     fn open(py: Python<'_>, path_or_name: PathBuf, verify: bool, load: &str) -> PyResult<Self> {
         let residence = match load {
             "huge-pages" => Residence::HugePages,
@@ -51,26 +49,25 @@ impl Database {
                 )))
             }
         };
-        let paths = paths_of(&path_or_name)?;
-        let [path] = paths.as_slice() else {
+        let resolver = Resolver::new(ResolveOptions {
+            verify,
+            residence,
+            build: false,
+        });
+        let spec = path_or_name.to_string_lossy().into_owned();
+        let choice = [DbChoice::Named(spec)];
+        let mut dbs = py
+            .detach(|| resolver.databases(&choice, None, &Quiet))
+            .map_err(|e| resolve_error(&e))?;
+        if dbs.len() != 1 {
             return Err(PyValueError::new_err(format!(
                 "{} is a catalogue of {} databases: open each, or pass its name as db= to solve",
                 path_or_name.display(),
-                paths.len()
+                dbs.len()
             )));
-        };
-        let opts = OpenOptions {
-            verify,
-            verify_in_background: true,
-            expect_goal: None,
-            residence,
-        };
-        let path = path.clone();
-        let db = py
-            .detach(move || pdbsolver::Database::open(&path, opts))
-            .map_err(|e| db_error(&e))?;
+        }
         Ok(Database {
-            inner: Arc::new(db),
+            inner: dbs.remove(0),
         })
     }
 
@@ -225,57 +222,4 @@ fn not_a_position(r: usize, row: &[u8]) -> PyErr {
         None => "not a permutation".into(),
     };
     PyValueError::new_err(format!("states row {r}: {why}"))
-}
-
-/// The files a `db=` string or path stands for: a path to a file (or anything with a path
-/// separator or a `.pdb` ending) is itself; otherwise a standard database name, or a
-/// catalogue's (its members in order), is looked for where the command line looks.
-pub fn paths_of(spec: &Path) -> PyResult<Vec<PathBuf>> {
-    let text = spec.to_string_lossy();
-    let pathlike = spec.exists()
-        || spec.components().count() > 1
-        || spec.extension().is_some_and(|x| x == "pdb");
-    let named = if pathlike {
-        None
-    } else {
-        pdbformat::standard::expand(&text).ok()
-    };
-    let Some(members) = named else {
-        return Ok(vec![spec.to_path_buf()]);
-    };
-    members
-        .into_iter()
-        .map(|m| {
-            locate::find_standard(m).ok_or_else(|| {
-                let dirs: Vec<String> = (locate::search_dirs().iter())
-                    .map(|d| d.path.display().to_string())
-                    .collect();
-                DatabaseError::new_err(format!(
-                    "database {} is not in {}; build it with pdbtiles.build(\"{}x{}\", \"{}\", \"{}\", kind=\"{}\", encoding=\"{}\")",
-                    m.name,
-                    dirs.join(", "),
-                    m.width,
-                    m.height,
-                    m.partition,
-                    m.file_name(),
-                    m.kind.name(),
-                    m.encoding.name()
-                ))
-            })
-        })
-        .collect()
-}
-
-/// Opens the file at `path` for `goal` (its header checked against the goal first), mapped
-/// as the command line maps it by default, its digests checked beside the search.
-pub fn open_for(path: &Path, goal: &Goal) -> Result<pdbsolver::Database, pdbsolver::DbError> {
-    pdbsolver::Database::open(
-        path,
-        OpenOptions {
-            verify: true,
-            verify_in_background: true,
-            expect_goal: Some(goal.clone()),
-            residence: Residence::Mapped,
-        },
-    )
 }

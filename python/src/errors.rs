@@ -61,12 +61,8 @@ pub fn solve_error(py: Python<'_>, e: &SolveError, puzzle: Option<&Puzzle>, goal
         SolveError::Puzzle(pe) => {
             let mut msg = describe(pe);
             if let (PuzzleError::Unsolvable { .. }, Some(p)) = (pe, puzzle) {
-                let b = goal.board();
-                for other in [Goal::blank_first(b), Goal::blank_last(b)] {
-                    if other != *goal && p.is_solvable(&other) {
-                        msg.push_str(&format!(" (it is solvable for goal {other})"));
-                        break;
-                    }
+                if let Some(other) = p.solvable_other_goal(goal) {
+                    msg.push_str(&format!(" (it is solvable for goal={:?})", other.to_string()));
                 }
             }
             PyValueError::new_err(msg)

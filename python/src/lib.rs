@@ -3,7 +3,8 @@
 //!
 //! One concept per file: `errors.rs` (the exceptions and how library errors become them),
 //! `inputs.rs` (puzzles, boards, goals and settings read from Python values), `solution.rs`
-//! (`Solution`), `solving.rs` (`solve`, `solve_many` and the heuristic they use),
+//! (`Solution`), `solving.rs` (`solve`, `solve_many`), `resolving.rs` (their heuristic, through
+//! the library's resolver),
 //! `database.rs` (`Database`), `building.rs` (`build`, `verify`), `waiting.rs` (work on other
 //! threads while the interpreter keeps answering Ctrl-C) and `progress.rs` (progress bars).
 
@@ -12,6 +13,7 @@ mod database;
 mod errors;
 mod inputs;
 mod progress;
+mod resolving;
 mod solution;
 mod solving;
 mod waiting;

@@ -7,18 +7,17 @@
 //! at the end), on `threads` workers taking puzzles in turn; the results come back in input
 //! order.
 
-use crate::database::{open_for, paths_of, Database};
+use crate::resolving::{choices_of, resolve};
 use crate::errors::{db_error, solve_error};
 use crate::inputs::{board_of, goal_of, puzzle_of, request_of, PuzzleArg};
 use crate::progress::{bar, Line};
 use crate::solution::Solution;
 use crate::waiting;
 use pdbformat::{Goal, Puzzle};
-use pdbsolver::{locate, HeuristicChoice, HeuristicName, Request, Search, SolveError};
+use pdbsolver::{Request, Resolved, Search, SolveError};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString};
-use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
@@ -212,12 +211,6 @@ pub fn solve_many<'py>(
     }
 }
 
-/// A heuristic ready for one goal, and what it is in words.
-struct Ready {
-    heuristic: HeuristicChoice,
-    description: String,
-}
-
 /// The heuristic `request` names for `goal`, with the databases of `db` (see [`solve`]).
 fn heuristic_for(
     py: Python<'_>,
@@ -225,150 +218,10 @@ fn heuristic_for(
     request: &Request,
     goal: &Goal,
     stop: &AtomicBool,
-) -> PyResult<Ready> {
-    let classic = |h: HeuristicChoice, what: &str| Ready {
-        heuristic: h,
-        description: what.to_string(),
+) -> PyResult<Resolved> {
+    let choices = match db {
+        Some(db) if !db.is_none() => choices_of(db)?,
+        _ => Vec::new(),
     };
-    if !request.algorithm_name().uses_heuristic() {
-        return Ok(classic(HeuristicChoice::Manhattan, "none"));
-    }
-    let name = request.heuristic;
-    let dbs: Vec<Arc<pdbsolver::Database>> = match db {
-        Some(db) if !db.is_none() => {
-            if let Some(n) = name.filter(|&n| n != HeuristicName::Pdb) {
-                return Err(PyValueError::new_err(format!(
-                    "db needs heuristic pdb (or auto), not {n}"
-                )));
-            }
-            databases_of(py, db, goal)?
-        }
-        _ => match name.and_then(HeuristicName::classic) {
-            Some((choice, words)) => return Ok(classic(choice, words)),
-            None => match default_database(py, goal, stop)? {
-                Some(db) => vec![db],
-                None if name == Some(HeuristicName::Pdb) => {
-                    return Err(PyValueError::new_err(format!(
-                        "no pattern database fits the {} board and goal {goal}; give one with db=",
-                        goal.board()
-                    )))
-                }
-                None => {
-                    return Ok(classic(
-                        HeuristicChoice::LinearConflict,
-                        "manhattan + linear conflict (no database)",
-                    ))
-                }
-            },
-        },
-    };
-    let heuristic = HeuristicChoice::Pdb {
-        databases: dbs,
-        reflect: request.reflect(),
-    };
-    let description = heuristic.describe(goal).map_err(|e| db_error(&e))?;
-    Ok(Ready {
-        heuristic,
-        description,
-    })
-}
-
-/// The databases a `db=` value stands for, loaded for `goal`.
-fn databases_of(
-    py: Python<'_>,
-    db: &Bound<'_, PyAny>,
-    goal: &Goal,
-) -> PyResult<Vec<Arc<pdbsolver::Database>>> {
-    if let Ok(d) = db.cast::<Database>() {
-        return Ok(vec![d.get().inner.clone()]);
-    }
-    if let Ok(path) = db.extract::<PathBuf>() {
-        let paths = paths_of(&path)?;
-        let goal = goal.clone();
-        return py
-            .detach(move || {
-                (paths.iter())
-                    .map(|p| open_for(p, &goal).map(Arc::new))
-                    .collect::<Result<Vec<_>, _>>()
-            })
-            .map_err(|e| db_error(&e));
-    }
-    if db.is_instance_of::<PyList>() || db.is_instance_of::<pyo3::types::PyTuple>() {
-        let mut out = Vec::new();
-        for item in db.try_iter()? {
-            out.extend(databases_of(py, &item?, goal)?);
-        }
-        return Ok(out);
-    }
-    Err(PyTypeError::new_err(format!(
-        "db takes a path, a standard database name, a Database or a list of them, not {}",
-        db.get_type().name()?
-    )))
-}
-
-/// The default databases loaded so far in this process, by file: `solve` without `db` loads
-/// the command line's default once.
-static DEFAULTS: Mutex<Vec<(PathBuf, Arc<pdbsolver::Database>)>> = Mutex::new(Vec::new());
-
-/// The database the command line would use for `goal` (found, or for 4x4 built on first use
-/// into `$PDB_DIR` or the user cache, with a note on standard error), loaded once per
-/// process; `None` when no database fits and none can be built.
-fn default_database(
-    py: Python<'_>,
-    goal: &Goal,
-    stop: &AtomicBool,
-) -> PyResult<Option<Arc<pdbsolver::Database>>> {
-    let board = goal.board();
-    let found = py.detach(|| locate::find_default(goal));
-    let path = match found.path {
-        Some(p) => p,
-        None => {
-            let buildable = locate::default_db(board).is_some()
-                && pdbformat::Symmetry::taking(board, 0, goal.blank_cell()).is_some();
-            let Some(dir) = locate::build_dir().filter(|_| buildable) else {
-                return Ok(None);
-            };
-            let name = locate::default_file_name(board).unwrap_or_default();
-            let path = dir.join(name);
-            let say = |py: Python<'_>, text: &str| {
-                let _ = py
-                    .import("sys")
-                    .and_then(|s| s.getattr("stderr"))
-                    .and_then(|e| e.call_method1("write", (format!("{text}\n"),)));
-            };
-            say(
-                py,
-                &format!(
-                    "no pattern database found for {board}; building the default one once into {} ...",
-                    path.display()
-                ),
-            );
-            // No bar (the build takes seconds); the observer is how Ctrl-C stops it.
-            let progress = crate::progress::BuildProgress::new(0, stop);
-            let built = waiting::run(
-                py,
-                stop,
-                || locate::build_default(board, &path, &progress, &mut |_| {}),
-                |_| {},
-            )?;
-            built.map_err(|e| crate::errors::database_error(&e))?;
-            say(
-                py,
-                &format!("built {}; later runs reuse it", path.display()),
-            );
-            path
-        }
-    };
-    let mut cache = DEFAULTS.lock().unwrap_or_else(|e| e.into_inner());
-    if let Some((_, db)) = cache.iter().find(|(p, db)| *p == path && db.fits(goal)) {
-        return Ok(Some(db.clone()));
-    }
-    let goal2 = goal.clone();
-    let p2 = path.clone();
-    let db = Arc::new(
-        py.detach(move || open_for(&p2, &goal2))
-            .map_err(|e| db_error(&e))?,
-    );
-    cache.push((path, db.clone()));
-    Ok(Some(db))
+    resolve(py, request, &choices, goal, stop)
 }

@@ -15,7 +15,7 @@ import pdbtiles
         ("1 1 2 3 4 5 6 7 8", {}, "more than once"),
         ("0 1 2 3 4 5 6 7 9", {}, "out of range"),
         ([0, 1, 2, 3, 4, 5, 6, 7, -1], {}, "not a tile"),
-        (list(range(16)), {"goal": "blank-last"}, "solvable for goal blank-first"),
+        (list(range(16)), {"goal": "blank-last"}, 'solvable for goal="blank-first"'),
         ("0 1 2 3 4 5 6 7 8", {"goal": "middle"}, None),
         ("0 1 2 3 4 5 6 7 8", {"board": "3x"}, None),
         ("0 1 2 3 4 5 6 7 8", {"board": "2x4"}, None),
@@ -32,7 +32,7 @@ def test_bad_requests_are_value_errors(puzzle, kw, match):
 
 
 def test_unsolvable_names_the_other_goal():
-    with pytest.raises(ValueError, match="solvable for goal blank-last"):
+    with pytest.raises(ValueError, match='solvable for goal="blank-last"'):
         pdbtiles.solve("1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 0", heuristic="manhattan")
     # On 3x3 both goals are in one parity class: no hint.
     with pytest.raises(ValueError, match=r"unsolvable[^(]*\(the permutation parity[^(]*$"):

@@ -9,12 +9,16 @@ pub mod locate;
 mod position;
 pub mod prune;
 mod request;
+mod resolve;
 mod search;
 
 pub use db::{Database, DbError, LoadedTable, OpenOptions, Residence};
 pub use heuristic::{HeuristicChoice, HeuristicName};
 pub use prune::Pruning;
 pub use request::{Request, RequestError};
+pub use resolve::{
+    DbChoice, Quiet, ResolveError, ResolveObserver, ResolveOptions, Resolved, Resolver,
+};
 pub use search::{
     replay, solve, Algorithm, AlgorithmName, Dfs, Event, Hybrid, Ida, Iteration, Limits, Observer,
     ParallelIda, Search, Solution, SolveError, Stats, Stop, Weighted, MAX_THREADS,

@@ -35,6 +35,13 @@ pub fn default_file_name(board: Board) -> Option<String> {
     default_db(board).map(|d| d.file_name())
 }
 
+/// Whether the default database can be built for `goal`: a board with a default and a goal
+/// whose blank a board symmetry takes to the default's (a corner).
+pub fn buildable(goal: &Goal) -> bool {
+    let board = goal.board();
+    default_db(board).is_some() && Symmetry::taking(board, 0, goal.blank_cell()).is_some()
+}
+
 /// One directory of the search order and why it is there.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SearchDir {

@@ -1,9 +1,9 @@
 //! The databases a server has loaded: their names, their headers in words and as JSON, the
-//! value histogram of each table (counted once, on first request), and which of them serve a
-//! goal.
+//! value histogram of each table (counted once, on first request), and the resolver that
+//! chooses among them for each request.
 
 use pdbformat::Goal;
-use pdbsolver::Database;
+use pdbsolver::{Database, Resolver};
 use serde_json::{json, Value};
 use std::sync::{Arc, OnceLock};
 
@@ -47,10 +47,12 @@ impl Histogram {
 }
 
 /// The databases of one server, in the order given.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct Catalog {
     /// The databases.
     pub dbs: Vec<Served>,
+    /// Resolves each request's heuristic among them (by these names).
+    pub resolver: Resolver,
 }
 
 impl Catalog {
@@ -74,17 +76,17 @@ impl Catalog {
                 histograms: OnceLock::new(),
             });
         }
-        Catalog { dbs: out }
+        let resolver = Resolver::serving(
+            (out.iter())
+                .map(|s| (s.name.clone(), s.db.clone()))
+                .collect(),
+        );
+        Catalog { dbs: out, resolver }
     }
 
     /// The database called `name`.
     pub fn get(&self, name: &str) -> Option<&Served> {
         self.dbs.iter().find(|s| s.name == name)
-    }
-
-    /// The databases that can serve `goal` (same board, blank cells related by a symmetry).
-    pub fn fitting(&self, goal: &Goal) -> Vec<&Served> {
-        self.dbs.iter().filter(|s| s.db.fits(goal)).collect()
     }
 }
 

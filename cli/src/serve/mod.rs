@@ -15,12 +15,10 @@ mod request;
 mod search;
 mod stream;
 
-use crate::solver_cli::setup::{db_paths, make_heuristic, open_dbs};
-use crate::solver_cli::HeuristicArgs;
+use crate::solver_cli::setup::{cli_error, Printer};
 use anyhow::{Context, Result};
 use clap::Args;
-use pdbformat::{Board, Goal};
-use pdbsolver::{Database, HeuristicChoice};
+use pdbsolver::{Database, DbChoice, ResolveOptions, Resolver};
 use std::io::Write;
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -38,13 +36,14 @@ pub struct ServeArgs {
     #[arg(long, value_name = "ADDR:PORT", default_value = "127.0.0.1:8080")]
     bind: SocketAddr,
     /// Pattern-database files or standard names to serve, as for `solver solve --db`
-    /// (repeatable). Without it the default 4x4 database is found, or built once.
+    /// (repeatable). Without it, the default database of each board that has one (4x4, 5x5),
+    /// found where `solver solve` looks; the 4x4 one is built once when missing.
     #[arg(long = "db", value_name = "FILE|NAME")]
     dbs: Vec<PathBuf>,
     /// Do not check the databases' SHA-256 digests.
     #[arg(long)]
     no_verify: bool,
-    /// Never build the default database (serve without one when none is found).
+    /// Never build the default 4x4 database (serve without it when none is found).
     #[arg(long)]
     no_build: bool,
     /// Searches that run at once, each on a thread of its own.
@@ -194,27 +193,42 @@ fn listen(bind: SocketAddr) -> std::io::Result<tokio::net::TcpListener> {
 }
 
 /// The databases to serve: those of `--db` (names and files resolved as `solver solve` does,
-/// opened without a goal: each request's goal is checked against them), or the default 4x4
-/// database found or built through `solver solve`'s own setup.
+/// opened without a goal: each request's goal is checked against them), or else the default
+/// database of every board that has one, found where `solver solve` looks; a missing one is
+/// built once unless it is large (the 5x5 one: build it with `solver solve --board 5x5`) or
+/// `--no-build` is given.
 fn load_databases(a: &ServeArgs) -> Result<Vec<Arc<Database>>> {
-    let args = HeuristicArgs {
-        board: None,
-        goal: "blank-first".into(),
-        dbs: a.dbs.clone(),
-        heuristic: "auto".into(),
-        no_reflect: false,
-        no_verify: a.no_verify,
-        load: pdbsolver::Residence::Auto,
-        no_build: a.no_build,
+    let options = ResolveOptions {
+        verify: !a.no_verify,
+        residence: pdbsolver::Residence::Auto,
+        build: !a.no_build,
     };
+    let printer = Printer::default();
     if !a.dbs.is_empty() {
-        return open_dbs(&db_paths(&a.dbs)?, &args, None);
+        let choices: Vec<DbChoice> = (a.dbs.iter())
+            .map(|p| DbChoice::Named(p.to_string_lossy().into_owned()))
+            .collect();
+        return Resolver::new(options)
+            .databases(&choices, None, &printer)
+            .map_err(cli_error);
     }
-    let goal = Goal::blank_first(Board::new(4, 4)?);
-    Ok(
-        match make_heuristic(&args, &pdbsolver::Request::default(), &goal)?.heuristic {
-            HeuristicChoice::Pdb { databases, .. } => databases,
-            _ => Vec::new(),
-        },
-    )
+    let mut dbs = Vec::new();
+    for name in pdbformat::standard::DEFAULTS {
+        let Some(default) = pdbformat::standard::find(name) else {
+            continue;
+        };
+        let resolver = Resolver::new(ResolveOptions {
+            build: options.build && !default.large,
+            ..options
+        });
+        match resolver.default_database(&default.goal()?, &printer) {
+            Ok(Ok(db)) => dbs.push(db),
+            Ok(Err(why)) => eprintln!(
+                "note: not serving a {}x{} database: none found {why}",
+                default.width, default.height
+            ),
+            Err(e) => return Err(cli_error(e)),
+        }
+    }
+    Ok(dbs)
 }

@@ -12,7 +12,9 @@ use axum::http::StatusCode;
 use pdbformat::{Board, PuzzleError};
 use pdbsolver::prune::{cache, default_depth, Pruning, DEFAULT_DEPTH};
 use pdbsolver::Observer;
-use pdbsolver::{solve, DbError, HeuristicChoice, HeuristicName, Request, Search, SolveError};
+use pdbsolver::{
+    solve, DbChoice, DbError, HeuristicChoice, Quiet, Request, ResolveError, Search, SolveError,
+};
 use serde_json::json;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
@@ -103,84 +105,38 @@ pub fn prune_depth(board: Board) -> u32 {
     }
 }
 
-/// The heuristic of a request and its description.
+/// The heuristic of a request and its description, resolved among the server's databases.
 fn choose_heuristic(
     r: &SolveRequest,
     catalog: &Catalog,
 ) -> Result<(HeuristicChoice, String), ApiError> {
-    if !r.search.algorithm_name().uses_heuristic() {
-        return Ok((HeuristicChoice::Manhattan, "none".into()));
-    }
-    let classic = |c, d: &str| Ok((c, d.to_string()));
-    match r.search.heuristic {
-        Some(HeuristicName::Hamming) => {
-            return classic(HeuristicChoice::Hamming, "misplaced tiles (hamming)")
-        }
-        Some(HeuristicName::Manhattan) => return classic(HeuristicChoice::Manhattan, "manhattan"),
-        Some(HeuristicName::LinearConflict) => {
-            return classic(
-                HeuristicChoice::LinearConflict,
-                "manhattan + linear conflict",
-            )
-        }
-        Some(HeuristicName::Pdb) | None => {}
-    }
-    let chosen = match &r.databases {
+    let choices: Vec<DbChoice> = match &r.databases {
         Some(names) if names.is_empty() => {
-            return Err(ApiError::bad(
-                "databases: an empty list (leave it out to use every database that fits)",
-            ))
+            return Err(ApiError::bad(format!(
+                "databases: {}",
+                ResolveError::EmptyList
+            )))
         }
-        Some(names) => names
-            .iter()
-            .map(|n| {
-                catalog.get(n).ok_or_else(|| {
-                    let have: Vec<&str> = catalog.dbs.iter().map(|s| s.name.as_str()).collect();
-                    ApiError::not_found(format!(
-                        "unknown database {n:?}: this server has {}",
-                        if have.is_empty() {
-                            "none".to_string()
-                        } else {
-                            have.join(", ")
-                        }
-                    ))
-                })
-            })
-            .collect::<Result<Vec<_>, _>>()?,
-        None => catalog.fitting(&r.goal),
+        Some(names) => names.iter().cloned().map(DbChoice::Named).collect(),
+        None => Vec::new(),
     };
-    if chosen.is_empty() {
-        if r.search.heuristic == Some(HeuristicName::Pdb) {
-            return Err(ApiError::unprocessable(format!(
-                "no database of this server fits the {} board and goal {}",
-                r.goal.board(),
-                r.goal
-            )));
-        }
-        return classic(
-            HeuristicChoice::LinearConflict,
-            "manhattan + linear conflict (no database fits)",
-        );
-    }
-    for s in &chosen {
-        s.db.frame_for(&r.goal)
-            .map_err(|e| ApiError::unprocessable(e.to_string()))?;
-    }
-    let heuristic = HeuristicChoice::Pdb {
-        databases: chosen.iter().map(|s| s.db.clone()).collect(),
-        reflect: r.search.reflect(),
+    let resolved = (catalog.resolver)
+        .resolve(&r.search, &choices, &r.goal, &Quiet)
+        .map_err(|e| resolve_error(&e))?;
+    Ok((resolved.heuristic, resolved.description))
+}
+
+/// A resolver's error as the API's: 404 for an unknown database name, 422 for what the
+/// request asked that its databases cannot do, 500 for a damaged database.
+fn resolve_error(e: &ResolveError) -> ApiError {
+    let status = match e {
+        ResolveError::Unknown { .. } => StatusCode::NOT_FOUND,
+        ResolveError::EmptyList | ResolveError::DatabasesNeedPdb(_) => StatusCode::BAD_REQUEST,
+        ResolveError::Database(d) => db_error(d).status,
+        e if e.is_unfit() => StatusCode::UNPROCESSABLE_ENTITY,
+        _ => StatusCode::INTERNAL_SERVER_ERROR,
     };
-    heuristic.check(&r.goal).map_err(|e| db_error(&e))?;
-    let names: Vec<String> = chosen
-        .iter()
-        .map(|s| format!("{} [{}]", s.name, s.db.describe_patterns()))
-        .collect();
-    let refl = if heuristic.reflects(&r.goal) {
-        "with reflection"
-    } else {
-        "no reflection"
-    };
-    Ok((heuristic, format!("pdb {}, {refl}", names.join(" + "))))
+    ApiError::new(status, pdbformat::error::describe(e))
 }
 
 /// Runs the search. The answer is `solver solve --json`'s object (with `goal` and `board`

@@ -1,25 +1,19 @@
-//! Turning the shared options into a board, a goal and a ready [`HeuristicChoice`]: opening the given
-//! databases, or finding (and for 4×4 and 5×5 building) the default one, or falling back.
+//! Turning the shared options into a board, a goal and a ready heuristic: the options become a
+//! [`Resolver`] and its [`DbChoice`]s, and what it reports is printed on standard error (a bar
+//! while a database loads, the notes of the search folders, the first-use build). Resolving
+//! itself is the library's ([`pdbsolver::Resolver`]).
 
 use super::HeuristicArgs;
 use crate::output::outln;
-use anyhow::{anyhow, bail, Context, Result};
+use anyhow::{anyhow, Result};
 use pdbformat::{Board, Goal};
 use pdbsolver::prune::{Pruner, Pruning};
-use pdbsolver::Request;
-use pdbsolver::{locate, AlgorithmName, Database, HeuristicChoice, HeuristicName, OpenOptions};
+use pdbsolver::{
+    locate, Database, DbChoice, HeuristicChoice, Request, ResolveError, ResolveObserver,
+    ResolveOptions, Resolved, Resolver,
+};
 use std::path::Path;
-use std::sync::Arc;
-
-/// A heuristic ready for one goal, with what to print about it.
-pub struct Setup {
-    /// The heuristic (databases loaded).
-    pub heuristic: HeuristicChoice,
-    /// The heuristic in words.
-    pub description: String,
-    /// Seconds spent loading databases (0 for classic heuristics).
-    pub load_seconds: f64,
-}
+use std::sync::{Arc, Mutex};
 
 /// Parses `--board`.
 pub fn parse_board(spec: Option<&str>) -> Result<Option<Board>> {
@@ -32,44 +26,158 @@ pub fn make_goal(board: Board, spec: &str) -> Result<Goal> {
     Goal::parse(board, spec).map_err(|e| anyhow!("{e}"))
 }
 
-/// Opens a database for `goal` and says so on standard error, with a progress bar (bytes of
-/// entries read or decoded) while it loads, when standard error is a terminal. The header is
-/// checked against the goal (when one is given) before any entry is read, and the digests are
-/// checked on a thread of their own while the search runs (`pdbsolver::solve` waits for the
-/// verdict). `solver serve` opens its databases without a goal: each request's goal is checked
-/// against them.
-pub fn open_db(path: &Path, args: &HeuristicArgs, goal: Option<&Goal>) -> Result<Arc<Database>> {
-    // Hidden until the first bytes arrive, when the total is known.
-    let pb =
-        indicatif::ProgressBar::with_draw_target(None, indicatif::ProgressDrawTarget::hidden());
-    pb.set_style(
-        indicatif::ProgressStyle::with_template(
-            "loading {msg} [{elapsed_precise}] {wide_bar} {bytes}/{total_bytes} ({eta})",
-        )
-        .expect("valid template"),
-    );
-    pb.set_message(path.display().to_string());
-    let opened = Database::open_with(
-        path,
-        OpenOptions {
-            verify: !args.no_verify,
-            verify_in_background: true,
-            expect_goal: goal.cloned(),
-            residence: args.load,
-        },
-        &mut |done, total| {
-            if pb.length() != Some(total) {
-                pb.set_length(total);
-                pb.set_draw_target(indicatif::ProgressDrawTarget::stderr());
-            }
-            pb.set_position(done);
-        },
-    );
-    pb.finish_and_clear();
-    let db = opened?;
-    eprintln!(
-        "database: {} ({} {}, {} tables: {}, {:.1} MB) loaded in {:.3} s",
-        path.display(),
+/// The resolver the heuristic options ask for: digests checked unless `--no-verify`, tables
+/// placed as `--load` says, the default database built on first use unless `--no-build`.
+pub fn resolver(args: &HeuristicArgs) -> Resolver {
+    Resolver::new(ResolveOptions {
+        verify: !args.no_verify,
+        residence: args.load,
+        build: !args.no_build,
+    })
+}
+
+/// The databases `--db` names, as the resolver takes them.
+pub fn db_choices(args: &HeuristicArgs) -> Vec<DbChoice> {
+    (args.dbs.iter())
+        .map(|p| DbChoice::Named(p.to_string_lossy().into_owned()))
+        .collect()
+}
+
+/// The heuristic an algorithm runs with, and its description: none for the algorithms that
+/// use none (`bfs`, `strategic`), otherwise the one `request` names, made for `goal` with the
+/// databases of `args`.
+pub fn heuristic_for(
+    args: &HeuristicArgs,
+    request: &Request,
+    goal: &Goal,
+) -> Result<(HeuristicChoice, String)> {
+    let r = make_heuristic(args, request, goal)?;
+    Ok((r.heuristic, r.description))
+}
+
+/// Resolves (and loads) the heuristic for `goal` that `request` names (`auto` when none), with
+/// the databases of `args`, saying on standard error what happens on the way.
+pub fn make_heuristic(args: &HeuristicArgs, request: &Request, goal: &Goal) -> Result<Resolved> {
+    let observer = Printer::default();
+    resolver(args)
+        .resolve(request, &db_choices(args), goal, &observer)
+        .map_err(cli_error)
+}
+
+/// A resolver's error in the command line's words (its option names).
+pub fn cli_error(e: ResolveError) -> anyhow::Error {
+    match e {
+        ResolveError::DatabasesNeedPdb(n) => {
+            anyhow!("--db needs --heuristic pdb (or auto), not {n}")
+        }
+        e @ ResolveError::NoneFits { .. } => anyhow!("{e}; give one with --db"),
+        e => anyhow::Error::new(e),
+    }
+}
+
+/// What the command line prints while a heuristic is resolved: notes, the first-use build's
+/// lines and bars, a bar while a database loads (on a terminal) and a line when it is loaded.
+pub struct Printer {
+    /// The loading bar of the file being read, made when its size is known.
+    bar: Mutex<Option<indicatif::ProgressBar>>,
+    /// The build's bars, made when a build starts.
+    build: crate::bars::BarObserver,
+}
+
+impl Default for Printer {
+    fn default() -> Self {
+        Printer {
+            bar: Mutex::new(None),
+            build: crate::bars::BarObserver::new(),
+        }
+    }
+}
+
+impl Printer {
+    /// Clears the loading bar, if one is drawn.
+    fn clear_bar(&self) {
+        if let Some(pb) = self.bar.lock().unwrap_or_else(|e| e.into_inner()).take() {
+            pb.finish_and_clear();
+        }
+    }
+}
+
+impl Drop for Printer {
+    fn drop(&mut self) {
+        self.clear_bar();
+    }
+}
+
+impl ResolveObserver for Printer {
+    fn skipped(&self, path: &Path, why: &str) {
+        eprintln!("note: skipping {}: {why}", path.display());
+    }
+
+    fn loading(&self, path: &Path, done: u64, total: u64) {
+        let mut bar = self.bar.lock().unwrap_or_else(|e| e.into_inner());
+        let pb = bar.get_or_insert_with(|| {
+            let pb = indicatif::ProgressBar::new(total);
+            pb.set_style(
+                indicatif::ProgressStyle::with_template(
+                    "loading {msg} [{elapsed_precise}] {wide_bar} {bytes}/{total_bytes} ({eta})",
+                )
+                .expect("valid template"),
+            );
+            pb.set_message(path.display().to_string());
+            pb
+        });
+        pb.set_length(total);
+        pb.set_position(done);
+    }
+
+    fn loaded(&self, db: &Database) {
+        self.clear_bar();
+        eprintln!("database: {}", describe_loaded(db));
+    }
+
+    fn building(&self, board: Board, path: &Path, searched: &str) {
+        eprintln!(
+            "no pattern database found for {board} (searched {searched}); building the default {} database once into {} ...",
+            path.file_name().unwrap_or_default().to_string_lossy(),
+            path.display()
+        );
+    }
+
+    fn waiting(&self, lock: &Path) {
+        eprintln!(
+            "another solver is building it (it holds {}); waiting for it ...",
+            lock.display()
+        );
+    }
+
+    fn built(&self, path: &Path, seconds: f64, here: bool) {
+        if here {
+            eprintln!(
+                "built and saved {} in {seconds:.1} s; later runs reuse it",
+                path.display()
+            );
+        } else {
+            eprintln!(
+                "the other solver built {} ({seconds:.1} s of waiting); using it",
+                path.display()
+            );
+        }
+    }
+
+    fn falling_back(&self, why: &str) {
+        eprintln!("note: {why}; falling back to manhattan + linear conflict");
+    }
+
+    fn build_observer(&self) -> &dyn pdbgen::BuildObserver {
+        &self.build
+    }
+}
+
+/// A loaded database in one line: its file, kind, encodings, tables, size and load time.
+pub fn describe_loaded(db: &Database) -> String {
+    format!(
+        "{} ({} {}, {} tables: {}, {:.1} MB) loaded in {:.3} s",
+        db.path().display(),
         if db.is_zero_aware() {
             "zero-aware"
         } else {
@@ -80,227 +188,7 @@ pub fn open_db(path: &Path, args: &HeuristicArgs, goal: Option<&Goal>) -> Result
         db.describe_patterns(),
         db.file_bytes() as f64 / 1e6,
         db.load_seconds()
-    );
-    Ok(Arc::new(db))
-}
-
-/// Opens every file of `paths` ([`open_db`]), each once: a file named again (a catalogue
-/// whose partitions share tables names each shared table once per partition) is the same
-/// loaded database, which the heuristic then looks up once per move for all its partitions.
-pub fn open_dbs(
-    paths: &[std::path::PathBuf],
-    args: &HeuristicArgs,
-    goal: Option<&Goal>,
-) -> Result<Vec<Arc<Database>>> {
-    let mut opened: Vec<(std::path::PathBuf, Arc<Database>)> = Vec::new();
-    let mut out = Vec::with_capacity(paths.len());
-    for p in paths {
-        let key = std::fs::canonicalize(p).unwrap_or_else(|_| p.clone());
-        let db = match opened.iter().find(|(k, _)| *k == key) {
-            Some((_, db)) => db.clone(),
-            None => {
-                let db = open_db(p, args, goal)?;
-                opened.push((key, db.clone()));
-                db
-            }
-        };
-        out.push(db);
-    }
-    Ok(out)
-}
-
-/// The files that `--db` values stand for: a value that names an existing file (or anything
-/// with a path separator or a `.pdb` ending) is that path; otherwise a standard database name
-/// (`15-78-za-bit1`) or catalogue name (`15-78+78b-za-bit1`, its members in order) is looked up
-/// in the search directories ([`locate::find_standard`]).
-pub fn db_paths(values: &[std::path::PathBuf]) -> Result<Vec<std::path::PathBuf>> {
-    let mut out = Vec::new();
-    for v in values {
-        let text = v.to_string_lossy();
-        let pathlike =
-            v.exists() || v.components().count() > 1 || v.extension().is_some_and(|x| x == "pdb");
-        let named = if pathlike {
-            None
-        } else {
-            pdbformat::standard::expand(&text).ok()
-        };
-        let Some(members) = named else {
-            out.push(v.clone());
-            continue;
-        };
-        for m in members {
-            let path = locate::find_standard(m).ok_or_else(|| {
-                let part_of = if m.name == text {
-                    String::new()
-                } else {
-                    format!(" (in catalogue {text})")
-                };
-                anyhow!(
-                    "database {}{part_of} is not in {}; build it there with `cargo xtask artifacts build {}` (in the source tree) or `pdbgen build --board {}x{} --partition {} --kind {} --encoding {} -o {}`",
-                    m.name,
-                    searched(),
-                    m.name,
-                    m.width,
-                    m.height,
-                    m.partition,
-                    m.kind.name(),
-                    m.encoding.name(),
-                    m.file_name()
-                )
-            })?;
-            out.push(path);
-        }
-    }
-    Ok(out)
-}
-
-/// The directories searched, for messages.
-fn searched() -> String {
-    let v: Vec<String> = locate::search_dirs()
-        .iter()
-        .map(|d| d.path.display().to_string())
-        .collect();
-    v.join(", ")
-}
-
-/// Whether the default database can be built for `goal`: a board with a default preset and a
-/// goal blank in a corner.
-fn buildable(goal: &Goal) -> bool {
-    let board = goal.board();
-    locate::default_db(board).is_some()
-        && pdbformat::Symmetry::taking(board, 0, goal.blank_cell()).is_some()
-}
-
-/// The heuristic an algorithm runs with, and its description: none for the algorithms that
-/// use none (`bfs`, `strategic`), otherwise the one `request` names, made for `goal` with the
-/// databases of `args` (loaded once).
-pub fn heuristic_for(
-    args: &HeuristicArgs,
-    request: &Request,
-    goal: &Goal,
-) -> Result<(HeuristicChoice, String)> {
-    if !request.algorithm_name().uses_heuristic() {
-        return Ok((HeuristicChoice::Manhattan, "none".into()));
-    }
-    let setup = make_heuristic(args, request, goal)?;
-    Ok((setup.heuristic, setup.description))
-}
-
-/// Chooses (and loads) the heuristic for `goal` that `request` names (`auto` when none), with
-/// the databases of `args` and the reflection `request` asks for.
-pub fn make_heuristic(args: &HeuristicArgs, request: &Request, goal: &Goal) -> Result<Setup> {
-    let name = request.heuristic;
-    let board = goal.board();
-    if board.cells() > pdbsolver::heuristic::MAX_CELLS {
-        return Err(pdbsolver::SolveError::BoardTooLarge {
-            algorithm: AlgorithmName::Ida,
-            board,
-            cells: board.cells(),
-        }
-        .into());
-    }
-    let reflect = request.reflect();
-    let classic = |c: HeuristicChoice, what: &str| Setup {
-        heuristic: c,
-        description: what.to_string(),
-        load_seconds: 0.0,
-    };
-    let dbs: Vec<Arc<Database>> = if !args.dbs.is_empty() {
-        if let Some(n) = name.filter(|&n| n != HeuristicName::Pdb) {
-            bail!("--db needs --heuristic pdb (or auto), not {n}");
-        }
-        open_dbs(&db_paths(&args.dbs)?, args, Some(goal))?
-    } else {
-        if let Some((choice, words)) = name.and_then(HeuristicName::classic) {
-            return Ok(classic(choice, words));
-        }
-        let found = locate::find_default(goal);
-        for (p, why) in &found.skipped {
-            eprintln!("note: skipping {}: {why}", p.display());
-        }
-        let path = match found.path {
-            Some(p) => p,
-            None if buildable(goal) && !args.no_build => build_default(goal)?,
-            None => {
-                let why = if buildable(goal) {
-                    "and --no-build was given"
-                } else if locate::default_db(goal.board()).is_some() {
-                    "and the default one is built only for goals with the blank in a corner"
-                } else {
-                    "and there is no default database for this board"
-                };
-                if name == Some(HeuristicName::Pdb) {
-                    bail!(
-                        "no pattern database fits the {} board and goal {goal} in {} {why}; give one with --db",
-                        goal.board(),
-                        searched()
-                    );
-                }
-                eprintln!(
-                    "note: no pattern database fits the {} board and goal {goal} ({}), {why}; falling back to manhattan + linear conflict",
-                    goal.board(),
-                    searched()
-                );
-                return Ok(classic(
-                    HeuristicChoice::LinearConflict,
-                    "manhattan + linear conflict (no database)",
-                ));
-            }
-        };
-        vec![open_db(&path, args, Some(goal))?]
-    };
-    let load_seconds = dbs.iter().map(|d| d.load_seconds()).sum();
-    let heuristic = HeuristicChoice::Pdb {
-        databases: dbs,
-        reflect,
-    };
-    Ok(Setup {
-        description: heuristic.describe(goal)?,
-        heuristic,
-        load_seconds,
-    })
-}
-
-/// Builds the default database for `goal`'s board into [`locate::build_dir`], saying so.
-fn build_default(goal: &Goal) -> Result<std::path::PathBuf> {
-    let dir = locate::build_dir().ok_or_else(|| {
-        anyhow!("no place to build the default database: set PDB_DIR or HOME, or give --db")
-    })?;
-    let board = goal.board();
-    let name = locate::default_file_name(board).expect("buildable boards have a name");
-    let path = dir.join(&name);
-    eprintln!(
-        "no pattern database found for {board} (searched {}); building the default {} database once into {} ...",
-        searched(),
-        name,
-        path.display()
-    );
-    let t0 = std::time::Instant::now();
-    let built = locate::build_default(
-        board,
-        &path,
-        &crate::bars::BarObserver::new(),
-        &mut |lock| {
-            eprintln!(
-                "another solver is building it (it holds {}); waiting for it ...",
-                lock.display()
-            )
-        },
     )
-    .with_context(|| format!("cannot build the default database {}", path.display()))?;
-    match built {
-        locate::Built::Here => eprintln!(
-            "built and saved {} in {:.1} s; later runs reuse it",
-            path.display(),
-            t0.elapsed().as_secs_f64()
-        ),
-        locate::Built::Elsewhere => eprintln!(
-            "the other solver built {} ({:.1} s of waiting); using it",
-            path.display(),
-            t0.elapsed().as_secs_f64()
-        ),
-    }
-    Ok(path)
 }
 
 /// `solver locate`: the search order, each directory's state, and the file that would be used.
@@ -321,7 +209,7 @@ pub fn locate(args: &HeuristicArgs) -> Result<i32> {
     }
     match found.path {
         Some(p) => outln!("would use: {}", p.display()),
-        None if buildable(&goal) => outln!(
+        None if locate::buildable(&goal) => outln!(
             "none found: would build {}",
             locate::build_dir()
                 .map(|d| d
@@ -380,13 +268,15 @@ fn pruner_source(board: Board) -> Vec<String> {
 
 /// Makes the duplicate-move machine the search will use on `board` (`pruning`: from
 /// `--prune-depth` / `--no-prune`) before the search starts, and unless `quiet` says so on
-/// standard error when a deep machine is about to be built rather than read from the cache:
-/// a 5×5 machine of depth 18 takes about 25 s, once. Returns the machine.
+/// standard error when a deep machine is built rather than read from the cache: a line before
+/// the build and one when it is done. Returns the machine.
 pub fn prepare_pruner(board: Board, pruning: Pruning, quiet: bool) -> Arc<Pruner> {
     use pdbsolver::prune::cache;
     let depth = pruning.depth(board);
-    if !quiet && !cache::is_ready(board, depth) {
-        match cache::cache_dir() {
+    let building = !quiet && !cache::is_ready(board, depth);
+    let kept = cache::cache_dir();
+    if building {
+        match &kept {
             Some(dir) => eprintln!(
                 "building the {board} duplicate-move machine of depth {depth} (once: it is \
                  kept in {})",
@@ -399,5 +289,17 @@ pub fn prepare_pruner(board: Board, pruning: Pruning, quiet: bool) -> Arc<Pruner
             ),
         }
     }
-    pruning.machine(board)
+    let start = std::time::Instant::now();
+    let machine = pruning.machine(board);
+    if building {
+        let seconds = start.elapsed().as_secs_f64();
+        match kept.filter(|_| cache::is_ready(board, depth)) {
+            Some(dir) => eprintln!(
+                "built the duplicate-move machine in {seconds:.1} s; later runs read it from {}",
+                dir.display()
+            ),
+            None => eprintln!("built the duplicate-move machine in {seconds:.1} s"),
+        }
+    }
+    machine
 }
