@@ -62,7 +62,11 @@ impl Answer {
 impl Server {
     /// Starts `solver serve --bind 127.0.0.1:0 --no-build` with `args`, in a fresh home.
     pub fn start(args: &[&str]) -> Server {
-        let home = tempfile::tempdir().unwrap();
+        Server::start_in(tempfile::tempdir().unwrap(), args)
+    }
+
+    /// Like [`Server::start`] in `home` (its working folder, home and cache).
+    pub fn start_in(home: tempfile::TempDir, args: &[&str]) -> Server {
         let mut child = Command::new(env!("CARGO_BIN_EXE_solver"))
             .args(["serve", "--bind", "127.0.0.1:0", "--no-build"])
             .args(args)

@@ -1,0 +1,67 @@
+//! `solver serve` without `--db` finds the databases `solver solve` would use, in the same
+//! places: the default built into the cache by an earlier `solver solve`, and a 5x5 database
+//! there, each answering its board's requests with a pattern-database heuristic.
+
+mod serve;
+
+use serde_json::json;
+use serve::Server;
+
+/// Korf's first 15-puzzle instance, 57 moves.
+const KORF_1: &str = "14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3";
+
+/// The `solver` command run in `home` (its home and cache), without `PDB_DIR`.
+fn solver_in(home: &std::path::Path) -> assert_cmd::Command {
+    let mut c = assert_cmd::Command::cargo_bin("solver").unwrap();
+    c.current_dir(home)
+        .env_remove("PDB_DIR")
+        .env("HOME", home)
+        .env("XDG_CACHE_HOME", home.join("cache"));
+    c
+}
+
+#[test]
+fn serve_uses_the_default_that_solve_built_into_the_cache() {
+    let home = tempfile::tempdir().unwrap();
+    solver_in(home.path())
+        .args(["solve", "--json", KORF_1])
+        .assert()
+        .success();
+    let cached = home.path().join("cache/pdb-tiles/15-663-za.pdb");
+    assert!(cached.is_file(), "solve built its default into the cache");
+    let server = Server::start_in(home, &[]);
+    let (status, v) = server.solve(&json!({ "puzzle": KORF_1 }));
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(v["length"], 57, "{v}");
+    let h = v["heuristic"].as_str().unwrap();
+    assert!(h.starts_with("pdb 15-663-za.pdb"), "{h}");
+}
+
+#[test]
+fn serve_finds_a_5x5_database_where_solve_looks() {
+    let home = tempfile::tempdir().unwrap();
+    let cache = home.path().join("cache/pdb-tiles");
+    std::fs::create_dir_all(&cache).unwrap();
+    // A small 5x5 database covering every tile (eight 3-tile patterns), where `solver solve
+    // --board 5x5` would find it.
+    let patterns = "1-3/4-6/7-9/10-12/13-15/16-18/19-21/22-24";
+    assert_cmd::Command::cargo_bin("pdbgen")
+        .unwrap()
+        .args(["build", "--board", "5x5", "--no-state", "-p", patterns, "-o"])
+        .arg(cache.join("small-5x5.pdb"))
+        .assert()
+        .success();
+    // Two moves from the goal.
+    let puzzle = "5 1 2 3 4 10 6 7 8 9 0 11 12 13 14 15 16 17 18 19 20 21 22 23 24";
+    let server = Server::start_in(home, &[]);
+    let (status, v) = server.solve(&json!({ "puzzle": puzzle }));
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(v["length"], 2, "{v}");
+    let h = v["heuristic"].as_str().unwrap();
+    assert!(h.starts_with("pdb small-5x5.pdb"), "{h}");
+    let listed = server.get("/api/databases").json();
+    let names: Vec<&str> = (listed["databases"].as_array().unwrap().iter())
+        .map(|d| d["name"].as_str().unwrap())
+        .collect();
+    assert!(names.contains(&"small-5x5"), "{listed}");
+}
