@@ -1,7 +1,7 @@
 //! `PdbFile::load_into`: entries streamed into a caller's buffer from raw, zstd (in place, the
 //! buffer as window) and gzip payloads; the same bytes as `load`; digests checked on the way;
-//! payloads that decode to the wrong length and buffers of the wrong length are errors; threads
-//! loading from one open file at once.
+//! payloads that decode to the wrong length (for `verify` and `load` too) and buffers of the
+//! wrong length are errors; threads loading from one open file at once.
 
 use pdbformat::format::{
     encode_entries, write_pdb, Compression, Digest, Encoding, FormatError, LoadOptions, PdbFile,
@@ -102,6 +102,8 @@ fn every_compression_loads_the_same_bytes() {
             let encoded = write(&path, opts, encoding);
             let f = PdbFile::open(&path).unwrap();
             let m = PdbFile::from_bytes(std::fs::read(&path).unwrap()).unwrap();
+            // Verification decodes the entries through a scratch chunk, a few chunks' worth.
+            f.verify().unwrap();
             for (t, want) in encoded.iter().enumerate() {
                 for file in [&f, &m] {
                     let mut dst = vec![0xAAu8; want.len()];
@@ -231,8 +233,22 @@ fn with_payload(path: &Path, t: usize, payload: &[u8], raw: &[u8]) -> Vec<u8> {
     b
 }
 
+/// `raw` as one zstd frame or one gzip member.
+fn compress(compression: Compression, raw: &[u8]) -> Vec<u8> {
+    match compression {
+        Compression::Zstd => zstd::encode_all(raw, 3).unwrap(),
+        _ => {
+            let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+            enc.write_all(raw).unwrap();
+            enc.finish().unwrap()
+        }
+    }
+}
+
 #[test]
 fn payloads_of_the_wrong_decoded_length_are_errors() {
+    // Behind a header whose digests match the payload: open succeeds (payloads are not read),
+    // and verify, load and load_into all fail in the decoder.
     let dir = tempfile::tempdir().unwrap();
     for compression in [Compression::Zstd, Compression::Gzip] {
         let path = dir.path().join(format!("{compression}.pdb"));
@@ -244,21 +260,23 @@ fn payloads_of_the_wrong_decoded_length_are_errors() {
         let n = encoded[1].len();
         for len in [0, n - 1, n + 1, 2 * n] {
             let other = vec![7u8; len];
-            let payload = match compression {
-                Compression::Zstd => zstd::encode_all(&other[..], 3).unwrap(),
-                _ => {
-                    let mut enc =
-                        flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
-                    enc.write_all(&other).unwrap();
-                    enc.finish().unwrap()
-                }
-            };
+            let payload = compress(compression, &other);
             // A frame cut short, too.
             for cut in [payload.len(), payload.len() / 2] {
                 let b = with_payload(&path, 1, &payload[..cut], &other);
                 let f = PdbFile::from_bytes(b).unwrap();
                 let mut dst = vec![0u8; n];
                 let e = f.load_into(1, &mut dst, true, &mut |_| {}).unwrap_err();
+                assert!(
+                    matches!(e, FormatError::Decompress { table: 1, .. }),
+                    "{compression} {len} cut {cut}: {e:?}"
+                );
+                let e = f.verify().unwrap_err();
+                assert!(
+                    matches!(e, FormatError::Decompress { table: 1, .. }),
+                    "{compression} {len} cut {cut}: {e:?}"
+                );
+                let e = f.load(1, LoadOptions::default()).unwrap_err();
                 assert!(
                     matches!(e, FormatError::Decompress { table: 1, .. }),
                     "{compression} {len} cut {cut}: {e:?}"

@@ -33,10 +33,17 @@ pub fn encode_entries(values: &[u8], encoding: Encoding) -> Vec<u8> {
     }
 }
 
-/// The bytes of a table's entries: owned (decompressed) or a window of a memory-mapped file.
+/// The bytes of a table's entries: owned (read or decoded into memory of their own) or a
+/// window of a memory-mapped file.
 pub enum EntryBytes {
-    /// Bytes in memory.
-    Owned(Vec<u8>),
+    /// Bytes in memory of their own: a read-only anonymous mapping, which a table's length
+    /// claimed by a header does not commit before the entries fill it.
+    Owned {
+        /// The mapping (at least `len` bytes).
+        map: memmap2::Mmap,
+        /// Number of bytes.
+        len: usize,
+    },
     /// A range of a read-only file mapping.
     Mapped {
         /// The mapping of the whole file.
@@ -53,7 +60,7 @@ impl Deref for EntryBytes {
 
     fn deref(&self) -> &[u8] {
         match self {
-            EntryBytes::Owned(v) => v,
+            EntryBytes::Owned { map, len } => &map[..*len],
             EntryBytes::Mapped { map, start, len } => &map[*start..*start + *len],
         }
     }
@@ -62,7 +69,7 @@ impl Deref for EntryBytes {
 impl std::fmt::Debug for EntryBytes {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let kind = match self {
-            EntryBytes::Owned(_) => "owned",
+            EntryBytes::Owned { .. } => "owned",
             EntryBytes::Mapped { .. } => "mapped",
         };
         write!(f, "EntryBytes({kind}, {} bytes)", self.len())

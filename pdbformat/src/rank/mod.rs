@@ -107,6 +107,43 @@ pub enum IndexError {
     },
 }
 
+impl IndexError {
+    /// `Unsupported` for `k` tiles on `board`, because of `why`.
+    fn unsupported(board: Board, k: usize, why: &str) -> IndexError {
+        IndexError::Unsupported {
+            board: board.to_string(),
+            k,
+            why: why.to_string(),
+        }
+    }
+}
+
+/// Checks what every index needs: a board of at most 64 cells and `1 ≤ k < cells`.
+fn check_pattern_size(board: Board, k: usize) -> Result<(), IndexError> {
+    if !board.fits_pdb() {
+        return Err(IndexError::unsupported(
+            board,
+            k,
+            "boards of at most 64 cells are supported",
+        ));
+    }
+    if k == 0 || k >= board.cells() {
+        return Err(IndexError::unsupported(
+            board,
+            k,
+            "a pattern needs 1 to cells-1 tiles",
+        ));
+    }
+    Ok(())
+}
+
+/// The length of an index of `k` tiles on `board` (`None` when it overflowed), checked to be
+/// at most [`permutation::MAX_ENTRIES`].
+fn checked_len(board: Board, k: usize, len: Option<u64>) -> Result<u64, IndexError> {
+    len.filter(|&l| l <= permutation::MAX_ENTRIES)
+        .ok_or_else(|| IndexError::unsupported(board, k, "the table would exceed 2^40 entries"))
+}
+
 /// Either index scheme, chosen by table kind.
 #[derive(Clone, Debug)]
 pub enum TableIndex {

@@ -1,6 +1,6 @@
 //! Ranking of k-permutations of n cells (the zero-unaware index) by mixed-radix Lehmer codes.
 
-use super::IndexError;
+use super::{check_pattern_size, checked_len, IndexError};
 use crate::board::Board;
 
 /// `n!/(n-k)!`, or `None` on overflow.
@@ -61,20 +61,8 @@ impl PermutationIndex {
     /// The index for `k` tiles on `board` (at most 64 cells, `1 ≤ k < cells`).
     pub fn new(board: Board, k: usize) -> Result<PermutationIndex, IndexError> {
         let n = board.cells();
-        let unsupported = |why: &str| IndexError::Unsupported {
-            board: board.to_string(),
-            k,
-            why: why.to_string(),
-        };
-        if !board.fits_pdb() {
-            return Err(unsupported("boards of at most 64 cells are supported"));
-        }
-        if k == 0 || k >= n {
-            return Err(unsupported("a pattern needs 1 to cells-1 tiles"));
-        }
-        let len = permutation_count(n, k)
-            .filter(|&l| l <= MAX_ENTRIES)
-            .ok_or_else(|| unsupported("the table would exceed 2^40 entries"))?;
+        check_pattern_size(board, k)?;
+        let len = checked_len(board, k, permutation_count(n, k))?;
         Ok(PermutationIndex { n, k, len })
     }
 

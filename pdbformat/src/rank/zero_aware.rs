@@ -6,9 +6,9 @@
 
 use super::binomial::{binomial, Binomials};
 use super::combination::{rank_combination, unrank_combination};
-use super::permutation::{rank_permutation, unrank_permutation, MAX_ENTRIES};
+use super::permutation::{rank_permutation, unrank_permutation};
 use super::regions::{flood, BoardBits};
-use super::IndexError;
+use super::{check_pattern_size, checked_len, IndexError};
 use crate::board::Board;
 
 /// The largest number of cell sets a zero-aware index may tabulate (2^22).
@@ -32,11 +32,6 @@ impl ZeroAwareIndex {
     /// Tabulates every cell set's regions (`C(n, k)` flood fills).
     pub fn new(board: Board, k: usize) -> Result<ZeroAwareIndex, IndexError> {
         let n = board.cells();
-        let unsupported = |why: &str| IndexError::Unsupported {
-            board: board.to_string(),
-            k,
-            why: why.to_string(),
-        };
         check_shape(board, k)?;
         let binom = Binomials::new();
         let sets = binom.get(n, k);
@@ -60,10 +55,11 @@ impl ZeroAwareIndex {
             }
             region_start.push(region_masks.len() as u64);
         }
-        let len = (region_masks.len() as u64)
-            .checked_mul(order_count)
-            .filter(|&l| l <= MAX_ENTRIES)
-            .ok_or_else(|| unsupported("the table would exceed 2^40 entries"))?;
+        let len = checked_len(
+            board,
+            k,
+            (region_masks.len() as u64).checked_mul(order_count),
+        )?;
         Ok(ZeroAwareIndex {
             n,
             k,
@@ -80,11 +76,6 @@ impl ZeroAwareIndex {
     /// The number of entries of the index for `k` tiles on `board`, without tabulating it.
     pub fn count_entries(board: Board, k: usize) -> Result<u64, IndexError> {
         let n = board.cells();
-        let unsupported = |why: &str| IndexError::Unsupported {
-            board: board.to_string(),
-            k,
-            why: why.to_string(),
-        };
         check_shape(board, k)?;
         let binom = Binomials::new();
         let bits = BoardBits::new(board);
@@ -94,10 +85,7 @@ impl ZeroAwareIndex {
             regions += each_region(&bits, occ).count() as u64;
         }
         let order_count: u64 = (1..=k as u64).product();
-        regions
-            .checked_mul(order_count)
-            .filter(|&l| l <= MAX_ENTRIES)
-            .ok_or_else(|| unsupported("the table would exceed 2^40 entries"))
+        checked_len(board, k, regions.checked_mul(order_count))
     }
 
     /// Number of entries.
@@ -210,20 +198,13 @@ impl ZeroAwareIndex {
 
 /// Refuses boards and pattern sizes the index cannot tabulate.
 fn check_shape(board: Board, k: usize) -> Result<(), IndexError> {
-    let n = board.cells();
-    let unsupported = |why: &str| IndexError::Unsupported {
-        board: board.to_string(),
-        k,
-        why: why.to_string(),
-    };
-    if !board.fits_pdb() {
-        return Err(unsupported("boards of at most 64 cells are supported"));
-    }
-    if k == 0 || k >= n {
-        return Err(unsupported("a pattern needs 1 to cells-1 tiles"));
-    }
-    if binomial(n, k) > MAX_CELL_SETS {
-        return Err(unsupported("more than 2^22 occupied cell sets"));
+    check_pattern_size(board, k)?;
+    if binomial(board.cells(), k) > MAX_CELL_SETS {
+        return Err(IndexError::unsupported(
+            board,
+            k,
+            "more than 2^22 occupied cell sets",
+        ));
     }
     Ok(())
 }
