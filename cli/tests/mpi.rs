@@ -1,9 +1,16 @@
 //! The distributed build under `mpirun` (feature `mpi`; needs Open MPI's `mpirun` on the path):
 //! files identical byte for byte to the single-process build's for 1, 2 and 4 ranks, every
 //! encoding and compression, the job's end when a rank dies or lacks memory, and the same
-//! command resuming a job whose rank 1 was killed.
+//! command resuming a job whose rank 1 was killed. What the command does not offer (offsets
+//! in 8 bytes, a state saved after every level, a rank killed at a chosen point) runs through
+//! the library: this test binary run under `mpirun` on its ignored test `driver`.
 #![cfg(feature = "mpi")]
 
+mod pdbgen_driver;
+
+use mpi::traits::*;
+use pdbgen::{build_file_distributed, BuildState, DistributedOptions, StateOptions};
+use pdbgen_driver::{driver_command, request, value, Killer, Point};
 use sha2::{Digest, Sha256};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
@@ -11,6 +18,57 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 const PDBGEN: &str = env!("CARGO_BIN_EXE_pdbgen");
+
+/// The environment variable that hands [`driver`] its arguments.
+const DRIVER: &str = "PDBGEN_MPI_DRIVER";
+
+/// Runs this rank of a distributed build for the other tests, through the library, with the
+/// arguments of `pdbgen build` and its own: `--exchange-wide` (offsets in 8 bytes),
+/// `--every-level` (the state saved after every level and every table) and `--kill POINT`
+/// with `--kill-rank R` (rank `R` kills itself at `POINT`; see [`Point::parse`]). Does nothing
+/// when no other test started it.
+#[test]
+#[ignore = "run by the other tests under mpirun"]
+fn driver() {
+    let Ok(spec) = std::env::var(DRIVER) else {
+        return;
+    };
+    let args: Vec<&str> = spec.split('\n').collect();
+    let (req, out) = request(&args);
+    let (universe, _) = mpi::initialize_with_threading(mpi::Threading::Funneled).unwrap();
+    let world = universe.world();
+    let (rank, ranks) = (world.rank() as usize, world.size() as usize);
+    let kill = value(&args, "--kill").map(Point::parse);
+    let kill_rank = value(&args, "--kill-rank").map(|r| r.parse::<usize>().unwrap());
+    let opts = DistributedOptions {
+        per_owner: value(&args, "--exchange-share").map(|n| n.parse().unwrap()),
+        wide_offsets: args.contains(&"--exchange-wide"),
+    };
+    let state_opts = StateOptions {
+        every_level: args.contains(&"--every-level"),
+        // A kill at a chosen point leaves what every rank saved before it, whatever the timing.
+        synchronous: kill.is_some(),
+        ..StateOptions::default()
+    };
+    let killer = Killer::new(kill.filter(|_| kill_rank.is_none_or(|r| r == rank)));
+    let built = BuildState::open_rank(&req, &out, rank, ranks, state_opts)
+        .and_then(|mut s| build_file_distributed(&req, &out, &world, opts, Some(&mut s), &killer));
+    if let Err(e) = built {
+        eprintln!("rank {rank}: {e}");
+        world.abort(1);
+    }
+}
+
+/// `mpirun -np RANKS` on this test binary's [`driver`], handed `spec`.
+fn driven(ranks: usize, spec: &[&str]) -> Command {
+    let driver = driver_command(DRIVER, spec);
+    let mut c = mpirun_of(ranks, Path::new(driver.get_program()));
+    c.args(driver.get_args());
+    for (k, v) in driver.get_envs() {
+        c.env(k, v.unwrap());
+    }
+    c
+}
 
 /// `mpirun` with `ranks` ranks, allowed to run as root (CI) and to put more ranks than cores
 /// on one machine, with a session folder of its own.
@@ -21,6 +79,11 @@ const PDBGEN: &str = env!("CARGO_BIN_EXE_pdbgen");
 /// Each `mpirun` therefore gets its own `TMPDIR`, a fresh folder in Cargo's scratch space
 /// for tests; the build itself never writes there.
 fn mpirun(ranks: usize) -> Command {
+    mpirun_of(ranks, Path::new(PDBGEN))
+}
+
+/// [`mpirun`] on `program`.
+fn mpirun_of(ranks: usize, program: &Path) -> Command {
     static JOBS: AtomicUsize = AtomicUsize::new(0);
     let session = Path::new(env!("CARGO_TARGET_TMPDIR"))
         .join("mpi-sessions")
@@ -34,7 +97,7 @@ fn mpirun(ranks: usize) -> Command {
     c.env("TMPDIR", &session);
     c.args(["--allow-run-as-root", "--oversubscribe", "-np"])
         .arg(ranks.to_string())
-        .arg(PDBGEN);
+        .arg(program);
     c
 }
 
@@ -137,7 +200,7 @@ fn several_workers_and_eight_byte_offsets_give_the_same_file() {
         &args,
         &["--threads", "3", "--exchange-share", "700"],
     );
-    same_as_single_process_with(
+    same_as_single_process_driven(
         "3x4-wide",
         &args,
         &[
@@ -148,11 +211,29 @@ fn several_workers_and_eight_byte_offsets_give_the_same_file() {
             "--exchange-wide",
         ],
     );
-    same_as_single_process_with(
+    same_as_single_process_driven(
         "3x4-wide-bit1",
         &[&args[..], &["--encoding", "bit1"]].concat(),
-        &["--exchange-wide"],
+        &["--threads", "1", "--exchange-wide"],
     );
+}
+
+/// Builds `args` in one process with the command, and through the library under `mpirun`
+/// with 1, 2 and 4 ranks ([`driver`], with its own arguments `extra`); every file must be the
+/// same bytes.
+fn same_as_single_process_driven(name: &str, args: &[&str], extra: &[&str]) {
+    let dir = tempfile::tempdir().unwrap();
+    let expected = sha256(&single_process_build(dir.path(), name, args));
+    for ranks in [1, 2, 4] {
+        let file = dir.path().join(format!("{name}-{ranks}.pdb"));
+        let spec = [args, extra, &["-o", file.to_str().unwrap()]].concat();
+        let out = driven(ranks, &spec).output().unwrap();
+        check(&out, &format!("{name} on {ranks} ranks"));
+        assert_eq!(sha256(&file), expected, "{name} on {ranks} ranks");
+    }
+    // Nothing else was left in the folder (no temporary files, no state).
+    let names: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
+    assert_eq!(names.len(), 4, "{names:?}");
 }
 
 #[test]
@@ -277,8 +358,8 @@ fn a_table_too_deep_for_u4_is_refused_once_by_every_rank() {
     assert!(!dir.path().join("x.pdb").exists());
 }
 
-/// The processes whose parent is `parent` and whose command is `pdbgen`.
-fn ranks_of(parent: u32) -> Vec<u32> {
+/// The processes whose parent is `parent` and whose command is `comm`.
+fn ranks_of(parent: u32, comm: &str) -> Vec<u32> {
     let mut found = Vec::new();
     for entry in std::fs::read_dir("/proc").unwrap().flatten() {
         let Ok(pid) = entry.file_name().to_string_lossy().parse::<u32>() else {
@@ -291,9 +372,9 @@ fn ranks_of(parent: u32) -> Vec<u32> {
         let Some((head, tail)) = stat.rsplit_once(") ") else {
             continue;
         };
-        let comm = head.split_once(" (").map_or("", |(_, c)| c);
+        let found_comm = head.split_once(" (").map_or("", |(_, c)| c);
         let ppid = tail.split_whitespace().nth(1).and_then(|p| p.parse().ok());
-        if comm == "pdbgen" && ppid == Some(parent) {
+        if found_comm == comm && ppid == Some(parent) {
             found.push(pid);
         }
     }
@@ -304,11 +385,18 @@ fn ranks_of(parent: u32) -> Vec<u32> {
 /// 30 s) until both rank processes exist; returns the job, the ranks' process ids and when it
 /// started.
 fn two_ranks(args: &[&str], file: &Path) -> (std::process::Child, Vec<u32>, Instant) {
-    let job = mpirun(2)
-        .args(["build", "--distributed", "--threads", "1"])
+    let mut job = mpirun(2);
+    job.args(["build", "--distributed", "--threads", "1"])
         .args(args)
         .arg("-o")
-        .arg(file)
+        .arg(file);
+    started_on_two_ranks(job, "pdbgen")
+}
+
+/// Starts `job`, an `mpirun` of two ranks of the command `comm`, and waits (up to 30 s) until
+/// both rank processes exist; returns the job, the ranks' process ids and when it started.
+fn started_on_two_ranks(mut job: Command, comm: &str) -> (std::process::Child, Vec<u32>, Instant) {
+    let job = job
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
         .spawn()
@@ -317,7 +405,7 @@ fn two_ranks(args: &[&str], file: &Path) -> (std::process::Child, Vec<u32>, Inst
     let mut ranks = Vec::new();
     while ranks.len() < 2 && start.elapsed() < Duration::from_secs(30) {
         std::thread::sleep(Duration::from_millis(100));
-        ranks = ranks_of(job.id());
+        ranks = ranks_of(job.id(), comm);
     }
     assert_eq!(ranks.len(), 2, "the two ranks did not start");
     (job, ranks, start)
@@ -425,17 +513,35 @@ fn state_of(file: &Path) -> PathBuf {
     s.into()
 }
 
-/// `pdbgen build --distributed --threads 1 ARGS -o FILE` on two ranks, with `env` set for
-/// `mpirun` (whose ranks on this machine inherit it); its output.
-fn two_rank_build(args: &[&str], file: &Path, env: &[(&str, &str)]) -> Output {
-    let mut c = mpirun(2);
-    c.env_remove("PDBGEN_TEST_KILL").envs(env.iter().copied());
-    c.args(["build", "--distributed", "--threads", "1"])
+/// `pdbgen build --distributed --threads 1 ARGS -o FILE` on two ranks; its output.
+fn two_rank_build(args: &[&str], file: &Path) -> Output {
+    mpirun(2)
+        .args(["build", "--distributed", "--threads", "1"])
         .args(args)
         .arg("-o")
         .arg(file)
         .output()
         .unwrap()
+}
+
+/// The arguments of [`driver`] for the build of `pdbgen build --distributed --threads 1 ARGS
+/// -o FILE` saving its state after every level, and `extra`.
+fn every_level_spec<'a>(args: &[&'a str], file: &'a Path, extra: &[&'a str]) -> Vec<&'a str> {
+    let head = [
+        "--threads",
+        "1",
+        "--every-level",
+        "-o",
+        file.to_str().unwrap(),
+    ];
+    [&head[..], args, extra].concat()
+}
+
+/// The command name of this test binary's processes (at most 15 bytes of its file name).
+fn this_comm() -> String {
+    let exe = std::env::current_exe().unwrap();
+    let name = exe.file_name().unwrap().to_string_lossy().into_owned();
+    name.chars().take(15).collect()
 }
 
 #[test]
@@ -445,7 +551,6 @@ fn a_two_rank_build_whose_rank_1_is_killed_resumes_to_the_same_file() {
     let single = single_process_build(dir.path(), "single", &args);
     let expected = sha256(&single);
     let file = dir.path().join("resumed.pdb");
-    let every = [&args[..], &["--state-every-level"]].concat();
     for (kill, says) in [
         // Rank 1 alone dies inside a level of the first table, then after a level of the
         // second; the ranks resume from the last level both of them saved.
@@ -455,16 +560,13 @@ fn a_two_rank_build_whose_rank_1_is_killed_resumes_to_the_same_file() {
         // table and before it sends the second.
         ("output:1", "every table finished, writing the file"),
     ] {
-        let out = two_rank_build(
-            &every,
-            &file,
-            &[("PDBGEN_TEST_KILL", kill), ("PDBGEN_TEST_KILL_RANK", "1")],
-        );
+        let spec = every_level_spec(&args, &file, &["--kill", kill, "--kill-rank", "1"]);
+        let out = driven(2, &spec).output().unwrap();
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(!out.status.success(), "{kill}: the job must fail:\n{err}");
         assert!(!file.exists(), "{kill}: no file under the output name");
         assert!(state_of(&file).join("rank-1-of-2").is_dir(), "{kill}");
-        let out = two_rank_build(&args, &file, &[]);
+        let out = two_rank_build(&args, &file);
         check(&out, &format!("the build resumed after {kill}"));
         let err = String::from_utf8_lossy(&out.stderr);
         assert_eq!(
@@ -484,7 +586,8 @@ fn a_two_rank_build_whose_rank_1_is_killed_by_a_timer_resumes_to_the_same_file()
     let args = ["-p", "663"];
     let single = single_process_build(dir.path(), "single", &args);
     let file = dir.path().join("timed.pdb");
-    let (mut job, ranks, start) = two_ranks(&["-p", "663", "--state-every-level"], &file);
+    let spec = every_level_spec(&args, &file, &[]);
+    let (mut job, ranks, start) = started_on_two_ranks(driven(2, &spec), &this_comm());
     // Let the BFS get going until rank 1 has saved a level (a fixed sleep outlived the whole
     // build on a fast machine), then a little longer, and kill rank 1 outright.
     let rank1 = state_of(&file).join("rank-1-of-2");
@@ -506,7 +609,7 @@ fn a_two_rank_build_whose_rank_1_is_killed_by_a_timer_resumes_to_the_same_file()
     std::thread::sleep(Duration::from_millis(150));
     kill_and_fail(job, rank_pid(&ranks, 1));
     assert!(!file.exists());
-    let out = two_rank_build(&args, &file, &[]);
+    let out = two_rank_build(&args, &file);
     check(&out, "the build run again");
     assert_eq!(sha256(&file), sha256(&single));
     assert!(!state_of(&file).exists());

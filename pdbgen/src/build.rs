@@ -3,17 +3,17 @@
 //! (zero-unaware tables reduced from it), by the two-bit BFS for zero-aware `bit1` tables, or
 //! derived from an earlier table whose symmetric image they are.
 
-use crate::byte_table::Entries;
+use crate::byte_table::{ByteTable, Entries};
 use crate::error::{BuildError, FromIndexError};
-use crate::levels::zero_aware_distances;
+use crate::levels::{zero_aware_distances, LevelSaves};
 use crate::observer::{BuildObserver, TableSummary};
 use crate::pool::in_pool;
 use crate::reduce::zero_unaware_from_aware;
 use crate::request::{check_fits, BuildRequest};
-use crate::state::{hook_output, summary_of, BuildState};
+use crate::state::{summary_of, BuildState};
 use crate::stats::ValueStats;
 use crate::symmetric::{derive_table, image_of, Image};
-use crate::twobit::{build_bit1_table, Bit1Payload};
+use crate::twobit::{build_bit1_table, Bit1Payload, TwoBitTable};
 use pdbformat::format::{encode_entries, write_pdb_streamed, Encoding, TableShape};
 use pdbformat::rank::{entry_count, PermutationIndex, ZeroAwareIndex};
 use pdbformat::{Goal, Pattern, TableKind};
@@ -70,16 +70,17 @@ fn build_in_pool(
     let start = Instant::now();
     let za_idx =
         ZeroAwareIndex::new(board, pattern.len()).map_err(BuildError::index_error(pattern))?;
+    let saves = state.map(|s| s as &mut dyn LevelSaves<ByteTable>);
     let (entries, earlier) = match kind {
         TableKind::ZeroAware => {
             obs.table_started(table_no, pattern, kind, za_idx.len());
-            zero_aware_distances(goal, pattern, &za_idx, table_no, obs, state)?
+            zero_aware_distances(goal, pattern, &za_idx, table_no, obs, saves)?
         }
         TableKind::ZeroUnaware => {
             let zu_idx = PermutationIndex::new(board, pattern.len())
                 .map_err(BuildError::index_error(pattern))?;
             obs.table_started(table_no, pattern, kind, za_idx.len());
-            let (za, earlier) = zero_aware_distances(goal, pattern, &za_idx, table_no, obs, state)?;
+            let (za, earlier) = zero_aware_distances(goal, pattern, &za_idx, table_no, obs, saves)?;
             (
                 zero_unaware_from_aware(board, &za_idx, &za, &zu_idx),
                 earlier,
@@ -167,7 +168,10 @@ fn build_in(
                 continue;
             }
             let (encoded, summary) = if req.two_bit() {
-                let (payload, summary) = build_bit1_table(&req.goal, p, i, obs, state.as_mut())?;
+                let saves = state
+                    .as_mut()
+                    .map(|s| s as &mut dyn LevelSaves<TwoBitTable>);
+                let (payload, summary) = build_bit1_table(&req.goal, p, i, obs, saves)?;
                 (EncodedOrRaw::Bit1(payload), summary)
             } else {
                 let (entries, summary) =
@@ -199,7 +203,7 @@ fn build_in(
             for chunk in built[i].0.bytes().chunks(1 << 20) {
                 w.write_all(chunk)?;
                 written += chunk.len() as u64;
-                hook_output(written);
+                obs.output_written(written);
             }
             Ok(())
         };

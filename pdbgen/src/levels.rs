@@ -13,25 +13,36 @@ use crate::error::BuildError;
 use crate::moves::ZeroAwareMoves;
 use crate::observer::BuildObserver;
 use crate::slice::{LevelTable, Slice, Work};
-use crate::state::{hook_after_level, hook_in_level, BuildState};
 use pdbformat::rank::ZeroAwareIndex;
 use pdbformat::{Goal, Pattern};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 /// Builds the exact zero-aware distances of `pattern` towards `goal`, a byte per entry,
-/// resuming from and saving into `state` when one is given.
+/// resuming from and saving into `saves` when given.
 pub(crate) fn zero_aware_distances(
     goal: &Goal,
     pattern: &Pattern,
     idx: &ZeroAwareIndex,
     table: usize,
     obs: &dyn BuildObserver,
-    state: Option<&mut BuildState>,
+    saves: Option<&mut dyn LevelSaves<ByteTable>>,
 ) -> Result<(Entries, f64), BuildError> {
     let (t, levels) =
-        distances::<ByteTable, _>(goal, pattern, idx, table, obs, &|_, _| true, state)?;
+        distances::<ByteTable, _>(goal, pattern, idx, table, obs, &|_, _| true, saves)?;
     Ok((t.into_entries(), levels.seconds))
+}
+
+/// Where the level loop's BFS resumes from and saves its working table between levels: the
+/// build's resumable state as [`distances`] sees it, handed in by the build (the level loop
+/// knows nothing else of it). Called once per table and once per level, never per entry.
+pub(crate) trait LevelSaves<T: LevelTable> {
+    /// The working table of table `table` (its `len` entries) and its level counts, when the
+    /// build resumes inside this table; `None` to start from the goal.
+    fn resumed(&self, table: usize, len: usize) -> Result<Option<(T, Levels)>, BuildError>;
+    /// After a level: saves `t`, the working table of table `table` with the counts `levels`
+    /// so far, when it is worth saving now.
+    fn level_done(&mut self, table: usize, t: &T, levels: &Levels) -> Result<(), BuildError>;
 }
 
 /// What a BFS found besides its table.
@@ -60,9 +71,9 @@ impl Levels {
 /// The BFS of `pattern` towards `goal` on one process, in a table of type `T` (a byte or two
 /// bits per entry), where an unreached entry `i` may only be given the value `v` when
 /// `accept(i, v)` holds. With a filter that reads bit 1 of each value from a `bit1` table,
-/// the byte BFS restores that table's exact values. With a `state`, the BFS resumes from the
-/// working table saved there, if the build resumes inside this table, and saves its own
-/// after the levels the state asks for.
+/// the byte BFS restores that table's exact values. With `saves`, the BFS resumes from the
+/// working table saved there, if the build resumes inside this table, and offers its own
+/// after every level.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn distances<T: LevelTable, A: Fn(usize, u8) -> bool + Sync>(
     goal: &Goal,
@@ -71,12 +82,12 @@ pub(crate) fn distances<T: LevelTable, A: Fn(usize, u8) -> bool + Sync>(
     table: usize,
     obs: &dyn BuildObserver,
     accept: &A,
-    mut state: Option<&mut BuildState>,
+    mut saves: Option<&mut dyn LevelSaves<T>>,
 ) -> Result<(T, Levels), BuildError> {
     let moves = ZeroAwareMoves::new(goal.board(), idx);
     let start = BfsStart::new(goal, pattern, idx, &moves);
-    let resumed = match state.as_deref() {
-        Some(s) => s.load_level::<T>(table, idx.len() as usize)?,
+    let resumed = match saves.as_deref() {
+        Some(s) => s.resumed(table, idx.len() as usize)?,
         None => None,
     };
     let (slice, levels) = match resumed {
@@ -114,7 +125,6 @@ pub(crate) fn distances<T: LevelTable, A: Fn(usize, u8) -> bool + Sync>(
                         table,
                         scanned.fetch_add(work.scanned, Relaxed) + work.scanned,
                     );
-                    hook_in_level(table, depth);
                     work
                 })
                 .reduce(Work::default, |mut a, b| {
@@ -123,15 +133,9 @@ pub(crate) fn distances<T: LevelTable, A: Fn(usize, u8) -> bool + Sync>(
                 });
             (work.claimed, work.expanded)
         },
-        |levels| {
-            if let Some(s) = state.as_deref_mut() {
-                let bytes = (slice.table().words().len() * 8) as u64;
-                if s.wants_level_save(bytes) {
-                    s.save_level(table, slice.table(), levels, true)?;
-                }
-            }
-            hook_after_level(table, (levels.histogram.len() - 2) as u8);
-            Ok(())
+        |levels| match saves.as_deref_mut() {
+            Some(s) => s.level_done(table, slice.table(), levels),
+            None => Ok(()),
         },
     )?;
     Ok((slice.into_table(), levels))
@@ -177,8 +181,9 @@ impl BfsStart {
 /// of it) and returns how many entries it reached, summed over every process, and how many
 /// it expanded. Starts from `levels` (the goal alone at depth 0, or the counts of a resumed
 /// BFS whose table holds them) and stops at the first level that reaches nothing; after each
-/// other level, `done(levels)` may save the table (an error there ends the loop). Returns the
-/// entries first reached at each depth (`frontier` counting the push levels' own entries).
+/// other level, `done(levels)` may save the table (an error there ends the loop), and then
+/// `obs` hears [`BuildObserver::after_level`]. Returns the entries first reached at each depth
+/// (`frontier` counting the push levels' own entries).
 pub(crate) fn run_levels<T: LevelTable>(
     start: &BfsStart,
     table: usize,
@@ -215,12 +220,14 @@ pub(crate) fn run_levels<T: LevelTable>(
             break;
         }
         levels.histogram.push(new);
+        let finished = depth;
         depth += 1;
         assert!(
             depth < UNREACHED - 1,
             "distances beyond 253 do not fit a byte"
         );
         done(&levels)?;
+        obs.after_level(table, finished);
     }
     Ok(levels)
 }

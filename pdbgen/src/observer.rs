@@ -5,7 +5,9 @@ use pdbformat::{Pattern, Symmetry, TableKind};
 use std::time::Instant;
 
 /// Receives progress from a build. Every method has an empty default; calls come from worker
-/// threads, per chunk of work, never per state.
+/// threads, per chunk of work, never per state. Its calls mark the points a build passes
+/// through (between levels, inside a level, while the file is written), which is also where
+/// tests stop builds to check that they resume.
 pub trait BuildObserver: Sync {
     /// A table starts: its number in the partition, pattern, kind and entry count.
     fn table_started(&self, _table: usize, _pattern: &Pattern, _kind: TableKind, _entries: u64) {}
@@ -27,8 +29,17 @@ pub trait BuildObserver: Sync {
     fn chunk_done(&self, _table: usize, _scanned: u64) {}
     /// Level `depth` is finished: `reached` entries now hold a value.
     fn level_done(&self, _table: usize, _depth: u8, _reached: u64) {}
+    /// Level `depth` of table `table` (not its last, which reaches nothing) is over and the
+    /// build has saved what it saves after it (its resumable state's working table, when it
+    /// saves one there): a build stopped from here on resumes after this level at the latest.
+    /// Follows [`Self::level_done`].
+    fn after_level(&self, _table: usize, _depth: u8) {}
     /// A table is finished.
     fn table_done(&self, _table: usize, _summary: &TableSummary) {}
+    /// The file is being written: `written` bytes of its tables so far (on rank 0 of a
+    /// distributed build; on the other ranks, the bytes of their slices sent to rank 0).
+    /// Called per block written or sent, never per entry.
+    fn output_written(&self, _written: u64) {}
 }
 
 /// An observer that ignores everything.

@@ -4,10 +4,13 @@
 //! core-seconds, threads). The single-process build plans with [`plan`]; the distributed
 //! build plans the same tables without derivation and adds its per-rank figures on top.
 
+use crate::byte_table::ByteTable;
 use crate::error::{BuildError, FromIndexError};
 use crate::pool::worker_threads;
 use crate::request::BuildRequest;
+use crate::slice::LevelTable;
 use crate::symmetric::image_of;
+use crate::twobit::TwoBitTable;
 use pdbformat::rank::{binomial, entry_count};
 use pdbformat::TableKind;
 
@@ -104,12 +107,21 @@ impl BuildPlan {
         BuildPlan {
             entries: tables.iter().map(|t| t.entries).collect(),
             peak_bytes,
-            working_bits: req.working_bits(),
+            working_bits: working_bits(req),
             derived: tables.iter().filter(|t| t.derived()).count(),
             core_seconds: searched as f64 * NS_PER_ENTRY * 1e-9,
             threads: worker_threads(req.threads),
             state_bytes: state_bytes(req, tables),
         }
+    }
+}
+
+/// Bits per entry of the BFS's working table for `req`: 2 for the two-bit BFS, else 8.
+pub(crate) fn working_bits(req: &BuildRequest) -> u32 {
+    if req.two_bit() {
+        TwoBitTable::BITS
+    } else {
+        ByteTable::BITS
     }
 }
 
@@ -120,7 +132,7 @@ fn state_bytes(req: &BuildRequest, tables: &[PlannedTable]) -> u64 {
     let last = tables.iter().rposition(|t| !t.derived());
     let (mut kept, mut peak) = (0u64, 0u64);
     for (i, t) in tables.iter().enumerate().filter(|(_, t)| !t.derived()) {
-        let working = t.searched.div_ceil(8 / req.working_bits() as u64);
+        let working = t.searched.div_ceil(8 / working_bits(req) as u64);
         peak = peak.max(kept + 2 * working);
         if Some(i) != last {
             kept += req.encoding.encoded_len(t.entries);
@@ -143,7 +155,7 @@ pub fn plan(req: &BuildRequest) -> Result<BuildPlan, BuildError> {
         let building = if t.derived() {
             encoded
         } else {
-            let working = t.searched.div_ceil(8 / req.working_bits() as u64);
+            let working = t.searched.div_ceil(8 / working_bits(req) as u64);
             let zero_unaware = match req.kind {
                 TableKind::ZeroAware => 0,
                 TableKind::ZeroUnaware => t.entries,

@@ -1,11 +1,8 @@
 //! What to build ([`BuildRequest`]), and what a request or a finished table may not ask of the
 //! output encoding: the checks that the single-process, two-bit and distributed builds share.
 
-use crate::byte_table::ByteTable;
 use crate::error::BuildError;
 use crate::observer::TableSummary;
-use crate::slice::LevelTable;
-use crate::twobit::TwoBitTable;
 use pdbformat::format::{Encoding, WriteOptions};
 use pdbformat::{Goal, Partition, TableKind};
 
@@ -31,15 +28,6 @@ impl BuildRequest {
     /// byte per entry.
     pub(crate) fn two_bit(&self) -> bool {
         self.encoding == Encoding::Bit1 && self.kind == TableKind::ZeroAware
-    }
-
-    /// Bits per entry of the BFS's working table: 2 for the two-bit BFS, else 8.
-    pub(crate) fn working_bits(&self) -> u32 {
-        if self.two_bit() {
-            TwoBitTable::BITS
-        } else {
-            ByteTable::BITS
-        }
     }
 
     /// Refuses `bit1` entries for zero-unaware tables, whose values can change by more than 1

@@ -17,11 +17,10 @@
 
 use crate::byte_table::prefetch_word;
 use crate::error::{BuildError, FromIndexError};
-use crate::levels::{distances, Levels};
+use crate::levels::{distances, LevelSaves, Levels};
 use crate::observer::{BuildObserver, TableSummary};
 use crate::request::check_fits;
 use crate::slice::LevelTable;
-use crate::state::BuildState;
 use crate::stats::ValueStats;
 use pdbformat::format::Encoding;
 use pdbformat::rank::ZeroAwareIndex;
@@ -232,9 +231,9 @@ fn two_bit_distances(
     idx: &ZeroAwareIndex,
     table: usize,
     obs: &dyn BuildObserver,
-    state: Option<&mut BuildState>,
+    saves: Option<&mut dyn LevelSaves<TwoBitTable>>,
 ) -> Result<(TwoBitTable, Levels), BuildError> {
-    distances::<TwoBitTable, _>(goal, pattern, idx, table, obs, &|_, _| true, state)
+    distances::<TwoBitTable, _>(goal, pattern, idx, table, obs, &|_, _| true, saves)
 }
 
 /// Builds the `bit1` payload of the zero-aware table of `pattern` towards `goal` through the
@@ -246,13 +245,13 @@ pub fn build_bit1_table(
     pattern: &Pattern,
     table: usize,
     obs: &dyn BuildObserver,
-    state: Option<&mut BuildState>,
+    saves: Option<&mut dyn LevelSaves<TwoBitTable>>,
 ) -> Result<(Bit1Payload, TableSummary), BuildError> {
     let start = std::time::Instant::now();
     let idx = ZeroAwareIndex::new(goal.board(), pattern.len())
         .map_err(BuildError::index_error(pattern))?;
     obs.table_started(table, pattern, TableKind::ZeroAware, idx.len());
-    let (t, stats) = two_bit_distances(goal, pattern, &idx, table, obs, state)?;
+    let (t, stats) = two_bit_distances(goal, pattern, &idx, table, obs, saves)?;
     let values = ValueStats::of_levels(stats.histogram, idx.len());
     let mut summary = TableSummary::new(pattern, TableKind::ZeroAware, values, start);
     summary.seconds += stats.seconds;

@@ -1,20 +1,17 @@
 //! `pdbgen build`: plan, check memory, build with progress, write, summarise.
 
+use super::report::{create_parent, duration, print_summaries, report_state};
 use super::{parse_board, parse_compression, parse_encoding, parse_goal, parse_kind};
 use crate::bars::BarObserver;
-use crate::output::outln;
-use anyhow::{bail, Context, Result};
+use anyhow::{bail, Result};
 use clap::Args;
 use indicatif::HumanCount;
 use pdbformat::format::WriteOptions;
 use pdbformat::system::available_memory;
 use pdbformat::units::bytes;
 use pdbformat::Partition;
-use pdbgen::{
-    build_file, build_file_with_state, plan, BuildRequest, BuildState, ResumePoint, StateOptions,
-    TableSummary,
-};
-use std::path::{Path, PathBuf};
+use pdbgen::{build_file, build_file_with_state, plan, BuildRequest, BuildState, StateOptions};
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -50,7 +47,7 @@ pub struct BuildArgs {
     /// Build even when the estimated memory exceeds what the system (every rank's, with
     /// --distributed) has available.
     #[arg(long)]
-    pub(super) ignore_memory_check: bool,
+    ignore_memory_check: bool,
     /// Build across the ranks of an MPI job: launch as `mpirun -np N pdbgen build --distributed
     /// ...` (needs pdbgen built with `--features mpi`; zero-aware tables only; `--threads` is
     /// per rank).
@@ -60,25 +57,17 @@ pub struct BuildArgs {
     /// 2^23 / ranks, at least 65,536); smaller holds less memory and exchanges more often.
     #[arg(long, requires = "distributed")]
     exchange_share: Option<usize>,
-    /// With --distributed: send every index in 8 bytes, as tables of more than 2^32 entries
-    /// per rank do, instead of 4 (for tests).
-    #[arg(long, requires = "distributed", hide = true)]
-    exchange_wide: bool,
     /// Start from the beginning: discard the state an interrupted run of this build left
     /// beside the output (OUTPUT.partial/), which a build otherwise resumes from.
     #[arg(long)]
     fresh: bool,
     /// Keep no resumable state beside the output: no disk beyond the file, but a killed
     /// build starts over.
-    #[arg(long, conflicts_with_all = ["fresh", "state_every_level", "distributed"])]
+    #[arg(long, conflicts_with_all = ["fresh", "distributed"])]
     no_state: bool,
-    /// Save the resumable state after every level and every finished table, whatever it
-    /// costs (for tests).
-    #[arg(long, hide = true)]
-    state_every_level: bool,
     /// Output file (written to a temporary file first, then renamed).
     #[arg(long, short)]
-    pub(super) output: PathBuf,
+    output: PathBuf,
 }
 
 /// Runs `pdbgen build`.
@@ -163,88 +152,11 @@ pub fn run(a: BuildArgs) -> Result<ExitCode> {
 }
 
 /// How the build keeps its state, from the arguments.
-pub(super) fn state_options(a: &BuildArgs) -> StateOptions {
+fn state_options(a: &BuildArgs) -> StateOptions {
     StateOptions {
         fresh: a.fresh,
-        every_level: a.state_every_level,
+        ..StateOptions::default()
     }
-}
-
-/// Says what became of the state found beside the output (`who`: which rank, or nothing):
-/// discarded, pieces refused, and where the build resumes (out of `tables`).
-pub(super) fn report_state(state: &BuildState, tables: usize, who: &str) {
-    let dir = state.dir().display();
-    if state.discarded() {
-        eprintln!("{who}--fresh: discarded the state of an earlier run in {dir}");
-    }
-    for r in state.refused() {
-        eprintln!("{who}refused {}: it {}", r.piece.display(), r.why);
-    }
-    if who.is_empty() {
-        report_resume(state.resume_point(), tables, &dir.to_string());
-    }
-}
-
-/// Says where a build resumes from its state in `dir` (nothing when it starts afresh).
-pub(super) fn report_resume(at: ResumePoint, tables: usize, dir: &str) {
-    let finished = match at.table {
-        0 => String::new(),
-        1 => "table 0 finished, ".to_string(),
-        n => format!("tables 0-{} finished, ", n - 1),
-    };
-    match at.level {
-        _ if at.table >= tables => {
-            eprintln!("resuming from {dir}: every table finished, writing the file")
-        }
-        Some(level) => eprintln!(
-            "resuming from {dir}: {finished}table {} from level {level}",
-            at.table
-        ),
-        None if at.table > 0 => eprintln!(
-            "resuming from {dir}: {finished}table {} from the start",
-            at.table
-        ),
-        None => {}
-    }
-}
-
-/// Creates the folder the output goes into.
-pub(super) fn create_parent(output: &Path) -> Result<()> {
-    if let Some(dir) = output.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
-    }
-    Ok(())
-}
-
-/// Prints the table of finished tables and the file written.
-pub(super) fn print_summaries(summaries: &[TableSummary], output: &Path, start: Instant) {
-    let size = std::fs::metadata(output).map(|m| m.len()).unwrap_or(0);
-    outln!(
-        "{:<5} {:<22} {:>14} {:>4} {:>8} {:>9}",
-        "table",
-        "pattern",
-        "entries",
-        "max",
-        "mean",
-        "seconds"
-    );
-    for (i, s) in summaries.iter().enumerate() {
-        outln!(
-            "{:<5} {:<22} {:>14} {:>4} {:>8.3} {:>9.2}",
-            i,
-            s.pattern.to_string(),
-            s.entries,
-            s.max_value,
-            s.mean_value,
-            s.seconds
-        );
-    }
-    outln!(
-        "wrote {} ({}) in {:.2} s",
-        output.display(),
-        bytes(size),
-        start.elapsed().as_secs_f64()
-    );
 }
 
 /// `--distributed` in a build without MPI support.
@@ -260,17 +172,13 @@ fn distributed(_req: BuildRequest, _a: &BuildArgs) -> Result<ExitCode> {
 fn distributed(req: BuildRequest, a: &BuildArgs) -> Result<ExitCode> {
     let opts = pdbgen::DistributedOptions {
         per_owner: a.exchange_share,
-        wide_offsets: a.exchange_wide,
+        ..pdbgen::DistributedOptions::default()
     };
-    super::distributed::run(req, a, opts)
-}
-
-/// A duration in the largest unit that keeps it readable.
-pub(super) fn duration(seconds: f64) -> String {
-    match seconds {
-        s if s < 120.0 => format!("{s:.0} s"),
-        s if s < 7200.0 => format!("{:.0} min", s / 60.0),
-        s if s < 172_800.0 => format!("{:.1} h", s / 3600.0),
-        s => format!("{:.1} days", s / 86_400.0),
-    }
+    super::distributed::run(
+        req,
+        &a.output,
+        a.ignore_memory_check,
+        state_options(a),
+        opts,
+    )
 }

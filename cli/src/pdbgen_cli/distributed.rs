@@ -1,9 +1,7 @@
 //! `pdbgen build --distributed`: the build across the ranks of an MPI job, rank 0 printing
 //! the plan, the progress and the summary for the whole job.
 
-use super::build::{
-    create_parent, duration, print_summaries, report_resume, report_state, state_options, BuildArgs,
-};
+use super::report::{create_parent, duration, print_summaries, report_resume, report_state};
 use crate::bars::BarObserver;
 use anyhow::{anyhow, Result};
 use indicatif::HumanCount;
@@ -12,17 +10,25 @@ use mpi::Threading;
 use pdbformat::units::bytes;
 use pdbgen::{
     build_file_distributed, check_rank_memory, plan_distributed, BuildError, BuildObserver,
-    BuildRequest, BuildState, DistributedOptions, NoProgress,
+    BuildRequest, BuildState, DistributedOptions, NoProgress, StateOptions,
 };
+use std::path::Path;
 use std::process::ExitCode;
 use std::time::Instant;
 
-/// Runs the distributed build on this rank. Errors every rank meets alike (a bad request, a
+/// Runs the distributed build of `req` into `output` on this rank, its state kept as
+/// `state_opts` says and its exchanges as `opts` say (`ignore_memory_check`: build even when
+/// a rank seems short of memory). Errors every rank meets alike (a bad request, a
 /// rank short of memory, a table that does not fit the encoding) are printed by rank 0 and end
 /// every rank with a failure; an error on one rank only ends the whole job (`MPI_Abort`), so
 /// that no rank waits for it forever and no file appears under the output name.
-pub fn run(req: BuildRequest, a: &BuildArgs, opts: DistributedOptions) -> Result<ExitCode> {
-    let (output, ignore_memory_check) = (a.output.as_path(), a.ignore_memory_check);
+pub fn run(
+    req: BuildRequest,
+    output: &Path,
+    ignore_memory_check: bool,
+    state_opts: StateOptions,
+    opts: DistributedOptions,
+) -> Result<ExitCode> {
     let (universe, _) = mpi::initialize_with_threading(Threading::Funneled)
         .ok_or_else(|| anyhow!("MPI was already initialised in this process"))?;
     let world = universe.world();
@@ -86,17 +92,16 @@ pub fn run(req: BuildRequest, a: &BuildArgs, opts: DistributedOptions) -> Result
     }
     // Each rank's state beside the output on its own file system: what it refused, then where
     // the ranks agree to resume.
-    let mut state =
-        match BuildState::open_rank(&req, output, rank as usize, ranks, state_options(a)) {
-            Ok(s) => s,
-            Err(e) => {
-                eprintln!(
-                    "error (rank {rank} of {ranks}): {}; ending the job",
-                    pdbformat::error::describe(&e)
-                );
-                world.abort(1)
-            }
-        };
+    let mut state = match BuildState::open_rank(&req, output, rank as usize, ranks, state_opts) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!(
+                "error (rank {rank} of {ranks}): {}; ending the job",
+                pdbformat::error::describe(&e)
+            );
+            world.abort(1)
+        }
+    };
     report_state(
         &state,
         req.partition.patterns().len(),

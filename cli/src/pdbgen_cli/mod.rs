@@ -6,6 +6,7 @@ mod compress;
 #[cfg(feature = "mpi")]
 mod distributed;
 mod info;
+mod report;
 mod verify;
 
 use anyhow::{anyhow, Result};

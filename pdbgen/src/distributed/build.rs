@@ -16,9 +16,7 @@ use crate::observer::{BuildObserver, TableSummary};
 use crate::pool::{worker_threads, WorkerPool};
 use crate::request::{check_fits, BuildRequest};
 use crate::slice::{LevelTable, Slice};
-use crate::state::{
-    hook_after_level, hook_in_level, hook_set_rank, remove_empty_state, summary_of, BuildState,
-};
+use crate::state::{remove_empty_state, summary_of, BuildState};
 use crate::stats::ValueStats;
 use crate::twobit::TwoBitTable;
 use mpi::collective::SystemOperation;
@@ -80,7 +78,6 @@ pub fn build_file_distributed(
     obs: &dyn BuildObserver,
 ) -> Result<Vec<DistributedTable>, BuildError> {
     check_request(req)?;
-    hook_set_rank(world.rank() as usize);
     if let Some(s) = state.as_deref_mut() {
         s.agree(world)?;
         s.restart_clock();
@@ -136,7 +133,7 @@ pub fn build_file_distributed(
         slices.push((slice.0, slice.1.summary.clone(), slice.2));
         tables.push(slice.1);
     }
-    write_slices(req, path, world, &slices)?;
+    write_slices(req, path, world, &slices, obs)?;
     if let Some(s) = state {
         s.wait()?;
         s.finish()?;
@@ -277,7 +274,6 @@ fn bfs_levels<T: LevelTable, A: Fn(usize, u8) -> bool + Sync, W: Wire>(
             let report = |entries: u64| {
                 let s = scanned.fetch_add(entries, Relaxed) + entries;
                 obs.chunk_done(table, (s as f64 * scale) as u64);
-                hook_in_level(table, depth);
             };
             (exchange.level(slice, depth, pull, &report), 0)
         },
@@ -296,7 +292,6 @@ fn bfs_levels<T: LevelTable, A: Fn(usize, u8) -> bool + Sync, W: Wire>(
                     s.drop_levels(table, Some(depth))?;
                 }
             }
-            hook_after_level(table, (levels.histogram.len() - 2) as u8);
             Ok(())
         },
     )?;

@@ -9,7 +9,7 @@ use super::stream::STREAM_BYTES;
 use super::wire::wide_offsets;
 use crate::error::{BuildError, FromIndexError};
 use crate::moves::ZeroAwareMoves;
-use crate::plan::{planned_tables, BuildPlan, Images};
+use crate::plan::{planned_tables, working_bits, BuildPlan, Images};
 use crate::pool::worker_threads;
 use crate::request::BuildRequest;
 use crate::slice::CHUNK_ENTRIES;
@@ -73,7 +73,7 @@ pub fn plan_distributed(
         let ex = exchange(k as u64, w);
         exchange_peak = exchange_peak.max(ex);
         // The working slice in whole 8-byte words: 32 entries a word, or 8.
-        let working = own.largest().div_ceil(64 / req.working_bits() as u64) * 8;
+        let working = own.largest().div_ceil(64 / working_bits(req) as u64) * 8;
         let encoded = req.encoding.encoded_len(own.largest());
         peak = peak.max(kept + working + t.index_bytes + ex);
         // A byte slice packed into `u4` or `bit1` is held twice for a moment (`u8` slices are

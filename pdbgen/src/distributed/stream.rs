@@ -5,9 +5,8 @@
 use super::ownership::Ownership;
 use crate::build::EncodedOrRaw;
 use crate::error::BuildError;
-use crate::observer::TableSummary;
+use crate::observer::{BuildObserver, TableSummary};
 use crate::request::BuildRequest;
-use crate::state::hook_output;
 use mpi::topology::SimpleCommunicator;
 use mpi::traits::*;
 use pdbformat::format::{write_pdb_streamed, TableShape};
@@ -21,12 +20,14 @@ pub(super) const STREAM_BYTES: usize = 64 << 20;
 /// Writes the file: rank 0 streams its own slice of each table, then every other rank's in
 /// rank order (received in messages of at most [`STREAM_BYTES`]), through the file writer;
 /// the other ranks send theirs. The file is renamed into place only once every slice has
-/// arrived; then every rank learns whether rank 0 succeeded.
+/// arrived; then every rank learns whether rank 0 succeeded. `obs` hears of the bytes
+/// written (rank 0) or sent (the others).
 pub(super) fn write_slices(
     req: &BuildRequest,
     path: &Path,
     world: &SimpleCommunicator,
     slices: &[(EncodedOrRaw, TableSummary, Ownership)],
+    obs: &dyn BuildObserver,
 ) -> Result<(), BuildError> {
     let (rank, ranks) = (world.rank() as usize, world.size() as usize);
     let root = world.process_at_rank(0);
@@ -45,7 +46,7 @@ pub(super) fn write_slices(
         let mut fill = |i: usize, w: &mut dyn Write| -> io::Result<()> {
             w.write_all(slices[i].0.bytes())?;
             written += slices[i].0.bytes().len() as u64;
-            hook_output(written);
+            obs.output_written(written);
             let own = &slices[i].2;
             for r in 1..ranks {
                 let range = own.range(r);
@@ -56,7 +57,7 @@ pub(super) fn write_slices(
                     world.process_at_rank(r as i32).receive_into(&mut buf[..]);
                     w.write_all(&buf)?;
                     written += n as u64;
-                    hook_output(written);
+                    obs.output_written(written);
                     left -= n;
                 }
             }
@@ -74,7 +75,7 @@ pub(super) fn write_slices(
             for chunk in bytes.bytes().chunks(STREAM_BYTES) {
                 root.send(chunk);
                 sent += chunk.len() as u64;
-                hook_output(sent);
+                obs.output_written(sent);
             }
         }
     }
