@@ -6,9 +6,9 @@ use thiserror::Error;
 #[derive(Debug, Error, Clone, PartialEq, Eq)]
 pub enum PuzzleError {
     /// The board dimensions are not supported.
-    #[error("invalid board {width}x{height}: {why}")]
+    #[error("{}{why}", if *width + *height == 0 { String::new() } else { format!("invalid board {width}x{height}: ") })]
     InvalidBoard {
-        /// Columns asked for.
+        /// Columns asked for (0, with 0 rows, when the text could not be read as a board).
         width: usize,
         /// Rows asked for.
         height: usize,
