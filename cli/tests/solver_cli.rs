@@ -128,7 +128,7 @@ fn bad_puzzles_fail_clearly() {
     solver(home.path())
         .args(["solve"])
         .assert()
-        .code(1)
+        .code(2)
         .stderr(predicate::function(says_each_cause_once))
         .stderr(predicate::str::contains("give a puzzle"));
     solver(home.path())
