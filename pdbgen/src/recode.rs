@@ -178,3 +178,94 @@ pub fn recode(
         source,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{build_file, BuildRequest, NoProgress};
+    use pdbformat::{Board, Goal, Partition};
+
+    /// The entries' digests of the file at `path`.
+    fn digests(path: &Path) -> Vec<Digest> {
+        let f = PdbFile::open(path).unwrap();
+        f.header().tables.iter().map(|t| t.raw_digest).collect()
+    }
+
+    #[test]
+    fn a_round_trip_through_bit1_and_zstd_gives_the_same_entries() {
+        let goal = Goal::blank_first(Board::new(3, 3).unwrap());
+        let dir = tempfile::tempdir().unwrap();
+        let raw = dir.path().join("raw.pdb");
+        let request = BuildRequest {
+            partition: Partition::parse(&goal, "1-4/5-8").unwrap(),
+            goal,
+            kind: TableKind::ZeroAware,
+            threads: Some(1),
+            encoding: Encoding::U8,
+            write: WriteOptions::default(),
+        };
+        build_file(&request, &raw, &NoProgress).unwrap();
+        let small = dir.path().join("small.pdb");
+        let to_bit1 = RecodeOptions {
+            encoding: Some(Encoding::Bit1),
+            compression: Some(Compression::Zstd),
+            ..RecodeOptions::default()
+        };
+        let h = recode(&raw, &small, &to_bit1, &NoProgress).unwrap();
+        assert!(h.tables.iter().all(|t| t.encoding == Encoding::Bit1));
+        assert!(h.tables.iter().all(|t| t.compression == Compression::Zstd));
+        // Back to u8, uncompressed, checked against the original entries.
+        let back = dir.path().join("back.pdb");
+        let to_u8 = RecodeOptions {
+            encoding: Some(Encoding::U8),
+            compression: Some(Compression::None),
+            expected: Some(digests(&raw)),
+            ..RecodeOptions::default()
+        };
+        recode(&small, &back, &to_u8, &NoProgress).unwrap();
+        assert_eq!(digests(&back), digests(&raw));
+        // Kept encoding and compression: the input's.
+        let copy = dir.path().join("copy.pdb");
+        recode(&small, &copy, &RecodeOptions::default(), &NoProgress).unwrap();
+        assert_eq!(digests(&copy), digests(&small));
+        assert_eq!(
+            PdbFile::open(&copy).unwrap().header().tables[0].compression,
+            Compression::Zstd
+        );
+    }
+
+    #[test]
+    fn refusals_leave_nothing_behind() {
+        let goal = Goal::blank_first(Board::new(3, 3).unwrap());
+        let dir = tempfile::tempdir().unwrap();
+        let raw = dir.path().join("raw.pdb");
+        let request = BuildRequest {
+            partition: Partition::parse(&goal, "1-4/5-8").unwrap(),
+            goal,
+            kind: TableKind::ZeroUnaware,
+            threads: Some(1),
+            encoding: Encoding::U8,
+            write: WriteOptions::default(),
+        };
+        build_file(&request, &raw, &NoProgress).unwrap();
+        let out = dir.path().join("out.pdb");
+        let same = recode(&raw, &raw, &RecodeOptions::default(), &NoProgress);
+        assert!(matches!(same, Err(RecodeError::SameFile)));
+        let bit1 = RecodeOptions {
+            encoding: Some(Encoding::Bit1),
+            ..RecodeOptions::default()
+        };
+        let refused = recode(&raw, &out, &bit1, &NoProgress);
+        assert!(matches!(
+            refused,
+            Err(RecodeError::Bit1NeedsZeroAware { table: 0, .. })
+        ));
+        let wrong = RecodeOptions {
+            expected: Some(vec![Digest::default(); 2]),
+            ..RecodeOptions::default()
+        };
+        let refused = recode(&raw, &out, &wrong, &NoProgress);
+        assert!(matches!(refused, Err(RecodeError::Digest { table: 0 })));
+        assert!(!out.exists());
+    }
+}

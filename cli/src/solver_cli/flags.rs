@@ -37,7 +37,7 @@ pub fn board_arg(s: &str) -> Result<String, String> {
 pub fn goal_arg(s: &str) -> Result<String, String> {
     let cells = parse_tiles(s).map_or(16, |t| t.len());
     let board = (2..=cells / 2)
-        .find(|w| cells % w == 0 && cells / w >= 2)
+        .find(|&w| cells.is_multiple_of(w) && cells / w >= 2)
         .and_then(|w| Board::new(w, cells / w).ok())
         .ok_or_else(|| format!("invalid goal {s:?}: {cells} tiles fill no board"))?;
     match Goal::parse(board, s) {

@@ -3,6 +3,7 @@
 //! retried with a growing pause unless the server's answer is final.
 
 use anyhow::{anyhow, bail, Context, Result};
+use pdbformat::format::Digest;
 use sha2::{Digest as _, Sha256};
 use std::fs::{File, OpenOptions};
 use std::io::{Read, Write};
@@ -14,11 +15,6 @@ pub struct Client {
     base: String,
     agent: ureq::Agent,
     attempts: u32,
-}
-
-/// Lowercase hexadecimal of `bytes`.
-pub fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 impl Client {
@@ -156,19 +152,10 @@ impl Client {
 
 /// The SHA-256 of the file at `path`, in hexadecimal.
 fn sha256_of(path: &Path) -> Result<String> {
-    let mut h = Sha256::new();
     let mut f = File::open(path).with_context(|| format!("cannot read {}", path.display()))?;
-    let mut buf = vec![0u8; 1 << 20];
-    loop {
-        let n = f
-            .read(&mut buf)
-            .with_context(|| format!("cannot read {}", path.display()))?;
-        if n == 0 {
-            break;
-        }
-        h.update(&buf[..n]);
-    }
-    Ok(hex(&h.finalize()))
+    let mut h = Sha256::new();
+    std::io::copy(&mut f, &mut h).with_context(|| format!("cannot read {}", path.display()))?;
+    Ok(Digest::from_hasher(h).hex())
 }
 
 /// Whether an error will not go away by asking again (a missing file, a refused request).

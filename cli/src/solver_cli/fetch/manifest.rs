@@ -2,11 +2,10 @@
 //! `manifest.json` (each database's files, sizes and entry digests; each board's pruning
 //! machine), the manifest itself checked against the sums before anything is read from it.
 
-use super::http::{hex, Client};
+use super::http::Client;
 use anyhow::{anyhow, bail, Context, Result};
 use pdbformat::format::Digest;
 use serde_json::Value;
-use sha2::{Digest as _, Sha256};
 use std::collections::HashMap;
 
 /// The release's checksum list and JSON manifest (as `artifacts publish` names them).
@@ -41,7 +40,7 @@ impl Release {
             sums,
             manifest: Value::Null,
         };
-        release.check_sums(JSON_FILE, &hex(&Sha256::digest(&bytes)))?;
+        release.check_sums(JSON_FILE, &Digest::of(&bytes).hex())?;
         let manifest = serde_json::from_slice(&bytes).context("manifest.json is not valid JSON")?;
         Ok(Release {
             manifest,
