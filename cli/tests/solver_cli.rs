@@ -128,7 +128,7 @@ fn bad_puzzles_fail_clearly() {
     solver(home.path())
         .args(["solve"])
         .assert()
-        .code(1)
+        .code(2)
         .stderr(predicate::function(says_each_cause_once))
         .stderr(predicate::str::contains("give a puzzle"));
     solver(home.path())
@@ -146,13 +146,13 @@ fn bad_puzzles_fail_clearly() {
     solver(home.path())
         .args(["solve", "--board", "3y4", P8])
         .assert()
-        .code(1)
+        .code(2)
         .stderr(predicate::function(says_each_cause_once))
         .stderr(predicate::str::contains("cannot read board"));
     solver(home.path())
         .args(["solve", "--goal", "1 2 3", P8])
         .assert()
-        .code(1)
+        .code(2)
         .stderr(predicate::function(says_each_cause_once))
         .stderr(predicate::str::contains("invalid goal"));
 }

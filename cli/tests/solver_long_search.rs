@@ -240,7 +240,7 @@ fn checkpoint_needs_one_puzzle_and_ida() {
     solver(home.path())
         .args(["solve", KORF2, "--algorithm", "astar", "--checkpoint", "x"])
         .assert()
-        .code(1)
+        .code(2)
         .stderr(predicate::str::contains(
             "--checkpoint works with one puzzle",
         ));
@@ -254,7 +254,7 @@ fn checkpoint_needs_one_puzzle_and_ida() {
             "0",
         ])
         .assert()
-        .code(1)
+        .code(2)
         .stderr(predicate::str::contains("--checkpoint-every must be"));
 }
 

@@ -2,13 +2,23 @@
 
 use thiserror::Error;
 
+/// The start of an [`PuzzleError::InvalidBoard`] message: `invalid board WxH: `, or nothing
+/// for text that could not be read as a board (0x0), whose reason says so.
+fn invalid_board(width: usize, height: usize) -> String {
+    if width == 0 && height == 0 {
+        String::new()
+    } else {
+        format!("invalid board {width}x{height}: ")
+    }
+}
+
 /// Something wrong with a board, goal or puzzle as given by a user.
 #[derive(Debug, Error, Clone, PartialEq, Eq)]
 pub enum PuzzleError {
     /// The board dimensions are not supported.
-    #[error("invalid board {width}x{height}: {why}")]
+    #[error("{}{why}", invalid_board(*width, *height))]
     InvalidBoard {
-        /// Columns asked for.
+        /// Columns asked for (0, with 0 rows, when the text could not be read as a board).
         width: usize,
         /// Rows asked for.
         height: usize,

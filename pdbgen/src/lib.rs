@@ -11,6 +11,7 @@ mod moves;
 mod observer;
 mod plan;
 mod pool;
+mod recode;
 mod reduce;
 mod request;
 mod restore;
@@ -36,6 +37,7 @@ pub use file_check::{
 };
 pub use observer::{BuildObserver, NoProgress, TableSummary};
 pub use plan::{plan, BuildPlan};
+pub use recode::{recode, RecodeError, RecodeOptions};
 pub use request::BuildRequest;
 pub use restore::{values_of, Values};
 pub use semantic::{checks, verify_table, Violation};

@@ -49,9 +49,20 @@ pub fn request_error(e: &RequestError) -> PyErr {
     value_error(e)
 }
 
-/// A puzzle, goal or board the library refuses: `ValueError`.
+/// A puzzle, goal or board the library refuses: `ValueError`, in Python's words (the board
+/// named as the keyword argument, where the library's message names the command line's flag).
 pub fn puzzle_error(e: &PuzzleError) -> PyErr {
-    value_error(e)
+    PyValueError::new_err(puzzle_message(e))
+}
+
+/// The message of `e` as a Python caller reads it.
+fn puzzle_message(e: &PuzzleError) -> String {
+    match e {
+        PuzzleError::NotSquare { count } => format!(
+            "{count} tiles do not make a square board: give the board (for example board=\"3x4\")"
+        ),
+        e => describe(e),
+    }
 }
 
 /// Why `puzzle` was not solved for `goal`, as the exception the caller sees: an unsolvable
@@ -59,7 +70,7 @@ pub fn puzzle_error(e: &PuzzleError) -> PyErr {
 pub fn solve_error(py: Python<'_>, e: &SolveError, puzzle: Option<&Puzzle>, goal: &Goal) -> PyErr {
     match e {
         SolveError::Puzzle(pe) => {
-            let mut msg = describe(pe);
+            let mut msg = puzzle_message(pe);
             if let (PuzzleError::Unsolvable { .. }, Some(p)) = (pe, puzzle) {
                 if let Some(other) = p.solvable_other_goal(goal) {
                     msg.push_str(&format!(" (it is solvable for goal={:?})", other.to_string()));

@@ -31,6 +31,15 @@ def test_bad_requests_are_value_errors(puzzle, kw, match):
         pdbtiles.solve(puzzle, **kw)
 
 
+def test_messages_name_keyword_arguments_not_flags():
+    # A tile count that makes no square board: the message names the keyword argument.
+    with pytest.raises(ValueError, match='board="3x4"') as e:
+        pdbtiles.solve(" ".join(str(t) for t in range(12)))
+    assert "--" not in str(e.value)
+    with pytest.raises(ValueError, match='board="3x4"'):
+        pdbtiles.solve(list(range(12)))
+
+
 def test_unsolvable_names_the_other_goal():
     with pytest.raises(ValueError, match='solvable for goal="blank-last"'):
         pdbtiles.solve("1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 0", heuristic="manhattan")

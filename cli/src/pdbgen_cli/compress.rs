@@ -3,14 +3,11 @@
 use super::{parse_compression, parse_encoding};
 use crate::bars::BarObserver;
 use crate::output::outln;
-use anyhow::{bail, Context, Result};
+use anyhow::Result;
 use clap::Args;
-use pdbformat::format::{
-    encode_entries, Encoding, LoadOptions, PdbFile, TableSource, WriteOptions,
-};
+use pdbformat::format::WriteOptions;
 use pdbformat::units::bytes;
-use pdbformat::TableKind;
-use pdbgen::values_of;
+use pdbgen::{recode, RecodeOptions};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -43,76 +40,27 @@ pub struct CompressArgs {
 
 /// Runs `pdbgen compress`.
 pub fn run(a: CompressArgs) -> Result<ExitCode> {
-    if a.output.canonicalize().ok().is_some()
-        && a.output.canonicalize().ok() == a.file.canonicalize().ok()
-    {
-        bail!("the output must be another file than the input");
-    }
-    let file = PdbFile::open(&a.file)?;
-    let h = file.header().clone();
-    let compression = match &a.to {
-        Some(c) => parse_compression(c)?,
-        None => h.tables[0].compression,
+    let opts = RecodeOptions {
+        encoding: a.encoding.as_deref().map(parse_encoding).transpose()?,
+        compression: a.to.as_deref().map(parse_compression).transpose()?,
+        write: WriteOptions {
+            zstd_level: a.zstd_level,
+            gzip_level: a.gzip_level,
+            ..WriteOptions::default()
+        },
+        expected: None,
     };
-    let target = a.encoding.as_deref().map(parse_encoding).transpose()?;
-    let tables = file
-        .load_all(LoadOptions {
-            verify: true,
-            mmap: true,
-        })
-        .with_context(|| format!("reading {}", a.file.display()))?;
-    let mut converted: Vec<Option<Vec<u8>>> = Vec::new();
-    for (i, t) in tables.iter().enumerate() {
-        let to = target.unwrap_or(t.header.encoding);
-        if to == t.header.encoding {
-            converted.push(None);
-            continue;
-        }
-        if to == Encoding::Bit1 && t.header.kind != TableKind::ZeroAware {
-            bail!(
-                "table {i} is {}: bit1 entries need zero-aware tables",
-                t.header.kind
-            );
-        }
-        if to == Encoding::U4 && t.header.max_value > 15 {
-            bail!(
-                "table {i} has values up to {}, too large for u4 entries",
-                t.header.max_value
-            );
-        }
-        let values = values_of(&h.goal, t, i, &BarObserver::without_summaries())?;
-        if to != Encoding::U8 && values.contains(&pdbgen::UNREACHED) {
-            bail!("table {i} holds parity-unreachable entries, which only u8 entries can mark");
-        }
-        converted.push(Some(encode_entries(&values, to)));
-    }
-    let sources: Vec<TableSource> = tables
-        .iter()
-        .zip(&converted)
-        .map(|(t, c)| match (c, target) {
-            (Some(entries), Some(encoding)) => TableSource {
-                encoding,
-                entries,
-                ..t.source()
-            },
-            _ => t.source(),
-        })
-        .collect();
-    let opts = WriteOptions {
-        compression,
-        zstd_level: a.zstd_level,
-        gzip_level: a.gzip_level,
-        ..WriteOptions::default()
-    };
-    pdbformat::format::write_pdb(&a.output, &h.goal, &sources, &opts)?;
+    let header = recode(&a.file, &a.output, &opts, &BarObserver::without_summaries())?;
+    let was = std::fs::metadata(&a.file)?.len();
     let size = std::fs::metadata(&a.output)?.len();
+    let compression = header.tables.first().map(|t| t.compression);
     outln!(
         "wrote {} ({}, {}; was {}, {:.1}% of the input)",
         a.output.display(),
-        compression,
+        compression.map_or_else(String::new, |c| c.to_string()),
         bytes(size),
-        bytes(file.len()),
-        100.0 * size as f64 / file.len() as f64
+        bytes(was),
+        100.0 * size as f64 / was as f64
     );
     Ok(ExitCode::SUCCESS)
 }

@@ -179,26 +179,17 @@ async fn solve(State(st): State<Arc<AppState>>, req: Request) -> Result<Response
         .enter(cost, kind.is_cheap())
         .map_err(|b| ApiError::busy(&b))?;
     if let Some(events) = events {
-        return stream::solve(st.clone(), prepared, events, ticket, stop).await;
+        return stream::solve(&st.admission, prepared, events, ticket, stop).await;
     }
     // Waiting here ends (and gives the place back) when the client goes away, or with 503
     // when the bound has passed.
     let entered = std::time::Instant::now();
-    let permit = st
+    let done = st
         .admission
-        .slot(&ticket)
+        .run(ticket, kind, move || search::run(&prepared))
         .await
         .map_err(|b| ApiError::busy(&b))?;
     let waited = entered.elapsed();
-    let state = st.clone();
-    let done = tokio::task::spawn_blocking(move || {
-        // The slot and the place are held until the search has really ended.
-        let _held = (permit, ticket);
-        let start = std::time::Instant::now();
-        let out = search::run(&prepared);
-        state.admission.costs.record(kind, start.elapsed());
-        out
-    });
     // `stop` lives in this future: dropped with it when the client goes away, it stops the
     // search.
     let out = done.await;

@@ -48,12 +48,15 @@ impl Kind {
 
 impl Kind {
     /// Whether searches of this kind are cheap by their board and algorithm alone (their
-    /// first guess under [`super::limits::CHEAP`]): they queue in a lane of their own, which
+    /// first guess under [`CHEAP`]): they queue in a lane of their own, which
     /// never waits behind dear searches however long those have taken.
     pub fn is_cheap(self) -> bool {
-        self.prior() < super::limits::CHEAP.as_secs_f64()
+        self.prior() < CHEAP.as_secs_f64()
     }
 }
+
+/// Searches whose kind is expected to take less than this go to the cheap lane.
+pub const CHEAP: Duration = Duration::from_millis(5);
 
 /// The weight of the newest search in the running mean of its kind.
 const NEWEST: f64 = 0.2;

@@ -2,12 +2,13 @@
 //! searches bounded by expected waiting time (503 with Retry-After beyond it), and the stop
 //! flag raised when a request goes away.
 
-use super::cost::Costs;
+use super::cost::{Costs, Kind};
 use pdbsolver::Request;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
+use tokio::task::JoinHandle;
 
 /// The server-side caps that every request is clamped to.
 #[derive(Clone, Debug)]
@@ -62,8 +63,8 @@ impl Caps {
 /// would let it start within `max_wait`, and refused at once (503 with Retry-After) when not,
 /// or when `queue` requests already wait. A request admitted on a guess that proves wrong
 /// waits at most `max_wait` for its slot, then is refused too. Cheap searches (expected under
-/// [`CHEAP`] by their kind) have a lane of their own, so that they never queue behind dear ones: each
-/// lane runs at most `searches` at once.
+/// [`CHEAP`](super::cost::CHEAP) by their kind) have a lane of their own, so that they never
+/// queue behind dear ones: each lane runs at most `searches` at once.
 #[derive(Debug)]
 pub struct Admission {
     /// The lane of cheap searches, then the lane of the others.
@@ -72,11 +73,8 @@ pub struct Admission {
     capacity: usize,
     max_wait: Duration,
     /// What searches of each kind are expected to cost.
-    pub costs: Costs,
+    pub costs: Arc<Costs>,
 }
-
-/// Searches whose kind is expected to take less than this go to the cheap lane.
-pub const CHEAP: Duration = Duration::from_millis(5);
 
 /// One lane: its slots, the requests admitted to it, and their expected work.
 #[derive(Debug)]
@@ -135,7 +133,7 @@ impl Admission {
             searches,
             capacity: searches + caps.queue,
             max_wait: caps.max_wait,
-            costs: Costs::default(),
+            costs: Arc::default(),
         }
     }
 
@@ -156,8 +154,8 @@ impl Admission {
     }
 
     /// A place in the queue for a search expected to cost `cost`, in the cheap lane (a search
-    /// whose kind is expected to cost less than [`CHEAP`]) or the other, or [`Busy`] when it
-    /// would wait longer than the bound or the queue is full.
+    /// whose kind is expected to cost less than [`CHEAP`](super::cost::CHEAP)) or the other,
+    /// or [`Busy`] when it would wait longer than the bound or the queue is full.
     pub fn enter(&self, cost: Duration, cheap: bool) -> Result<Ticket, Busy> {
         let wait = self.expected_wait(cheap);
         if wait > self.max_wait {
@@ -193,6 +191,26 @@ impl Admission {
             Ok(permit) => Ok(permit.expect("the semaphore is never closed")),
             Err(_) => Err(self.busy(self.expected_wait(ticket.cheap).max(self.max_wait))),
         }
+    }
+
+    /// Waits for `ticket`'s slot (see [`Admission::slot`]), then runs `search` on a blocking
+    /// thread that holds the slot and the ticket's place until the search has really ended,
+    /// and records what it took as a search of `kind`.
+    pub async fn run<T: Send + 'static>(
+        &self,
+        ticket: Ticket,
+        kind: Kind,
+        search: impl FnOnce() -> T + Send + 'static,
+    ) -> Result<JoinHandle<T>, Busy> {
+        let permit = self.slot(&ticket).await?;
+        let costs = self.costs.clone();
+        Ok(tokio::task::spawn_blocking(move || {
+            let _held = (permit, ticket);
+            let start = Instant::now();
+            let out = search();
+            costs.record(kind, start.elapsed());
+            out
+        }))
     }
 
     /// The answer to a request that would wait `wait`: try again once the queue has

@@ -4,9 +4,8 @@
 //! iteration, and last `{"event":"done","status":N,"body":{…}}` where `body` is exactly what
 //! the plain request would have answered with status `N`.
 
-use super::api::AppState;
 use super::error::ApiError;
-use super::limits::{StopOnDrop, Ticket};
+use super::limits::{Admission, StopOnDrop, Ticket};
 use super::search::{self, Prepared};
 use crate::answer::iteration_json;
 use axum::body::{Body, Bytes};
@@ -17,7 +16,6 @@ use pdbsolver::{Event, Observer};
 use serde_json::{json, Value};
 use std::convert::Infallible;
 use std::pin::Pin;
-use std::sync::Arc;
 use std::task::{Context, Poll};
 use std::time::{Duration, Instant};
 use tokio::sync::mpsc;
@@ -64,7 +62,7 @@ pub fn observer() -> (Observer, Events) {
 /// free, and answers with its stream; the search's own outcome comes in the last line. A
 /// request that waits longer than the server's bound for its slot is answered 503 instead.
 pub async fn solve(
-    st: Arc<AppState>,
+    admission: &Admission,
     prepared: Prepared,
     events: Events,
     ticket: Ticket,
@@ -74,23 +72,18 @@ pub async fn solve(
         tx: events,
         rx: mut from_search,
     } = events;
-    let permit = st
-        .admission
-        .slot(&ticket)
+    let kind = prepared.kind();
+    let search = admission
+        .run(ticket, kind, move || {
+            let (status, body) = match search::run(&prepared) {
+                Ok(v) => (StatusCode::OK, v),
+                Err(e) => (e.status, e.json()),
+            };
+            let done = json!({ "event": "done", "status": status.as_u16(), "body": body });
+            let _ = events.send(done);
+        })
         .await
         .map_err(|b| ApiError::busy(&b))?;
-    let kind = prepared.kind();
-    let search = tokio::task::spawn_blocking(move || {
-        let _held = (permit, ticket);
-        let start = Instant::now();
-        let outcome = search::run(&prepared);
-        st.admission.costs.record(kind, start.elapsed());
-        let (status, body) = match outcome {
-            Ok(v) => (StatusCode::OK, v),
-            Err(e) => (e.status, e.json()),
-        };
-        let _ = events.send(json!({ "event": "done", "status": status.as_u16(), "body": body }));
-    });
     let (to_body, body) = mpsc::channel::<Bytes>(16);
     tokio::spawn(async move {
         // Dropped when this task ends: after the last line, or as soon as a line cannot be

@@ -6,6 +6,8 @@
 use super::HeuristicArgs;
 use anyhow::Result;
 use clap::Args;
+use pdbformat::parse::parse_tiles;
+use pdbformat::{Board, Goal, PuzzleError};
 use pdbsolver::{AlgorithmName, Pruning, Request, RequestError};
 
 /// A clap value parser for a flag whose value [`Request::set`] reads under `key`: the field
@@ -18,6 +20,30 @@ pub fn read_as<T: 'static>(
         let mut r = Request::default();
         r.set(key, value).map_err(|e| describe(&e))?;
         field(r).ok_or_else(|| format!("--{key} takes a value"))
+    }
+}
+
+/// The clap value parser of `--board`: a board `WxH` that exists, kept as written (a usage
+/// error, exit 2, otherwise).
+pub fn board_arg(s: &str) -> Result<String, String> {
+    s.parse::<Board>()
+        .map(|_| s.to_string())
+        .map_err(|e| e.to_string())
+}
+
+/// The clap value parser of `--goal`: a named goal, or tiles that make a goal on a board of
+/// their number of cells (a usage error, exit 2, otherwise). Whether the goal fits the
+/// puzzle's board is checked once that board is known.
+pub fn goal_arg(s: &str) -> Result<String, String> {
+    let cells = parse_tiles(s).map_or(16, |t| t.len());
+    let board = (2..=cells / 2)
+        .find(|&w| cells.is_multiple_of(w) && cells / w >= 2)
+        .and_then(|w| Board::new(w, cells / w).ok())
+        .ok_or_else(|| format!("invalid goal {s:?}: {cells} tiles fill no board"))?;
+    match Goal::parse(board, s) {
+        Ok(_) => Ok(s.to_string()),
+        Err(e @ PuzzleError::InvalidGoal { .. }) => Err(e.to_string()),
+        Err(e) => Err(format!("invalid goal {s:?}: {e}")),
     }
 }
 
@@ -41,6 +67,11 @@ impl std::fmt::Display for UsageError {
 }
 
 impl std::error::Error for UsageError {}
+
+/// Bad arguments said in `message`: a [`UsageError`] (exit status 2).
+pub fn usage(message: impl std::fmt::Display) -> anyhow::Error {
+    UsageError(message.to_string()).into()
+}
 
 /// [`describe`] as an error: a [`UsageError`] (exit status 2) for a setting the algorithm
 /// does not take, else a plain one (exit status 1, as for other input that cannot be used).

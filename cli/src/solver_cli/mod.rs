@@ -9,8 +9,10 @@ mod puzzles;
 pub(crate) mod setup;
 mod solve;
 
+use crate::output::outln;
 use clap::{Args, Parser, Subcommand};
 use pdbsolver::{Request, SolveError};
+use std::ffi::OsString;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, OnceLock};
@@ -85,11 +87,13 @@ DEFAULT DATABASE
     1. $PDB_DIR
     2. artifacts/ in the current directory
     3. $XDG_CACHE_HOME/pdb-tiles, or ~/.cache/pdb-tiles
-  trying the default name first (4x4: 15-663-za.pdb), then any other *.pdb file in name order.
-  For 4x4 with the blank's goal in a corner, when none is found, the zero-aware 6-6-3 database
-  (24 MB, a few seconds) is built once into $PDB_DIR or the cache directory, and reused by
-  later runs (--no-build to skip). Boards without a database fall back to Manhattan + linear
-  conflict, and say so.
+  trying the board's default name first (4x4: 15-663-za.pdb, 5x5: 24-6666x7-za-bit1.pdb),
+  then any other *.pdb file in name order. On 4x4 and 5x5 with the blank's goal in a corner,
+  when none is found, the board's default database (4x4: the zero-aware 6-6-3; 5x5: seven
+  6-6-6-6 partitions sharing their tables, at one bit per entry) is built on first use into
+  $PDB_DIR or the cache directory, and reused by later runs; the 5x5 build is long, so pass
+  --no-build to skip it (or fetch the database with `solver fetch`). Boards without a
+  database fall back to Manhattan + linear conflict, and say so.
 
 EXIT STATUS
   0 all puzzles solved; 1 an error (unreadable, impossible or unsolvable puzzle, unusable
@@ -135,10 +139,10 @@ enum Command {
 #[derive(Args, Debug, Clone)]
 pub struct HeuristicArgs {
     /// Board as WxH (columns x rows), e.g. 3x4; inferred from square tile counts otherwise.
-    #[arg(long, value_name = "WxH")]
+    #[arg(long, value_name = "WxH", value_parser = flags::board_arg)]
     pub board: Option<String>,
     /// Goal: blank-first, blank-last or a tile list such as "1 2 3 4 5 6 7 8 0".
-    #[arg(long, default_value = "blank-first")]
+    #[arg(long, default_value = "blank-first", value_parser = flags::goal_arg)]
     pub goal: String,
     /// Pattern-database file, or a standard database or catalogue name such as 15-78-za-bit1
     /// or 15-78+78b-za-bit1, found in the directories `solver locate` lists (repeatable).
@@ -160,12 +164,10 @@ pub struct HeuristicArgs {
     #[arg(long)]
     pub no_verify: bool,
     /// Where uncompressed tables live while searched: `map` (mapped from the file: no copy,
-    /// the fastest start; Korf's 100 with the byte-per-entry 7-8 takes half the time of
-    /// `huge-pages` as a whole process), `huge-pages` (read into memory that asks for 2 MiB
-    /// pages: a copy at load, then lookups with fewer TLB misses; for searches that last
-    /// seconds or more) or `auto`: huge pages on boards of more than 16 cells (the 24-puzzle:
-    /// 0.71-0.79 of the mapped time), else mapped. Compressed tables are always decoded into
-    /// huge-page memory.
+    /// the fastest start, for many short searches), `huge-pages` (read into memory that asks
+    /// for huge pages: a copy at load, then lookups with fewer TLB misses; for long searches)
+    /// or `auto`: huge pages on boards of more than 16 cells, whose searches are long, else
+    /// mapped. Compressed tables are always decoded into huge-page memory.
     #[arg(long, value_name = "HOW", default_value = "auto", value_parser = parse_residence)]
     pub load: pdbsolver::Residence,
     /// Never build the default database; fall back to linear-conflict when none is found.
@@ -174,8 +176,20 @@ pub struct HeuristicArgs {
 }
 
 impl HeuristicArgs {
-    /// Adds the heuristic and the reflection these flags ask for to the request `r`.
+    /// Checks that the goal fits the board when both are given (bad arguments, exit 2).
+    pub fn check(&self) -> anyhow::Result<()> {
+        let Some(board) = self.board.as_deref() else {
+            return Ok(());
+        };
+        let board: pdbformat::Board = board.parse().map_err(flags::usage)?;
+        pdbformat::Goal::parse(board, &self.goal).map_err(flags::usage)?;
+        Ok(())
+    }
+
+    /// Adds the heuristic and the reflection these flags ask for to the request `r`, once
+    /// the board and goal are [checked](Self::check).
     pub fn add_to(&self, r: &mut Request) -> anyhow::Result<()> {
+        self.check()?;
         r.set("heuristic", &self.heuristic)
             .map_err(flags::request_error)?;
         if self.no_reflect {
@@ -203,14 +217,50 @@ fn parse_residence(s: &str) -> Result<pdbsolver::Residence, String> {
     }
 }
 
+/// The subcommands whose `--json` answers errors in JSON too.
+const JSON_COMMANDS: [&str; 3] = ["solve", "bench", "compare"];
+
+/// Whether the command line asks a command that answers in JSON for `--json` (read from the
+/// words themselves, so that it holds for the errors of the command line too).
+fn wants_json(args: &[OsString]) -> bool {
+    let words = || args.iter().skip(1).take_while(|a| *a != "--");
+    let command = words().find(|a| !a.to_string_lossy().starts_with('-'));
+    command.is_some_and(|c| JSON_COMMANDS.iter().any(|j| c == j)) && words().any(|a| a == "--json")
+}
+
+/// Reports the error `message`: with `--json` one JSON object `{"error": message}` on standard
+/// output, else `error: message` on standard error.
+fn report(message: &str, json: bool) {
+    if json {
+        outln!("{}", serde_json::json!({ "error": message }));
+    } else {
+        eprintln!("error: {message}");
+    }
+}
+
 /// Parses the command line, runs it, and returns the exit code.
 pub fn run() -> i32 {
-    let cli = Cli::parse();
+    let args: Vec<OsString> = std::env::args_os().collect();
+    let json = wants_json(&args);
+    let cli = match Cli::try_parse_from(&args) {
+        Ok(cli) => cli,
+        // Help and version go to standard output, usage errors as clap writes them.
+        Err(e) if !json || !e.use_stderr() => e.exit(),
+        Err(e) => {
+            let rendered = e.to_string();
+            let first = rendered.lines().next().unwrap_or_default();
+            report(first.strip_prefix("error: ").unwrap_or(first), true);
+            return EXIT_USAGE;
+        }
+    };
     let result = match cli.command {
         Command::Solve(a) => solve::run(a),
         Command::Bench(a) => bench::run(a),
         Command::Compare(a) => compare::run(a),
-        Command::Locate(a) => setup::locate(&a.heuristic),
+        Command::Locate(a) => a
+            .heuristic
+            .check()
+            .and_then(|()| setup::locate(&a.heuristic)),
         Command::Fetch(a) => fetch::run(a),
         #[cfg(feature = "serve")]
         Command::Serve(a) => crate::serve::run(a),
@@ -218,7 +268,7 @@ pub fn run() -> i32 {
     match result {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("error: {}", pdbformat::error::describe(&*e));
+            report(&pdbformat::error::describe(&*e), json);
             if e.downcast_ref::<flags::UsageError>().is_some() {
                 EXIT_USAGE
             } else {

@@ -3,7 +3,7 @@
 //! path for every algorithm: the flags make a request, the request a search.
 
 use super::checkpoint::{self, Checkpointing};
-use super::flags::{request_error, SearchFlags};
+use super::flags::{request_error, usage, SearchFlags};
 use super::puzzles::{from_args, list_board, read_input};
 use super::setup::{heuristic_for, make_goal, parse_board, prepare_pruner};
 use super::{batch_exit_code, exit_code, HeuristicArgs};
@@ -78,13 +78,15 @@ pub fn run(a: SolveArgs) -> Result<i32> {
     if a.checkpoint.is_some()
         && (request.algorithm_name() != AlgorithmName::Ida || a.input.is_some())
     {
-        bail!("--checkpoint works with one puzzle and the ida algorithm");
+        return Err(usage(
+            "--checkpoint works with one puzzle and the ida algorithm",
+        ));
     }
     if !(a.checkpoint_every.is_finite() && a.checkpoint_every > 0.0) {
-        bail!(
+        return Err(usage(format!(
             "--checkpoint-every must be a positive number of seconds, not {}",
             a.checkpoint_every
-        );
+        )));
     }
     let board = parse_board(a.heuristic.board.as_deref())?;
     let run = Run {
@@ -93,10 +95,10 @@ pub fn run(a: SolveArgs) -> Result<i32> {
         search,
     };
     match (&a.input, a.puzzle.is_empty()) {
-        (Some(_), false) => bail!("give either a puzzle or --input FILE, not both"),
-        (None, true) => {
-            bail!("give a puzzle (e.g. solver solve \"1 2 3 4 5 6 7 0 8\") or --input FILE")
-        }
+        (Some(_), false) => Err(usage("give either a puzzle or --input FILE, not both")),
+        (None, true) => Err(usage(
+            "give a puzzle (e.g. solver solve \"1 2 3 4 5 6 7 0 8\") or --input FILE",
+        )),
         (Some(path), true) => run.file(path, board),
         (None, false) => run.one(board),
     }

@@ -103,10 +103,10 @@ pub struct CompareArgs {
     #[arg(long, value_name = "FILE.svg")]
     plot: Option<PathBuf>,
     /// Board as WxH; inferred from square tile counts otherwise.
-    #[arg(long, value_name = "WxH")]
+    #[arg(long, value_name = "WxH", value_parser = super::flags::board_arg)]
     board: Option<String>,
     /// Goal: blank-first, blank-last or a tile list.
-    #[arg(long, default_value = "blank-first")]
+    #[arg(long, default_value = "blank-first", value_parser = super::flags::goal_arg)]
     goal: String,
     /// Pattern-database file for pdb pairs (repeatable).
     #[arg(long = "db", value_name = "FILE")]
