@@ -4,7 +4,8 @@
 //! as many cache misses in flight as it can (far more than software prefetches issued between
 //! index computations do, and more than a loop that computes and loads in turn).
 
-use super::{shuffle, Entry, PdbHeuristic};
+use super::entry::Entry;
+use super::{shuffle, PdbHeuristic};
 use crate::position::MAX_CELLS;
 use pdbformat::rank::FastZeroAware;
 

@@ -50,15 +50,25 @@
 //! ([`LoadedTable::child_value`]). Only [`Heuristic::init`] needs more: a walk down to the goal
 //! per table and view ([`LoadedTable::exact_value`]). The choice is per table, so one
 //! heuristic may mix encodings.
+//!
+//! [`LoadedTable::child_value`]: crate::db::LoadedTable::child_value
+//! [`LoadedTable::exact_value`]: crate::db::LoadedTable::exact_value
 
 mod batch;
+mod build;
+mod entry;
+mod parts;
 mod shuffle;
+mod views;
+
+pub use parts::{PdbParts, PdbPending, PdbUndo};
+pub use views::{reflection_for, reflections_for};
 
 use super::{Heuristic, StepChange};
-use crate::db::{Database, DbError, LoadedTable};
 use crate::position::{MAX_CELLS, NO_CELL};
-use pdbformat::{Board, Goal, Symmetry, TableKind};
-use std::sync::Arc;
+use entry::{Component, Entry, TileLinks};
+use parts::entry_ix;
+use pdbformat::{Symmetry, TableKind};
 
 /// The most components (groups × views) one heuristic combines.
 pub const MAX_COMPONENTS: usize = 16;
@@ -66,74 +76,9 @@ pub const MAX_COMPONENTS: usize = 16;
 /// The most distinct (table, view) entries one heuristic combines.
 pub const MAX_ENTRIES: usize = 64;
 
-/// In [`TileLinks::of_comp`]: the component holds no entry of the tile (the position of a
-/// change that is always 0).
-const UNCHANGED: u8 = MAX_COMPONENTS as u8;
-
 /// Components whose lookups [`Heuristic::prepare`] computes and prefetches ahead (the others'
 /// are computed in [`Heuristic::evaluate`] once these leave the child within the bound).
 const PREFETCHED: usize = 4;
-
-/// One table under one view, shared by every component that holds it: its cell map and the
-/// user tile in each pattern slot.
-#[derive(Clone, Debug)]
-struct Entry {
-    table: Arc<LoadedTable>,
-    /// User cell → cell in the table's frame.
-    cellmap: [u8; MAX_CELLS],
-    /// The user tile whose cell goes into each slot (pattern tile order).
-    slot_tile: Vec<u8>,
-}
-
-impl Entry {
-    /// The user tiles this entry covers and its table's kind: entries that agree on both give
-    /// the same value (every table is exact for its tile set).
-    fn covers(&self) -> (u64, TableKind) {
-        let mask = self.slot_tile.iter().fold(0u64, |m, &t| m | 1u64 << t);
-        (mask, self.table.kind)
-    }
-
-    /// Writes the cells of this entry's tiles, in its table's frame and slot order, into the
-    /// first slots of `cells`, for the position whose tile `t` stands on `row[t]` (user
-    /// frame); returns the set of those cells.
-    #[inline(always)]
-    fn place(&self, row: &[u8; MAX_CELLS], cells: &mut [u8; MAX_CELLS]) -> u64 {
-        let mut occ = 0u64;
-        for (cell, &t) in cells.iter_mut().zip(&self.slot_tile) {
-            let c = self.cellmap[row[t as usize & (MAX_CELLS - 1)] as usize & (MAX_CELLS - 1)];
-            *cell = c;
-            occ |= 1u64 << (c & 63);
-        }
-        occ
-    }
-}
-
-/// A group of tables under one view, summed.
-#[derive(Clone, Debug)]
-struct Component {
-    /// For each user tile, the entry (global number) that holds it, or `NO_CELL`.
-    tile_entry: [u8; MAX_CELLS],
-    /// The entries (global numbers) the component sums.
-    entries: Vec<u8>,
-}
-
-/// The entries one user tile's move changes: each distinct (table, view) that holds the tile
-/// once, however many components share it (a catalogue's or compound's groups share
-/// tables), those of the first [`PREFETCHED`] components first.
-#[derive(Clone, Debug)]
-struct TileLinks {
-    /// How many entries hold the tile.
-    len: u8,
-    /// How many of them the first `PREFETCHED` components use (the first `lead` entries).
-    lead: u8,
-    /// The entries (global numbers).
-    entry: [u8; MAX_COMPONENTS],
-    /// The tile's slot in each.
-    slot: [u8; MAX_COMPONENTS],
-    /// For each component, the position in `entry` of its entry for the tile, or
-    /// [`UNCHANGED`].
-    of_comp: [u8; MAX_COMPONENTS],
-}
 
 /// An additive pattern-database heuristic prepared for one goal.
 #[derive(Clone, Debug)]
@@ -150,224 +95,7 @@ pub struct PdbHeuristic {
     differential: usize,
 }
 
-/// The parts of the estimate of one position: each entry's tile cells, occupied set and value, each component's sum.
-#[derive(Debug)]
-pub struct PdbParts {
-    cells: Vec<[u8; MAX_CELLS]>,
-    occ: [u64; MAX_ENTRIES],
-    values: [u8; MAX_ENTRIES],
-    sums: [u32; MAX_COMPONENTS],
-    h: u32,
-}
-
-impl Clone for PdbParts {
-    fn clone(&self) -> Self {
-        PdbParts {
-            cells: self.cells.clone(),
-            occ: self.occ,
-            values: self.values,
-            sums: self.sums,
-            h: self.h,
-        }
-    }
-
-    /// Copies into the vectors already there: no allocation between parts of one heuristic.
-    fn clone_from(&mut self, source: &Self) {
-        self.cells.clone_from(&source.cells);
-        self.occ = source.occ;
-        self.values = source.values;
-        self.sums = source.sums;
-        self.h = source.h;
-    }
-}
-
-/// Entry `e`'s index in the fixed arrays of [`PdbParts`]: `e` itself, which construction keeps
-/// below [`MAX_ENTRIES`]; the mask lets the compiler drop the bounds check on the search's
-/// path.
-#[inline(always)]
-fn entry_ix(e: usize) -> usize {
-    e & (MAX_ENTRIES - 1)
-}
-
-/// What one child's update needs, prepared before the node's children are applied: the
-/// index of each entry the first components look up (computed and prefetched by
-/// [`Heuristic::prepare`]) and, once [`Heuristic::evaluate`] has looked them up, the new
-/// value of every entry the move changes (by position in the tile's `TileLinks`) and the
-/// child's estimate.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct PdbPending {
-    index: [u64; PREFETCHED],
-    values: [u8; MAX_COMPONENTS],
-    h: u32,
-    evaluated: bool,
-}
-
-/// Restores a [`PdbParts`]: the previous value of each entry the move changed (by position
-/// in the tile's `TileLinks`), every component's previous sum (a copy: cheaper than undoing
-/// each change) and the previous estimate.
-#[derive(Clone, Copy, Debug)]
-pub struct PdbUndo {
-    old: [u8; MAX_COMPONENTS],
-    sums: [u32; MAX_COMPONENTS],
-    h: u32,
-}
-
-/// The board symmetries other than the identity that fix `goal`'s blank cell, each usable as
-/// an extra view: the transposition for a blank on the main diagonal (or the
-/// anti-transposition on the anti-diagonal) first, then the others in [`Symmetry::of_board`]
-/// order. A corner blank has one (the diagonal through it), the centre of an odd square has
-/// seven, a cell off every axis and diagonal none.
-pub fn reflections_for(goal: &Goal) -> Vec<Symmetry> {
-    let mut syms = Symmetry::fixing(goal.board(), goal.blank_cell());
-    syms.retain(|&s| s != Symmetry::Identity);
-    // Stable: the diagonal reflection first, as before there were more views.
-    syms.sort_by_key(|s| !matches!(s, Symmetry::Transpose | Symmetry::AntiTranspose));
-    syms
-}
-
-/// The first of [`reflections_for`], if any: the diagonal reflection for a blank on a
-/// diagonal of a square board.
-pub fn reflection_for(goal: &Goal) -> Option<Symmetry> {
-    reflections_for(goal).first().copied()
-}
-
 impl PdbHeuristic {
-    /// Prepares the tables of `dbs` for `goal`. With `reflect`, adds a view for each board
-    /// symmetry that fixes the goal's blank cell (see [`reflections_for`]), less the views
-    /// that only repeat a component.
-    pub fn new(dbs: &[Arc<Database>], goal: &Goal, reflect: bool) -> Result<PdbHeuristic, DbError> {
-        let board = goal.board();
-        // Each table with its database's frame and the user tiles it covers.
-        let mut tables: Vec<(Arc<LoadedTable>, &Database, Symmetry, u64)> = Vec::new();
-        let mut groups: Vec<Vec<usize>> = Vec::new();
-        // The tiles of the last group, which the next disjoint table joins.
-        let mut covered = 0u64;
-        for db in dbs {
-            let frame = db.frame_for(goal)?;
-            let first = tables.len();
-            for t in db.tables() {
-                let inv = frame.inverse();
-                let mask = t.pattern.tiles().iter().fold(0u64, |m, &u| {
-                    let user_cell = inv.map(board, db.goal().cell_of(u as usize));
-                    m | 1u64 << goal.tile_at(user_cell)
-                });
-                tables.push((t.clone(), db, frame, mask));
-            }
-            let masks: Vec<u64> = tables[first..].iter().map(|t| t.3).collect();
-            if let Some(covers) = compound_groups(&masks) {
-                // A compound: each exact cover of its tiles is a group of its own.
-                groups.extend(
-                    covers
-                        .into_iter()
-                        .map(|c| c.into_iter().map(|i| first + i).collect()),
-                );
-                covered = u64::MAX;
-                continue;
-            }
-            // Disjoint tables: greedy grouping by disjoint user tiles, across files.
-            for (i, &mask) in masks.iter().enumerate() {
-                match groups.last_mut() {
-                    Some(g) if covered & mask == 0 => {
-                        g.push(first + i);
-                        covered |= mask;
-                    }
-                    _ => {
-                        groups.push(vec![first + i]);
-                        covered = mask;
-                    }
-                }
-            }
-        }
-        let reflections = if reflect {
-            reflections_for(goal)
-        } else {
-            Vec::new()
-        };
-        let views: Vec<Option<Symmetry>> = std::iter::once(None)
-            .chain(reflections.iter().copied().map(Some))
-            .collect();
-        let mut entries = Vec::new();
-        let mut comps = Vec::new();
-        // Each kept component's viewed tile sets with their table kinds, sorted: equal keys
-        // compute equal sums (every table is exact for its tile set).
-        let mut seen: Vec<Vec<(u64, TableKind)>> = Vec::new();
-        let mut used_views: Vec<Symmetry> = Vec::new();
-        for view in &views {
-            for group in &groups {
-                let made: Vec<Entry> = group
-                    .iter()
-                    .map(|&i| {
-                        let (table, db, frame, _) = &tables[i];
-                        make_entry(board, goal, db.goal(), table, *frame, *view)
-                    })
-                    .collect();
-                let mut key: Vec<(u64, TableKind)> = made.iter().map(Entry::covers).collect();
-                key.sort_unstable_by_key(|&(m, k)| (m, k == TableKind::ZeroAware));
-                if seen.contains(&key) {
-                    continue;
-                }
-                seen.push(key);
-                if let Some(v) = view {
-                    if !used_views.contains(v) {
-                        used_views.push(*v);
-                    }
-                }
-                let mut comp = Component {
-                    tile_entry: [NO_CELL; MAX_CELLS],
-                    entries: Vec::new(),
-                };
-                for entry in made {
-                    // An entry that covers the same user tiles with a table of the same kind
-                    // has the same value (every table is exact for its tile set): one entry,
-                    // looked up once per move, serves every component that holds it.
-                    let e = match entries
-                        .iter()
-                        .position(|f: &Entry| f.covers() == entry.covers())
-                    {
-                        Some(e) => e,
-                        None => {
-                            entries.push(entry);
-                            entries.len() - 1
-                        }
-                    };
-                    if e >= MAX_ENTRIES {
-                        return Err(DbError::TooMany {
-                            what: "distinct (table, view) pairs",
-                            max: MAX_ENTRIES,
-                            found: e + 1,
-                        });
-                    }
-                    for &t in &entries[e].slot_tile {
-                        debug_assert_eq!(comp.tile_entry[t as usize], NO_CELL);
-                        comp.tile_entry[t as usize] = e as u8;
-                    }
-                    comp.entries.push(e as u8);
-                }
-                comps.push(comp);
-            }
-        }
-        if comps.len() > MAX_COMPONENTS {
-            return Err(DbError::TooMany {
-                what: "components (table groups × views)",
-                max: MAX_COMPONENTS,
-                found: comps.len(),
-            });
-        }
-        let links = (0..board.cells())
-            .map(|t| tile_links(&comps, &entries, t))
-            .collect();
-        let differential = entries.iter().filter(|e| e.table.is_differential()).count();
-        Ok(PdbHeuristic {
-            entries,
-            comps,
-            links,
-            groups: groups.len(),
-            differential,
-            reflections: used_views,
-            cells: board.cells(),
-        })
-    }
-
     /// Number of additive groups (the heuristic is the maximum over groups and views).
     pub fn groups(&self) -> usize {
         self.groups
@@ -397,107 +125,6 @@ impl PdbHeuristic {
         }
         cell_of
     }
-
-    /// Checks that every table can give the exact value of the position `tiles` (as
-    /// [`Heuristic::init`] needs): always true for `u8` and `u4` tables; for `bit1` tables
-    /// the walk down to the goal must succeed, which fails only for a corrupt table (one
-    /// loaded without its digest check). `init` itself counts such a table as 0.
-    pub fn check_position(&self, tiles: &[u8; MAX_CELLS]) -> Result<(), DbError> {
-        let cell_of = self.cell_of(tiles);
-        for entry in self.entries.iter().filter(|e| e.table.is_differential()) {
-            let mut cells = [0u8; MAX_CELLS];
-            let occ = entry.place(&cell_of, &mut cells);
-            let blank = entry.cellmap[cell_of[0] as usize];
-            entry
-                .table
-                .exact_value(&cells[..entry.slot_tile.len()], occ, blank)?;
-        }
-        Ok(())
-    }
-}
-
-/// The entry for `table` of a database with goal `db_goal` in `frame`, under `view`.
-fn make_entry(
-    board: Board,
-    goal: &Goal,
-    db_goal: &Goal,
-    table: &Arc<LoadedTable>,
-    frame: Symmetry,
-    view: Option<Symmetry>,
-) -> Entry {
-    let n = board.cells();
-    let mut cellmap = [0u8; MAX_CELLS];
-    let mut inverse = [0u8; MAX_CELLS];
-    for (x, m) in cellmap.iter_mut().enumerate().take(n) {
-        let viewed = view.map_or(x, |v| v.map(board, x));
-        *m = frame.map(board, viewed) as u8;
-        inverse[*m as usize] = x as u8;
-    }
-    // Table tile u stands for the user tile whose goal cell maps to u's goal cell.
-    let slot_tile = table
-        .pattern
-        .tiles()
-        .iter()
-        .map(|&u| goal.tile_at(inverse[db_goal.cell_of(u as usize)] as usize) as u8)
-        .collect();
-    Entry {
-        table: table.clone(),
-        cellmap,
-        slot_tile,
-    }
-}
-
-/// The entries that hold user tile `t`, in the order the components first use them.
-fn tile_links(comps: &[Component], entries: &[Entry], t: usize) -> TileLinks {
-    let mut links = TileLinks {
-        len: 0,
-        lead: 0,
-        entry: [NO_CELL; MAX_COMPONENTS],
-        slot: [NO_CELL; MAX_COMPONENTS],
-        of_comp: [UNCHANGED; MAX_COMPONENTS],
-    };
-    for (ci, comp) in comps.iter().enumerate() {
-        let e = comp.tile_entry[t];
-        if e != NO_CELL {
-            let n = links.len as usize;
-            let pos = match links.entry[..n].iter().position(|&f| f == e) {
-                Some(pos) => pos,
-                None => {
-                    links.entry[n] = e;
-                    links.slot[n] = entries[e as usize]
-                        .slot_tile
-                        .iter()
-                        .position(|&u| u as usize == t)
-                        .expect("the entry holds the tile")
-                        as u8;
-                    links.len += 1;
-                    n
-                }
-            };
-            links.of_comp[ci] = pos as u8;
-        }
-        if ci + 1 == PREFETCHED.min(comps.len()) {
-            links.lead = links.len;
-        }
-    }
-    links
-}
-
-/// The groups of one database whose tables overlap (a compound, `masks` their user tiles):
-/// each exact cover of the tiles they hold, or, if they make none (a hand-made file), each
-/// table alone, which is admissible too. `None` for disjoint tables (a partition), which the
-/// greedy grouping takes.
-fn compound_groups(masks: &[u64]) -> Option<Vec<Vec<usize>>> {
-    if pdbformat::cover::are_disjoint(masks) {
-        return None;
-    }
-    let all = masks.iter().fold(0, |a, &m| a | m);
-    let covers = pdbformat::cover::exact_covers(masks, all);
-    Some(if covers.is_empty() {
-        (0..masks.len()).map(|i| vec![i]).collect()
-    } else {
-        covers
-    })
 }
 
 /// The moved tile's place in one component's table, the steps that `prepare`, `evaluate` and
