@@ -1,15 +1,22 @@
-//! `cargo xtask ci`: what CI (`.ci/run`) runs (formatting, lints, tests), runnable by hand.
+//! `cargo xtask ci`: what CI (`.ci/run`) runs (formatting, the budgets, lints, tests),
+//! runnable by hand.
 //!
-//! `.ci/run` also installs what a fresh machine lacks (toolchain components, a C compiler);
-//! the steps below are its checks, in its order and with its flags: keep the two in step.
+//! `.ci/run` also installs what a fresh machine lacks (toolchain components, a C compiler) and
+//! runs the Python, browser, MPI and fuzz checks; the steps below are its Rust checks, in its
+//! order and with its flags: keep the two in step.
 
 use anyhow::{Context, Result};
 use std::path::Path;
 use std::process::Command;
 
+/// The budgets' step, `cargo xtask ci --budgets` ([`crate::budgets`]): run in this process
+/// rather than through cargo.
+pub const BUDGETS: &[&str] = &["xtask", "ci", "--budgets"];
+
 /// The cargo invocations of CI, in order (those of `.ci/run`).
 pub const STEPS: &[&[&str]] = &[
     &["fmt", "--all", "--", "--check"],
+    BUDGETS,
     &[
         "clippy",
         "--workspace",
@@ -33,13 +40,18 @@ pub fn run(root: &Path) -> Result<bool> {
     for step in STEPS {
         let line = format!("cargo {}", step.join(" "));
         println!("$ {line}");
-        let status = Command::new(cargo())
-            .args(*step)
-            .current_dir(root)
-            .status()
-            .with_context(|| format!("cannot run `{line}`"))?;
-        if !status.success() {
-            eprintln!("ci: `{line}` failed ({status})");
+        let passed = if *step == BUDGETS {
+            crate::budgets::run(root)?
+        } else {
+            let status = Command::new(cargo())
+                .args(*step)
+                .current_dir(root)
+                .status()
+                .with_context(|| format!("cannot run `{line}`"))?;
+            status.success()
+        };
+        if !passed {
+            eprintln!("ci: `{line}` failed");
             return Ok(false);
         }
     }
@@ -52,15 +64,23 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_steps_are_those_of_the_ci_script() {
+    fn the_steps_are_those_of_the_ci_script_in_its_order() {
         let script = std::fs::read_to_string(crate::project_root().join(".ci/run"))
             .expect(".ci/run is there");
+        let lines: Vec<&str> = script.lines().map(str::trim).collect();
+        let mut previous = None;
         for step in STEPS {
             let line = format!("cargo {}", step.join(" "));
+            let at = lines.iter().position(|l| *l == line);
             assert!(
-                script.lines().any(|l| l.trim() == line),
+                at.is_some(),
                 "`{line}` is not a line of .ci/run: keep xtask/src/ci.rs and .ci/run in step"
             );
+            assert!(
+                at > previous,
+                "`{line}` comes earlier in .ci/run than in xtask/src/ci.rs: keep them in step"
+            );
+            previous = at;
         }
     }
 }
