@@ -133,13 +133,17 @@ fn one_table_serves_both_goal_conventions_and_other_corners() {
         );
         // And the other way round.
         let p = random_walk(&first, 40, &mut rng);
-        assert_replays(&p, &first, &same_length_as_lc(&[dbl.clone()], &p, &first));
+        assert_replays(
+            &p,
+            &first,
+            &same_length_as_lc(std::slice::from_ref(&dbl), &p, &first),
+        );
         // A goal with the blank top-right (a flip of blank-first), reflected on the anti-diagonal.
         let p = random_walk(&top_right, 40, &mut rng);
         assert_replays(
             &p,
             &top_right,
-            &same_length_as_lc(&[dbf.clone()], &p, &top_right),
+            &same_length_as_lc(std::slice::from_ref(&dbf), &p, &top_right),
         );
     }
 }
