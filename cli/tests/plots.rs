@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::solver;
+use common::{json_lines, solver, success_stdout};
 use pdbtiles::plot::{histogram, instances, series_color, svg_color};
 use predicates::prelude::*;
 use serde_json::Value;
@@ -21,6 +21,19 @@ struct Mark {
     y: f64,
     /// A rectangle's height (0 for other elements).
     height: f64,
+}
+
+/// The `tag` elements of `marks` filled with `colour`.
+fn filled_marks<'a>(
+    marks: &'a [Mark],
+    tag: &str,
+    colour: plotters::style::RGBColor,
+) -> Vec<&'a Mark> {
+    let fill = svg_color(colour);
+    marks
+        .iter()
+        .filter(|m| m.tag == tag && m.fill == fill)
+        .collect()
 }
 
 /// Every circle, polygon and rectangle of the SVG file at `path`, in document order; the file
@@ -58,14 +71,6 @@ fn read_svg(path: &Path) -> (Vec<Mark>, String) {
         });
     }
     (out, words)
-}
-
-/// The JSON lines of a command's output.
-fn json_lines(out: &[u8]) -> Vec<Value> {
-    String::from_utf8_lossy(out)
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect()
 }
 
 /// The JSON lines of a command's output that report a run (not the closing summary).
@@ -107,14 +112,11 @@ fn compare_draws_one_mark_per_puzzle_and_pair_in_both_panels() {
         "astar:linear-conflict",
         "weighted:manhattan:w=2",
     ];
-    let out = solver(home.path())
-        .args(["compare", "--board", "3x3", "--input", "p.txt", "--json"])
-        .args(["--pairs", &pairs.join(","), "--plot", "c.svg"])
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
+    let out = success_stdout(
+        solver(home.path())
+            .args(["compare", "--board", "3x3", "--input", "p.txt", "--json"])
+            .args(["--pairs", &pairs.join(","), "--plot", "c.svg"]),
+    );
     let runs = runs(&out);
     assert_eq!(runs.len(), puzzles.len() * pairs.len());
     let (marks, words) = read_svg(&home.path().join("c.svg"));
@@ -179,32 +181,15 @@ fn bench_draws_ours_beside_the_published_counts() {
                 3 0 3 1 6 5 4 7 8 2 14 100000\n\
                 9 4 1 2 0 5 6 3 8 7 23 1000\n";
     std::fs::write(home.path().join("b.txt"), file).unwrap();
-    let out = solver(home.path())
-        .args([
-            "bench",
-            "b.txt",
-            "--heuristic",
-            "manhattan",
-            "--json",
-            "--plot",
-            "b.svg",
-        ])
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
+    let out = success_stdout(
+        solver(home.path())
+            .args("bench b.txt --heuristic manhattan --json --plot b.svg".split(' ')),
+    );
     let runs = runs(&out);
     assert_eq!(runs.len(), 3);
     let (marks, words) = read_svg(&home.path().join("b.svg"));
-    let ours: Vec<&Mark> = marks
-        .iter()
-        .filter(|m| m.tag == "circle" && m.fill == svg_color(instances::OURS))
-        .collect();
-    let published: Vec<&Mark> = marks
-        .iter()
-        .filter(|m| m.tag == "polygon" && m.fill == svg_color(instances::PUBLISHED))
-        .collect();
+    let ours = filled_marks(&marks, "circle", instances::OURS);
+    let published = filled_marks(&marks, "polygon", instances::PUBLISHED);
     assert_eq!(ours.len(), 3, "one mark per instance");
     assert_eq!(published.len(), 3, "one mark per published count");
     assert!(
@@ -223,14 +208,7 @@ fn bench_draws_ours_beside_the_published_counts() {
 
     // Stopped searches: a hollow mark each, at the nodes they had generated.
     let out = solver(home.path())
-        .args([
-            "bench",
-            "b.txt",
-            "--heuristic",
-            "manhattan",
-            "--max-nodes",
-            "50",
-        ])
+        .args("bench b.txt --heuristic manhattan --max-nodes 50".split(' '))
         .args(["--json", "--plot", "s.svg"])
         .assert()
         .code(3)
@@ -247,10 +225,7 @@ fn bench_draws_ours_beside_the_published_counts() {
         .iter()
         .filter(|m| m.tag == "circle" && m.fill == "none" && m.stroke == svg_color(instances::OURS))
         .count();
-    let filled = marks
-        .iter()
-        .filter(|m| m.tag == "circle" && m.fill == svg_color(instances::OURS))
-        .count();
+    let filled = filled_marks(&marks, "circle", instances::OURS).len();
     assert_eq!((hollow, filled), (stopped, 3 - stopped));
 }
 
@@ -280,15 +255,7 @@ fn pdbgen(home: &Path) -> assert_cmd::Command {
 fn info_draws_one_bar_per_value_of_each_table() {
     let home = tempfile::tempdir().unwrap();
     pdbgen(home.path())
-        .args([
-            "build",
-            "--board",
-            "3x3",
-            "--partition",
-            "1-4/5-8",
-            "-o",
-            "a.pdb",
-        ])
+        .args("build --board 3x3 --partition 1-4/5-8 -o a.pdb".split(' '))
         .assert()
         .success();
     let out = pdbgen(home.path())
@@ -301,10 +268,7 @@ fn info_draws_one_bar_per_value_of_each_table() {
     let tables = histograms(&String::from_utf8_lossy(&out));
     assert_eq!(tables.len(), 2);
     let (marks, words) = read_svg(&home.path().join("h.svg"));
-    let bars: Vec<&Mark> = marks
-        .iter()
-        .filter(|m| m.tag == "rect" && m.fill == svg_color(histogram::BAR))
-        .collect();
+    let bars = filled_marks(&marks, "rect", histogram::BAR);
     assert_eq!(
         bars.len(),
         tables.iter().map(Vec::len).sum::<usize>(),
@@ -329,17 +293,7 @@ fn info_draws_one_bar_per_value_of_each_table() {
 
     // A bit1 table: a note instead of bars, unless the values are restored.
     pdbgen(home.path())
-        .args([
-            "build",
-            "--board",
-            "3x3",
-            "--partition",
-            "1-4/5-8",
-            "--encoding",
-            "bit1",
-            "-o",
-            "b.pdb",
-        ])
+        .args("build --board 3x3 --partition 1-4/5-8 --encoding bit1 -o b.pdb".split(' '))
         .assert()
         .success();
     pdbgen(home.path())
@@ -368,27 +322,18 @@ fn info_draws_one_bar_per_value_of_each_table() {
 #[test]
 fn bad_plot_paths_are_clear_errors() {
     let home = tempfile::tempdir().unwrap();
-    solver(home.path())
-        .args([
-            "compare",
-            "--board",
-            "3x3",
-            "1 2 3 4 5 6 7 0 8",
-            "--plot",
-            "c.png",
-        ])
+    let compare = || {
+        let mut c = solver(home.path());
+        c.args(["compare", "--board", "3x3", "1 2 3 4 5 6 7 0 8"]);
+        c
+    };
+    compare()
+        .args(["--plot", "c.png"])
         .assert()
         .code(1)
         .stderr(predicate::str::contains("ending in .svg"));
-    solver(home.path())
-        .args([
-            "compare",
-            "--board",
-            "3x3",
-            "1 2 3 4 5 6 7 0 8",
-            "--pairs",
-            "ida:manhattan",
-        ])
+    compare()
+        .args(["--pairs", "ida:manhattan"])
         .args(["--plot", "missing/c.svg"])
         .assert()
         .code(1)

@@ -242,20 +242,23 @@ fn limits_stop_searches_and_are_capped() {
     assert_eq!(info["limits"]["max_seconds"], json!(2.0));
 }
 
+/// Waits until `server` runs one search and has admitted one request; fails with `what`
+/// after 20 s.
+fn wait_for_one_running(server: &Server, what: &str) {
+    let t = Instant::now();
+    while server.load() != (1, 1) {
+        assert!(t.elapsed() < Duration::from_secs(20), "{what}");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
 #[test]
 fn a_full_queue_gives_503_and_a_client_that_leaves_stops_its_search() {
     let (server, _dir) = server_3x3(&["--searches", "1", "--queue", "0"]);
     let long =
         json!({"puzzle": HARD_4X4, "goal": "blank-last", "heuristic": "hamming", "timeout": 50});
     let conn = server.start_solve(&long);
-    let t = Instant::now();
-    while server.load() != (1, 1) {
-        assert!(
-            t.elapsed() < Duration::from_secs(20),
-            "the search never started"
-        );
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    wait_for_one_running(&server, "the search never started");
     // Another dear search finds no room: 503, with when to come back.
     let a = server.request("POST", "/api/solve", long.to_string().as_bytes());
     let v = a.json();
@@ -287,14 +290,7 @@ fn a_full_queue_gives_503_and_a_client_that_leaves_stops_its_search() {
         b.len()
     )
     .unwrap();
-    let t = Instant::now();
-    while server.load() != (1, 1) {
-        assert!(
-            t.elapsed() < Duration::from_secs(20),
-            "the streamed search never started"
-        );
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    wait_for_one_running(&server, "the streamed search never started");
     hang_up(c);
     assert!(
         server.wait_idle(Duration::from_secs(10)),

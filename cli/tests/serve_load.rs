@@ -22,6 +22,17 @@ use std::time::{Duration, Instant};
 const REQUESTS: usize = 200;
 const CLIENTS: usize = 32;
 
+/// After a load: within 15 s nothing runs or waits, and the 8-puzzle is solved at once.
+fn idle_and_solving(server: &serve::Server) {
+    assert!(
+        server.wait_idle(Duration::from_secs(15)),
+        "searches still running after the load: {:?}",
+        server.load()
+    );
+    let (s, v) = server.solve(&json!({"puzzle": "8 6 7 2 5 4 3 0 1"}));
+    assert_eq!((s, v["length"].as_u64()), (200, Some(27)), "{v}");
+}
+
 #[test]
 fn the_server_survives_concurrent_mixed_load() {
     let goal = Goal::blank_first(Board::new(3, 3).unwrap());
@@ -108,13 +119,7 @@ fn the_server_survives_concurrent_mixed_load() {
     );
     assert!(solved.load(Ordering::SeqCst) > 0, "some solves got through");
     // Afterwards: nothing runs or waits (the abandoned searches stopped), and it still solves.
-    assert!(
-        server.wait_idle(Duration::from_secs(15)),
-        "searches still running after the load: {:?}",
-        server.load()
-    );
-    let (s, v) = server.solve(&json!({"puzzle": "8 6 7 2 5 4 3 0 1"}));
-    assert_eq!((s, v["length"].as_u64()), (200, Some(27)), "{v}");
+    idle_and_solving(&server);
     let (s, _) = server.solve(&json!({"puzzle": "{"}));
     assert_eq!(s, 400);
 }
@@ -194,14 +199,8 @@ fn cheap_solves_are_all_answered_and_dear_ones_never_wait_beyond_the_bound() {
             s => panic!("status {s}: {v}"),
         }
     }
-    assert!(
-        server.wait_idle(Duration::from_secs(15)),
-        "{:?}",
-        server.load()
-    );
     // Cheap requests are served again at once.
-    let (s, v) = server.solve(&json!({"puzzle": "8 6 7 2 5 4 3 0 1"}));
-    assert_eq!((s, v["length"].as_u64()), (200, Some(27)), "{v}");
+    idle_and_solving(&server);
 }
 
 #[test]

@@ -3,8 +3,10 @@
 
 mod common;
 
-use common::{random_solvable, solver, Rng};
-use pdbformat::testkit::says_each_cause_once;
+use common::{
+    fails, fails_saying, home_with_file, random_solvable, solve, solver, stopped_saying,
+    succeeds_saying, success_stdout, Rng,
+};
 use pdbformat::{Board, Direction, Goal, Puzzle};
 use predicates::prelude::*;
 
@@ -35,21 +37,15 @@ fn solve_with_each_algorithm() {
         "weighted",
         "strategic",
     ] {
-        let out = solver(home.path())
-            .args([
-                "solve",
-                "--json",
-                "--heuristic",
-                "manhattan",
-                "--algorithm",
-                alg,
-                P8,
-            ])
-            .assert()
-            .success()
-            .get_output()
-            .stdout
-            .clone();
+        let out = success_stdout(solver(home.path()).args([
+            "solve",
+            "--json",
+            "--heuristic",
+            "manhattan",
+            "--algorithm",
+            alg,
+            P8,
+        ]));
         let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
         let len = replays(P8, None, &goal, v["moves"].as_str().unwrap());
         assert_eq!(v["length"], len);
@@ -60,50 +56,28 @@ fn solve_with_each_algorithm() {
             assert_eq!(v["optimal"], false);
         }
     }
-    solver(home.path())
-        .args([
-            "solve",
-            "--algorithm",
-            "astar",
-            "--heuristic",
-            "manhattan",
-            P8,
-        ])
-        .assert()
-        .success()
-        .stdout(predicate::str::contains("length:     27"))
-        .stdout(predicate::str::contains("algorithm:  astar (optimal)"))
-        .stdout(predicate::str::contains("two-bucket queue"))
-        .stdout(predicate::str::contains("estimated peak"));
-    solver(home.path())
-        .args([
-            "solve",
-            "--algorithm",
-            "weighted",
-            "--weight",
-            "inf",
-            "--heuristic",
-            "lc",
-            P8,
-        ])
-        .assert()
-        .success()
-        .stdout(predicate::str::contains("greedy"))
-        .stdout(predicate::str::contains("(not optimal)"));
-    solver(home.path())
-        .args([
-            "solve",
-            "--algorithm",
-            "parallel-ida",
-            "--threads",
-            "3",
-            "--heuristic",
-            "md",
-            P8,
-        ])
-        .assert()
-        .success()
-        .stdout(predicate::str::contains("per thread:"));
+    let cases: [(&str, &[&str]); 3] = [
+        (
+            "--algorithm astar --heuristic manhattan",
+            &[
+                "length:     27",
+                "algorithm:  astar (optimal)",
+                "two-bucket queue",
+                "estimated peak",
+            ],
+        ),
+        (
+            "--algorithm weighted --weight inf --heuristic lc",
+            &["greedy", "(not optimal)"],
+        ),
+        (
+            "--algorithm parallel-ida --threads 3 --heuristic md",
+            &["per thread:"],
+        ),
+    ];
+    for (args, says) in cases {
+        succeeds_saying(&mut solve(home.path(), args, P8), says);
+    }
 }
 
 #[test]
@@ -113,101 +87,64 @@ fn strategic_solves_a_20x20_board() {
     let goal = Goal::blank_last(b);
     let p = random_solvable(&goal, &mut Rng::new(99));
     let text = format!("{p:#}");
-    let out = solver(home.path())
-        .args([
-            "solve",
-            "--json",
-            "--algorithm",
-            "strategic",
-            "--goal",
-            "blank-last",
-        ])
-        .arg(&text)
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
+    let out = success_stdout(&mut solve(
+        home.path(),
+        "--json --algorithm strategic --goal blank-last",
+        &text,
+    ));
     let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
     replays(&text, None, &goal, v["moves"].as_str().unwrap());
     // Other algorithms say what to use instead.
-    solver(home.path())
-        .args(["solve", "--algorithm", "astar", "--goal", "blank-last"])
-        .arg(&text)
-        .assert()
-        .code(1)
-        .stderr(predicate::function(says_each_cause_once))
-        .stderr(predicate::str::contains("at most 64 cells"));
+    fails_saying(
+        solver(home.path())
+            .args(["solve", "--algorithm", "astar", "--goal", "blank-last"])
+            .arg(&text),
+        "at most 64 cells",
+    );
 }
 
 #[test]
 fn solve_errors_and_limits() {
     let home = tempfile::tempdir().unwrap();
-    solver(home.path())
-        .args(["solve", "--algorithm", "bfs", KORF1])
-        .assert()
-        .code(1)
-        .stderr(predicate::function(says_each_cause_once))
-        .stderr(predicate::str::contains(
+    // Refused, each cause said once: (arguments, puzzle, what standard error says).
+    let refused = [
+        (
+            "--algorithm bfs",
+            KORF1,
             "breadth-first search keeps every position",
-        ));
-    solver(home.path())
-        .args([
-            "solve",
-            "--algorithm",
-            "astar",
-            "--heuristic",
-            "manhattan",
-            "--max-memory",
-            "2M",
-            KORF1,
-        ])
-        .assert()
-        .code(3)
-        .stderr(predicate::str::contains("memory limit: stopped after"))
-        .stderr(predicate::str::contains("at least"));
-    solver(home.path())
-        .args([
-            "solve",
-            "--algorithm",
-            "hybrid",
-            "--heuristic",
-            "manhattan",
-            "--max-nodes",
-            "5000",
-            KORF1,
-        ])
-        .assert()
-        .code(3)
-        .stderr(predicate::str::contains("node limit"));
-    solver(home.path())
-        .args([
-            "solve",
-            "--algorithm",
-            "dfs",
-            "--depth-limit",
-            "3",
-            "--heuristic",
-            "manhattan",
+        ),
+        (
+            "--algorithm dfs --depth-limit 3 --heuristic manhattan",
             P8,
-        ])
-        .assert()
-        .code(1)
-        .stderr(predicate::function(says_each_cause_once))
-        .stderr(predicate::str::contains("no solution within 3 moves"));
-    solver(home.path())
-        .args([
-            "solve",
-            "--algorithm",
-            "astar",
-            "--goal",
-            "blank-last",
+            "no solution within 3 moves",
+        ),
+        (
+            "--algorithm astar --goal blank-last",
             "2 1 3 4 5 6 7 8 0",
-        ])
-        .assert()
-        .code(1)
-        .stderr(predicate::function(says_each_cause_once))
-        .stderr(predicate::str::contains("cannot reach"));
+            "cannot reach",
+        ),
+    ];
+    for (args, puzzle, says) in refused {
+        fails_saying(&mut solve(home.path(), args, puzzle), says);
+    }
+    // Stopped by a limit.
+    stopped_saying(
+        &mut solve(
+            home.path(),
+            "--algorithm astar --heuristic manhattan --max-memory 2M",
+            KORF1,
+        ),
+        "memory limit: stopped after",
+    )
+    .stderr(predicate::str::contains("at least"));
+    stopped_saying(
+        &mut solve(
+            home.path(),
+            "--algorithm hybrid --heuristic manhattan --max-nodes 5000",
+            KORF1,
+        ),
+        "node limit",
+    );
     for bad in [
         ["--algorithm", "warp"],
         ["--weight", "0.5"],
@@ -244,54 +181,28 @@ fn solve_errors_and_limits() {
 
 #[test]
 fn solve_a_file_with_another_algorithm() {
-    let home = tempfile::tempdir().unwrap();
-    let f = home.path().join("p.txt");
-    std::fs::write(&f, format!("{P8} 27\n1 2 3 4 5 6 7 0 8\n1 2 3\n")).unwrap();
-    solver(home.path())
-        .args([
-            "solve",
-            "--algorithm",
-            "astar",
-            "--heuristic",
-            "manhattan",
-            "--board",
-            "3x3",
-            "--input",
-        ])
-        .arg(&f)
-        .assert()
-        .code(1)
-        .stderr(predicate::function(says_each_cause_once))
-        .stdout(predicate::str::contains("#1    length   27"))
-        .stdout(predicate::str::contains("solved 2 of 3"))
-        .stderr(predicate::str::contains("line 3"));
+    let (home, f) = home_with_file("p.txt", &format!("{P8} 27\n1 2 3 4 5 6 7 0 8\n1 2 3\n"));
+    fails(&mut solve(
+        home.path(),
+        "--algorithm astar --heuristic manhattan --board 3x3 --input",
+        &f,
+    ))
+    .stdout(predicate::str::contains("#1    length   27"))
+    .stdout(predicate::str::contains("solved 2 of 3"))
+    .stderr(predicate::str::contains("line 3"));
     // Non-optimal algorithms say how far they are from the optimum given on the line.
-    solver(home.path())
-        .args([
-            "solve",
-            "--algorithm",
-            "strategic",
-            "--board",
-            "3x3",
-            "--input",
-        ])
-        .arg(&f)
-        .assert()
-        .code(1)
-        .stderr(predicate::function(says_each_cause_once))
-        .stdout(predicate::str::is_match(r"#1    length +\d+ \(\+\d+ *\)").unwrap());
+    fails(&mut solve(
+        home.path(),
+        "--algorithm strategic --board 3x3 --input",
+        &f,
+    ))
+    .stdout(predicate::str::is_match(r"#1    length +\d+ \(\+\d+ *\)").unwrap());
 }
 
 #[test]
 fn compare_one_puzzle_with_the_default_pairs() {
     let home = tempfile::tempdir().unwrap();
-    let out = solver(home.path())
-        .args(["compare", "--goal", "blank-last", P8])
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
+    let out = success_stdout(solver(home.path()).args(["compare", "--goal", "blank-last", P8]));
     let text = String::from_utf8(out).unwrap();
     for pair in [
         "bfs ",
@@ -334,16 +245,13 @@ fn compare_a_file_as_json_and_as_totals() {
     }
     std::fs::write(&f, &text).unwrap();
     let pairs = "ida:lc,astar:md,hybrid:lc:budget=500,parallel-ida:md:threads=2,weighted:md:w=inf,strategic";
-    let out = solver(home.path())
-        .args([
-            "compare", "--board", "3x4", "--json", "--pairs", pairs, "--input",
-        ])
-        .arg(&f)
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
+    let out = success_stdout(
+        solver(home.path())
+            .args([
+                "compare", "--board", "3x4", "--json", "--pairs", pairs, "--input",
+            ])
+            .arg(&f),
+    );
     let v: Vec<serde_json::Value> = String::from_utf8(out)
         .unwrap()
         .lines()
@@ -364,39 +272,28 @@ fn compare_a_file_as_json_and_as_totals() {
     let sums: Vec<&serde_json::Value> = v.iter().filter(|r| r["summary"] == true).collect();
     assert!(sums.iter().all(|s| s["solved"] == 3));
     // The totals table.
-    solver(home.path())
-        .args(["compare", "--board", "3x4", "--pairs", pairs, "--input"])
-        .arg(&f)
-        .assert()
-        .success()
-        .stdout(predicate::str::contains("total s"))
-        .stdout(predicate::str::is_match(r"ida:lc\s+3/3").unwrap())
-        .stdout(predicate::str::is_match(r"strategic\s+3/3").unwrap());
+    succeeds_saying(
+        solver(home.path())
+            .args(["compare", "--board", "3x4", "--pairs", pairs, "--input"])
+            .arg(&f),
+        &["total s"],
+    )
+    .stdout(predicate::str::is_match(r"ida:lc\s+3/3").unwrap())
+    .stdout(predicate::str::is_match(r"strategic\s+3/3").unwrap());
 }
 
 #[test]
 fn compare_flags_disagreement_limits_and_bad_pairs() {
-    let home = tempfile::tempdir().unwrap();
-    let f = home.path().join("wrong.txt");
-    std::fs::write(&f, format!("{P8} 25\n")).unwrap();
+    let (home, f) = home_with_file("wrong.txt", &format!("{P8} 25\n"));
+    fails_saying(
+        solver(home.path())
+            .args(["compare", "--pairs", "ida:md,bfs", "--input"])
+            .arg(&f),
+        "optimal algorithms disagree (the line says 25)",
+    );
     solver(home.path())
-        .args(["compare", "--pairs", "ida:md,bfs", "--input"])
-        .arg(&f)
-        .assert()
-        .code(1)
-        .stderr(predicate::function(says_each_cause_once))
-        .stderr(predicate::str::contains(
-            "optimal algorithms disagree (the line says 25)",
-        ));
-    solver(home.path())
-        .args([
-            "compare",
-            "--max-nodes",
-            "1000",
-            "--pairs",
-            "ida:md,astar:md,strategic",
-            KORF1,
-        ])
+        .args("compare --max-nodes 1000 --pairs ida:md,astar:md,strategic".split(' '))
+        .arg(KORF1)
         .assert()
         .code(3)
         .stdout(predicate::str::contains("stopped: node limit"))
@@ -413,10 +310,8 @@ fn compare_flags_disagreement_limits_and_bad_pairs() {
             .assert()
             .code(2);
     }
-    solver(home.path())
-        .args(["compare", "--pairs", "ida:pdb", "--no-build", KORF1])
-        .assert()
-        .code(1)
-        .stderr(predicate::function(says_each_cause_once))
-        .stderr(predicate::str::contains("no pattern database"));
+    fails_saying(
+        solver(home.path()).args(["compare", "--pairs", "ida:pdb", "--no-build", KORF1]),
+        "no pattern database",
+    );
 }

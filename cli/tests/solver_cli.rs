@@ -3,61 +3,47 @@
 
 mod common;
 
-use common::{solver, write_db};
+use common::{
+    fails, fails_saying, home_with_file, json_lines, solve, solver, stopped_saying,
+    succeeds_saying, success_stdout, write_db, ROWS, ROWS_4X4,
+};
 use pdbformat::rank::TableKind;
-use pdbformat::testkit::says_each_cause_once;
 use pdbformat::{Board, Direction, Goal, Puzzle};
 use predicates::prelude::*;
+use std::path::Path;
 
 const P8: &str = "8 6 7 2 5 4 3 0 1";
+const KORF1: &str = "14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3";
+
+/// Writes the zero-aware 8-puzzle database of [`ROWS`] (blank first) at `path`.
+fn write_p8(path: &Path) {
+    let goal = Goal::blank_first(Board::new(3, 3).unwrap());
+    write_db(path, &goal, &ROWS, TableKind::ZeroAware);
+}
 
 #[test]
 fn solves_and_prints_text() {
     let home = tempfile::tempdir().unwrap();
-    solver(home.path())
-        .args(["solve", P8])
-        .assert()
-        .success()
-        .stdout(predicate::str::contains("length:     27"))
-        .stdout(predicate::str::contains("tiles:"))
-        .stdout(predicate::str::contains("nodes/s"))
-        .stderr(predicate::str::contains(
-            "falling back to manhattan + linear conflict",
-        ));
+    succeeds_saying(
+        solver(home.path()).args(["solve", P8]),
+        &["length:     27", "tiles:", "nodes/s"],
+    )
+    .stderr(predicate::str::contains(
+        "falling back to manhattan + linear conflict",
+    ));
     // Tiles given as separate arguments, and as a grid on several lines.
-    solver(home.path())
-        .args([
-            "solve",
-            "1",
-            "2",
-            "3",
-            "4",
-            "5",
-            "6",
-            "0",
-            "7",
-            "8",
-            "--goal",
-            "blank-last",
-        ])
-        .assert()
-        .success()
-        .stdout(predicate::str::contains("blank:      R R"))
-        .stdout(predicate::str::contains("tiles:      7 8"));
-    solver(home.path())
-        .args([
-            "solve",
-            "--board",
-            "3x4",
-            "--goal",
-            "blank-last",
-            "--heuristic",
-            "manhattan",
-        ])
-        .arg("1 2 3\n4 5 6\n7 8 9\n10 0 11")
-        .assert()
-        .success()
-        .stdout(predicate::str::contains("length:     1"));
+    succeeds_saying(
+        solver(home.path()).args("solve 1 2 3 4 5 6 0 7 8 --goal blank-last".split(' ')),
+        &["blank:      R R", "tiles:      7 8"],
+    );
+    succeeds_saying(
+        &mut solve(
+            home.path(),
+            "--board 3x4 --goal blank-last --heuristic manhattan",
+            "1 2 3\n4 5 6\n7 8 9\n10 0 11",
+        ),
+        &["length:     1"],
+    );
 }
 
 #[test]
@@ -104,225 +90,150 @@ fn bad_puzzles_fail_clearly() {
         ("1 2 3 4 5 6 7 8 9", "out of range"),
         ("1 2 3 4 5 0", "do not make a square board"),
         ("2 1 3 4 5 6 7 8 0", "unsolvable"),
+        // Korf's first instance is unsolvable for blank-last; the message names the other goal.
+        (KORF1, "solvable for --goal blank-first"),
     ];
     for (p, msg) in cases {
+        fails_saying(
+            solver(home.path()).args(["solve", "--goal", "blank-last", p]),
+            msg,
+        );
+    }
+    let cases: [(&[&str], &str); 2] = [
+        (&["solve", "--heuristic", "magic", P8], "unknown heuristic"),
+        (&["solve", "--timeout", "0", P8], "--timeout"),
+    ];
+    for (args, msg) in cases {
+        fails_saying(solver(home.path()).args(args), msg);
+    }
+    // Bad arguments exit 2, as the help says.
+    let cases: [(&[&str], &str); 3] = [
+        (&["solve"], "give a puzzle"),
+        (&["solve", "--board", "3y4", P8], "cannot read board"),
+        (&["solve", "--goal", "1 2 3", P8], "invalid goal"),
+    ];
+    for (args, msg) in cases {
         solver(home.path())
-            .args(["solve", "--goal", "blank-last", p])
+            .args(args)
             .assert()
-            .code(1)
-            .stderr(predicate::function(says_each_cause_once))
+            .code(2)
+            .stderr(predicate::function(
+                pdbformat::testkit::says_each_cause_once,
+            ))
             .stderr(predicate::str::contains(msg));
     }
-    // Korf's first instance is unsolvable for blank-last; the message names the other goal.
-    solver(home.path())
-        .args([
-            "solve",
-            "--goal",
-            "blank-last",
-            "14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3",
-        ])
-        .assert()
-        .code(1)
-        .stderr(predicate::function(says_each_cause_once))
-        .stderr(predicate::str::contains("solvable for --goal blank-first"));
-    solver(home.path())
-        .args(["solve"])
-        .assert()
-        .code(2)
-        .stderr(predicate::function(says_each_cause_once))
-        .stderr(predicate::str::contains("give a puzzle"));
-    solver(home.path())
-        .args(["solve", "--heuristic", "magic", P8])
-        .assert()
-        .code(1)
-        .stderr(predicate::function(says_each_cause_once))
-        .stderr(predicate::str::contains("unknown heuristic"));
-    solver(home.path())
-        .args(["solve", "--timeout", "0", P8])
-        .assert()
-        .code(1)
-        .stderr(predicate::function(says_each_cause_once))
-        .stderr(predicate::str::contains("--timeout"));
-    solver(home.path())
-        .args(["solve", "--board", "3y4", P8])
-        .assert()
-        .code(2)
-        .stderr(predicate::function(says_each_cause_once))
-        .stderr(predicate::str::contains("cannot read board"));
-    solver(home.path())
-        .args(["solve", "--goal", "1 2 3", P8])
-        .assert()
-        .code(2)
-        .stderr(predicate::function(says_each_cause_once))
-        .stderr(predicate::str::contains("invalid goal"));
 }
 
 #[test]
 fn limits_stop_cleanly() {
     let home = tempfile::tempdir().unwrap();
-    solver(home.path())
-        .args(["solve", "--heuristic", "hamming", "--max-nodes", "1000", P8])
-        .assert()
-        .code(3)
-        .stderr(predicate::str::contains("node limit reached"))
-        .stderr(predicate::str::contains("at least"));
-    solver(home.path())
-        .args([
-            "solve",
-            "--heuristic",
-            "manhattan",
-            "--timeout",
-            "0.05",
-            "--no-build",
-        ])
-        .arg("14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3")
-        .assert()
-        .code(3)
-        .stderr(predicate::str::contains("time limit reached"));
+    stopped_saying(
+        solver(home.path()).args(["solve", "--heuristic", "hamming", "--max-nodes", "1000", P8]),
+        "node limit reached",
+    )
+    .stderr(predicate::str::contains("at least"));
+    stopped_saying(
+        &mut solve(
+            home.path(),
+            "--heuristic manhattan --timeout 0.05 --no-build",
+            KORF1,
+        ),
+        "time limit reached",
+    );
 }
 
 #[test]
 fn database_errors() {
     let home = tempfile::tempdir().unwrap();
-    let g33 = Goal::blank_first(Board::new(3, 3).unwrap());
     let db = home.path().join("p8.pdb");
-    write_db(
-        &db,
-        &g33,
-        &[&[1, 2, 3, 4], &[5, 6, 7, 8]],
-        TableKind::ZeroAware,
-    );
+    write_p8(&db);
     // Works for its board, and says where it came from.
-    solver(home.path())
-        .args(["solve", "--db"])
-        .arg(&db)
-        .arg(P8)
-        .assert()
-        .success()
-        .stdout(predicate::str::contains("length:     27"))
-        .stderr(predicate::str::contains("p8.pdb"));
-    // Another board.
-    solver(home.path())
-        .args(["solve", "--db"])
-        .arg(&db)
-        .arg("14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3")
-        .assert()
-        .code(1)
-        .stderr(predicate::function(says_each_cause_once))
-        .stderr(predicate::str::contains("is for a 3x3 board"));
-    // A goal whose blank no symmetry reaches.
-    solver(home.path())
-        .args(["solve", "--goal", "1 2 3 4 0 5 6 7 8", "--db"])
-        .arg(&db)
-        .arg("1 2 3 0 4 5 6 7 8")
-        .assert()
-        .code(1)
-        .stderr(predicate::function(says_each_cause_once))
-        .stderr(predicate::str::contains("no symmetry"));
-    // --db with a classic heuristic.
-    solver(home.path())
-        .args(["solve", "--heuristic", "manhattan", "--db"])
-        .arg(&db)
-        .arg(P8)
-        .assert()
-        .code(1)
-        .stderr(predicate::function(says_each_cause_once))
-        .stderr(predicate::str::contains("--db needs --heuristic pdb"));
-    // Corrupted payload: one flipped byte near the end.
+    succeeds_saying(
+        solver(home.path()).args(["solve", "--db"]).arg(&db).arg(P8),
+        &["length:     27"],
+    )
+    .stderr(predicate::str::contains("p8.pdb"));
+    // Another board; a goal whose blank no symmetry reaches; --db with a classic heuristic.
+    let refusals: [(&[&str], &str, &str); 3] = [
+        (&["solve", "--db"], KORF1, "is for a 3x3 board"),
+        (
+            &["solve", "--goal", "1 2 3 4 0 5 6 7 8", "--db"],
+            "1 2 3 0 4 5 6 7 8",
+            "no symmetry",
+        ),
+        (
+            &["solve", "--heuristic", "manhattan", "--db"],
+            P8,
+            "--db needs --heuristic pdb",
+        ),
+    ];
+    for (args, puzzle, msg) in refusals {
+        fails_saying(solver(home.path()).args(args).arg(&db).arg(puzzle), msg);
+    }
+    // Corrupted payload (one flipped byte near the end), truncated, not a PDB file at all.
     let mut bytes = std::fs::read(&db).unwrap();
     let n = bytes.len();
     bytes[n - 10] ^= 0x40;
     let bad = home.path().join("bad.pdb");
-    std::fs::write(&bad, &bytes).unwrap();
-    solver(home.path())
-        .args(["solve", "--db"])
-        .arg(&bad)
-        .arg(P8)
-        .assert()
-        .code(1)
-        .stderr(predicate::function(says_each_cause_once))
-        .stderr(predicate::str::contains("checksum mismatch"));
-    // Truncated, not a PDB file at all, missing.
-    std::fs::write(&bad, &bytes[..n / 2]).unwrap();
-    solver(home.path())
-        .args(["solve", "--db"])
-        .arg(&bad)
-        .arg(P8)
-        .assert()
-        .code(1)
-        .stderr(predicate::function(says_each_cause_once))
-        .stderr(predicate::str::contains("truncated"));
-    std::fs::write(&bad, b"hello, world").unwrap();
-    solver(home.path())
-        .args(["solve", "--db"])
-        .arg(&bad)
-        .arg(P8)
-        .assert()
-        .code(1)
-        .stderr(predicate::function(says_each_cause_once))
-        .stderr(predicate::str::contains("not a PDB file"));
-    solver(home.path())
-        .args(["solve", "--db", "missing.pdb", P8])
-        .assert()
-        .code(1)
-        .stderr(predicate::function(says_each_cause_once))
-        .stderr(predicate::str::contains("missing.pdb"));
+    let damaged: [(&[u8], &str); 3] = [
+        (&bytes, "checksum mismatch"),
+        (&bytes[..n / 2], "truncated"),
+        (b"hello, world", "not a PDB file"),
+    ];
+    for (contents, msg) in damaged {
+        std::fs::write(&bad, contents).unwrap();
+        fails_saying(
+            solver(home.path())
+                .args(["solve", "--db"])
+                .arg(&bad)
+                .arg(P8),
+            msg,
+        );
+    }
+    // Missing.
+    fails_saying(
+        solver(home.path()).args(["solve", "--db", "missing.pdb", P8]),
+        "missing.pdb",
+    );
     // A directory, and a missing bench file: the cause once, not once per layer.
-    solver(home.path())
-        .args(["solve", "--db"])
-        .arg(home.path())
-        .arg(P8)
-        .assert()
-        .code(1)
-        .stderr(predicate::function(says_each_cause_once))
-        .stderr(predicate::str::contains("Is a directory"));
-    solver(home.path())
-        .args(["bench", "missing.txt"])
-        .assert()
-        .code(1)
-        .stderr(predicate::function(says_each_cause_once))
-        .stderr(predicate::str::contains("missing.txt"));
+    fails_saying(
+        solver(home.path())
+            .args(["solve", "--db"])
+            .arg(home.path())
+            .arg(P8),
+        "Is a directory",
+    );
+    fails_saying(
+        solver(home.path()).args(["bench", "missing.txt"]),
+        "missing.txt",
+    );
     // The header alone decides the board: a file with a damaged payload is refused as a
     // database for another board (the payload is never read).
     std::fs::write(&bad, &bytes).unwrap();
-    solver(home.path())
-        .args(["solve", "--db"])
-        .arg(&bad)
-        .arg("14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3")
-        .assert()
-        .code(1)
-        .stderr(predicate::function(says_each_cause_once))
-        .stderr(predicate::str::contains("is for a 3x3 board"));
+    fails_saying(
+        solver(home.path())
+            .args(["solve", "--db"])
+            .arg(&bad)
+            .arg(KORF1),
+        "is for a 3x3 board",
+    );
 }
 
 #[test]
 fn input_file_with_summary() {
-    let home = tempfile::tempdir().unwrap();
-    let list = home.path().join("list.txt");
-    std::fs::write(
-        &list,
+    let (home, list) = home_with_file(
+        "list.txt",
         "# three 8-puzzles with their lengths\n8 6 7 2 5 4 3 0 1 27\n\n3 1 2 0 4 5 6 7 8 1 # easy\n0 1 2 3 4 5 6 7 8\n",
-    )
-    .unwrap();
-    solver(home.path())
-        .args(["solve", "--input"])
-        .arg(&list)
-        .assert()
-        .success()
-        .stdout(predicate::str::contains("solved 3 of 3"))
-        .stdout(predicate::str::contains("median"))
-        .stdout(predicate::str::contains("total nodes"));
-    let out = solver(home.path())
-        .args(["solve", "--json", "--input"])
-        .arg(&list)
-        .output()
-        .unwrap();
-    assert!(out.status.success());
-    let lines: Vec<serde_json::Value> = String::from_utf8(out.stdout)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    );
+    succeeds_saying(
+        solver(home.path()).args(["solve", "--input"]).arg(&list),
+        &["solved 3 of 3", "median", "total nodes"],
+    );
+    let lines = json_lines(&success_stdout(
+        solver(home.path())
+            .args(["solve", "--json", "--input"])
+            .arg(&list),
+    ));
     assert_eq!(lines.len(), 3);
     assert_eq!(lines[0]["length"], 27);
     assert_eq!(lines[0]["expected"], 27);
@@ -333,25 +244,18 @@ fn input_file_with_summary() {
         "8 6 7 2 5 4 3 0 1 26\n1 2 3 4 5 6 7 8 8\n3 1 2 0 4 5 6 7 8\n",
     )
     .unwrap();
-    solver(home.path())
-        .args(["solve", "--input"])
-        .arg(&list)
-        .assert()
-        .code(1)
-        .stderr(predicate::function(says_each_cause_once))
-        .stderr(predicate::str::contains(
-            "line 1: found length 27, the line says 26",
-        ))
-        .stderr(predicate::str::contains(
-            "line 2: tile 8 appears more than once",
-        ))
-        .stdout(predicate::str::contains("solved 2 of 3"));
-    solver(home.path())
-        .args(["solve", "--input", "nope.txt"])
-        .assert()
-        .code(1)
-        .stderr(predicate::function(says_each_cause_once))
-        .stderr(predicate::str::contains("cannot read nope.txt"));
+    fails_saying(
+        solver(home.path()).args(["solve", "--input"]).arg(&list),
+        "line 1: found length 27, the line says 26",
+    )
+    .stderr(predicate::str::contains(
+        "line 2: tile 8 appears more than once",
+    ))
+    .stdout(predicate::str::contains("solved 2 of 3"));
+    fails_saying(
+        solver(home.path()).args(["solve", "--input", "nope.txt"]),
+        "cannot read nope.txt",
+    );
 }
 
 #[test]
@@ -361,27 +265,20 @@ fn default_database_is_found_in_pdb_dir_and_artifacts() {
     let dbdir = home.path().join("dbs");
     std::fs::create_dir_all(&dbdir).unwrap();
     // Any complete partition under the default name is taken.
-    let rows: [&[usize]; 4] = [
-        &[1, 2, 3],
-        &[4, 5, 6, 7],
-        &[8, 9, 10, 11],
-        &[12, 13, 14, 15],
-    ];
     write_db(
         &dbdir.join("15-663-za.pdb"),
         &g,
-        &rows,
+        &ROWS_4X4,
         TableKind::ZeroAware,
     );
     let puzzle = "1 2 3 0 4 5 6 7 8 9 10 11 12 13 14 15";
-    solver(home.path())
-        .env("PDB_DIR", &dbdir)
-        .args(["solve", "--no-build", puzzle])
-        .assert()
-        .success()
-        .stdout(predicate::str::contains("length:     3"))
-        .stdout(predicate::str::contains("with reflection"))
-        .stderr(predicate::str::contains("15-663-za.pdb"));
+    succeeds_saying(
+        solver(home.path())
+            .env("PDB_DIR", &dbdir)
+            .args(["solve", "--no-build", puzzle]),
+        &["length:     3", "with reflection"],
+    )
+    .stderr(predicate::str::contains("15-663-za.pdb"));
     // The same file in artifacts/ of the working directory.
     std::fs::create_dir_all(home.path().join("artifacts")).unwrap();
     std::fs::rename(
@@ -389,25 +286,18 @@ fn default_database_is_found_in_pdb_dir_and_artifacts() {
         home.path().join("artifacts/15-663-za.pdb"),
     )
     .unwrap();
-    solver(home.path())
-        .args(["locate"])
-        .assert()
-        .success()
-        .stdout(predicate::str::contains(
-            "would use: artifacts/15-663-za.pdb",
-        ));
-    solver(home.path())
-        .args([
-            "solve",
-            "--no-build",
-            "--goal",
-            "blank-last",
-            "--no-reflect",
-        ])
-        .arg("1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15")
-        .assert()
-        .success()
-        .stdout(predicate::str::contains("no reflection (--no-reflect)"));
+    succeeds_saying(
+        solver(home.path()).args(["locate"]),
+        &["would use: artifacts/15-663-za.pdb"],
+    );
+    succeeds_saying(
+        &mut solve(
+            home.path(),
+            "--no-build --goal blank-last --no-reflect",
+            "1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15",
+        ),
+        &["no reflection (--no-reflect)"],
+    );
     // Nothing anywhere: with --no-build, fall back and say so; --heuristic pdb is an error.
     std::fs::remove_file(home.path().join("artifacts/15-663-za.pdb")).unwrap();
     solver(home.path())
@@ -417,55 +307,45 @@ fn default_database_is_found_in_pdb_dir_and_artifacts() {
         .stderr(predicate::str::contains(
             "falling back to manhattan + linear conflict",
         ));
-    solver(home.path())
-        .args(["solve", "--no-build", "--heuristic", "pdb", puzzle])
-        .assert()
-        .code(1)
-        .stderr(predicate::function(says_each_cause_once))
-        .stderr(predicate::str::contains("give one with --db"));
+    fails_saying(
+        solver(home.path()).args(["solve", "--no-build", "--heuristic", "pdb", puzzle]),
+        "give one with --db",
+    );
 }
 
 #[test]
 fn bench_runs_a_file() {
-    let home = tempfile::tempdir().unwrap();
-    let list = home.path().join("b.txt");
-    std::fs::write(&list, "8 6 7 2 5 4 3 0 1 27\n3 1 2 0 4 5 6 7 8 1\n").unwrap();
-    solver(home.path())
-        .args(["bench", "--heuristic", "lc"])
-        .arg(&list)
-        .assert()
-        .success()
-        .stdout(predicate::str::contains("median"))
-        .stdout(predicate::str::contains("database load"));
+    let (home, list) = home_with_file("b.txt", "8 6 7 2 5 4 3 0 1 27\n3 1 2 0 4 5 6 7 8 1\n");
+    succeeds_saying(
+        solver(home.path())
+            .args(["bench", "--heuristic", "lc"])
+            .arg(&list),
+        &["median", "database load"],
+    );
     std::fs::write(&list, "8 6 7 2 5 4 3 0 1 25\n").unwrap();
-    solver(home.path())
-        .args(["bench", "--heuristic", "lc"])
-        .arg(&list)
-        .assert()
-        .code(1)
-        .stderr(predicate::function(says_each_cause_once))
-        .stdout(predicate::str::contains("MISMATCH"));
+    fails(
+        solver(home.path())
+            .args(["bench", "--heuristic", "lc"])
+            .arg(&list),
+    )
+    .stdout(predicate::str::contains("MISMATCH"));
 }
 
 #[test]
 fn bench_json_has_one_object_per_instance_and_a_summary() {
-    let home = tempfile::tempdir().unwrap();
-    let list = home.path().join("b.txt");
-    std::fs::write(&list, "8 6 7 2 5 4 3 0 1 27\n3 1 2 0 4 5 6 7 8 1\n1 2 3\n").unwrap();
-    let out = solver(home.path())
-        .args(["bench", "--json", "--heuristic", "lc"])
-        .arg(&list)
-        .assert()
-        .code(1)
-        .stderr(predicate::function(says_each_cause_once))
-        .get_output()
-        .stdout
-        .clone();
-    let lines: Vec<serde_json::Value> = String::from_utf8(out)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).expect("every line is JSON"))
-        .collect();
+    let (home, list) = home_with_file(
+        "b.txt",
+        "8 6 7 2 5 4 3 0 1 27\n3 1 2 0 4 5 6 7 8 1\n1 2 3\n",
+    );
+    let out = fails(
+        solver(home.path())
+            .args(["bench", "--json", "--heuristic", "lc"])
+            .arg(&list),
+    )
+    .get_output()
+    .stdout
+    .clone();
+    let lines = json_lines(&out);
     assert_eq!(lines.len(), 4, "{lines:?}");
     assert_eq!(lines[0]["instance"], 1);
     assert_eq!(lines[0]["length"], 27);
@@ -488,25 +368,24 @@ fn bench_json_has_one_object_per_instance_and_a_summary() {
         lines[0]["nodes"].as_u64().unwrap() + lines[1]["nodes"].as_u64().unwrap()
     );
     assert!(s["load_seconds"].as_f64().is_some());
-    solver(home.path())
-        .args(["bench", "--help"])
-        .assert()
-        .success()
-        .stdout(predicate::str::contains("--json"))
-        .stdout(predicate::str::contains("summary"));
+    succeeds_saying(
+        solver(home.path()).args(["bench", "--help"]),
+        &["--json", "summary"],
+    );
 }
 
 #[test]
 fn help_documents_notation_and_search_order() {
     let home = tempfile::tempdir().unwrap();
-    solver(home.path())
-        .args(["solve", "--help"])
-        .assert()
-        .success()
-        .stdout(predicate::str::contains("direction the BLANK moves"))
-        .stdout(predicate::str::contains("PDB_DIR"))
-        .stdout(predicate::str::contains("artifacts/"))
-        .stdout(predicate::str::contains("pdb-tiles"));
+    succeeds_saying(
+        solver(home.path()).args(["solve", "--help"]),
+        &[
+            "direction the BLANK moves",
+            "PDB_DIR",
+            "artifacts/",
+            "pdb-tiles",
+        ],
+    );
 }
 
 #[test]
@@ -514,15 +393,14 @@ fn default_database_is_built_once_then_reused() {
     let home = tempfile::tempdir().unwrap();
     let built = home.path().join("cache/pdb-tiles/15-663-za.pdb");
     let puzzle = "1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15";
-    solver(home.path())
-        .args(["solve", "--goal", "blank-last", puzzle])
-        .assert()
-        .success()
-        .stdout(predicate::str::contains("length:     1"))
-        .stderr(predicate::str::contains(
-            "building the default 15-663-za.pdb",
-        ))
-        .stderr(predicate::str::contains("later runs reuse it"));
+    succeeds_saying(
+        solver(home.path()).args(["solve", "--goal", "blank-last", puzzle]),
+        &["length:     1"],
+    )
+    .stderr(predicate::str::contains(
+        "building the default 15-663-za.pdb",
+    ))
+    .stderr(predicate::str::contains("later runs reuse it"));
     assert!(built.is_file());
     solver(home.path())
         .args(["solve", "--goal", "blank-last", "--json", puzzle])
@@ -589,13 +467,7 @@ fn unusable_files_in_the_search_path_are_named_and_skipped() {
     std::fs::create_dir_all(&dbdir).unwrap();
     std::fs::write(dbdir.join("15-663-za.pdb"), b"not a database").unwrap();
     // A file for another board is passed over silently.
-    let g33 = Goal::blank_first(Board::new(3, 3).unwrap());
-    write_db(
-        &dbdir.join("p8.pdb"),
-        &g33,
-        &[&[1, 2, 3, 4], &[5, 6, 7, 8]],
-        TableKind::ZeroAware,
-    );
+    write_p8(&dbdir.join("p8.pdb"));
     solver(home.path())
         .env("PDB_DIR", &dbdir)
         .args([
@@ -622,12 +494,10 @@ fn unusable_files_in_the_search_path_are_named_and_skipped() {
 fn boards_beyond_64_cells_are_refused() {
     let home = tempfile::tempdir().unwrap();
     let tiles: Vec<String> = (1..81).map(|t| t.to_string()).chain(["0".into()]).collect();
-    solver(home.path())
-        .args(["solve", &tiles.join(" ")])
-        .assert()
-        .code(1)
-        .stderr(predicate::function(says_each_cause_once))
-        .stderr(predicate::str::contains("at most 64 cells"));
+    fails_saying(
+        solver(home.path()).args(["solve", &tiles.join(" ")]),
+        "at most 64 cells",
+    );
 }
 
 #[test]

@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::solver;
+use common::{json_lines, solver, succeeds_saying};
 use predicates::prelude::*;
 use serde_json::Value;
 use std::path::Path;
@@ -94,14 +94,18 @@ fn damaged_and_foreign_checkpoints_are_refused() {
     let file = home.path().join("c.ckpt");
     stop_with_checkpoint(home.path(), &file, "200000");
     let good = std::fs::read_to_string(&file).unwrap();
-    let refuse = |text: &str, args: &[&str], words: &str| {
-        std::fs::write(&file, text).unwrap();
+    // Resuming from `file` with `args` fails.
+    let resume = |args: &[&str]| {
         solver(home.path())
             .args(args)
             .arg("--checkpoint")
             .arg(&file)
             .assert()
             .code(1)
+    };
+    let refuse = |text: &str, args: &[&str], words: &str| {
+        std::fs::write(&file, text).unwrap();
+        resume(args)
             .stderr(predicate::str::contains("cannot resume from"))
             .stderr(predicate::str::contains(words))
             .stderr(predicate::str::contains("panicked").not());
@@ -125,13 +129,7 @@ fn damaged_and_foreign_checkpoints_are_refused() {
     );
     refuse("", &same, "version");
     std::fs::write(&file, [0xffu8, 0xfe, 0x00]).unwrap();
-    solver(home.path())
-        .args(same)
-        .arg("--checkpoint")
-        .arg(&file)
-        .assert()
-        .code(1)
-        .stderr(predicate::str::contains("not UTF-8"));
+    resume(&same).stderr(predicate::str::contains("not UTF-8"));
     // A field out of place (checksum recomputed so only the field is wrong).
     let swapped = resum(&good.replace("bound ", "bund "));
     refuse(&swapped, &same, "`bound`");
@@ -165,13 +163,13 @@ fn damaged_and_foreign_checkpoints_are_refused() {
     );
     // The good file still resumes.
     std::fs::write(&file, &good).unwrap();
-    solver(home.path())
-        .args(same)
-        .arg("--checkpoint")
-        .arg(&file)
-        .assert()
-        .success()
-        .stdout(predicate::str::contains("length:     55"));
+    succeeds_saying(
+        solver(home.path())
+            .args(same)
+            .arg("--checkpoint")
+            .arg(&file),
+        &["length:     55"],
+    );
 }
 
 /// `text` with its checksum line recomputed (64-bit FNV-1a of everything before it).
@@ -263,19 +261,24 @@ fn checkpoint_needs_one_puzzle_and_ida() {
 fn bench_korf50_columns() {
     let home = tempfile::tempdir().unwrap();
     let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("../bench/korf50-24.txt");
-    let out = solver(home.path())
-        .arg("bench")
-        .arg(&file)
-        .args([
-            "--first",
-            "3",
-            "--max-nodes",
-            "500",
-            "--heuristic",
-            "linear-conflict",
-        ])
-        .output()
-        .unwrap();
+    // The first `n` lines, stopped after 500 nodes each, with `more` arguments.
+    let bench = |n: &str, more: &[&str]| {
+        solver(home.path())
+            .arg("bench")
+            .arg(&file)
+            .args([
+                "--first",
+                n,
+                "--max-nodes",
+                "500",
+                "--heuristic",
+                "linear-conflict",
+            ])
+            .args(more)
+            .output()
+            .unwrap()
+    };
+    let out = bench("3", &[]);
     assert_eq!(out.status.code(), Some(3));
     let text = String::from_utf8(out.stdout).unwrap();
     let header = text.lines().find(|l| l.contains("published")).unwrap();
@@ -298,25 +301,7 @@ fn bench_korf50_columns() {
         let p: f64 = published[k].replace(',', "").parse().unwrap();
         assert!((ratio - 500.0 / p).abs() < 1e-2 * ratio, "{r:?}");
     }
-    let out = solver(home.path())
-        .arg("bench")
-        .arg(&file)
-        .args([
-            "--first",
-            "2",
-            "--max-nodes",
-            "500",
-            "--json",
-            "--heuristic",
-            "linear-conflict",
-        ])
-        .output()
-        .unwrap();
-    let objs: Vec<Value> = String::from_utf8(out.stdout)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let objs = json_lines(&bench("2", &["--json"]).stdout);
     assert_eq!(objs.len(), 3);
     assert_eq!(objs[0]["id"], 1);
     assert_eq!(objs[0]["expected"], 95);

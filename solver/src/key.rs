@@ -23,39 +23,31 @@ pub trait Packed: Copy + Eq + Hash + Send + Sync + 'static {
     fn set(&mut self, i: usize, width: u32, v: u8);
 }
 
-impl Packed for u64 {
-    const BITS: u32 = 64;
-    #[inline(always)]
-    fn zero() -> u64 {
-        0
-    }
-    #[inline(always)]
-    fn get(&self, i: usize, width: u32) -> u8 {
-        ((*self >> (i as u32 * width)) & ((1 << width) - 1)) as u8
-    }
-    #[inline(always)]
-    fn set(&mut self, i: usize, width: u32, v: u8) {
-        let shift = i as u32 * width;
-        *self = (*self & !(((1u64 << width) - 1) << shift)) | (v as u64) << shift;
-    }
+/// [`Packed`] for a primitive unsigned integer: shifts and masks.
+macro_rules! packed_integer {
+    ($t:ty) => {
+        impl Packed for $t {
+            const BITS: u32 = <$t>::BITS;
+            #[inline(always)]
+            fn zero() -> $t {
+                0
+            }
+            #[inline(always)]
+            fn get(&self, i: usize, width: u32) -> u8 {
+                ((*self >> (i as u32 * width)) & ((1 << width) - 1)) as u8
+            }
+            #[inline(always)]
+            fn set(&mut self, i: usize, width: u32, v: u8) {
+                let shift = i as u32 * width;
+                let one: $t = 1;
+                *self = (*self & !(((one << width) - 1) << shift)) | (v as $t) << shift;
+            }
+        }
+    };
 }
 
-impl Packed for u128 {
-    const BITS: u32 = 128;
-    #[inline(always)]
-    fn zero() -> u128 {
-        0
-    }
-    #[inline(always)]
-    fn get(&self, i: usize, width: u32) -> u8 {
-        ((*self >> (i as u32 * width)) & ((1 << width) - 1)) as u8
-    }
-    #[inline(always)]
-    fn set(&mut self, i: usize, width: u32, v: u8) {
-        let shift = i as u32 * width;
-        *self = (*self & !(((1u128 << width) - 1) << shift)) | (v as u128) << shift;
-    }
-}
+packed_integer!(u64);
+packed_integer!(u128);
 
 /// Six 64-bit words: enough for 63 fields of 6 bits (boards of up to 64 cells).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{assert_replays, random_walk, write_db, Ida, Rng};
+use common::{assert_replays, random_walk, relabel, write_db, Ida, Rng, COLS_4X4, ROWS_4X4};
 use pdbformat::rank::TableKind;
 use pdbformat::{Board, Goal, Puzzle, Symmetry};
 use pdbsolver::heuristic::{Heuristic, PdbHeuristic, Position};
@@ -16,21 +16,15 @@ fn b44() -> Board {
     Board::new(4, 4).unwrap()
 }
 
-const ROWS: [&[usize]; 4] = [
-    &[1, 2, 3],
-    &[4, 5, 6, 7],
-    &[8, 9, 10, 11],
-    &[12, 13, 14, 15],
-];
-const COLS: [&[usize]; 4] = [
-    &[4, 8, 12],
-    &[1, 5, 9, 13],
-    &[2, 6, 10, 14],
-    &[3, 7, 11, 15],
-];
-
 fn open(path: &Path) -> Arc<Database> {
     Arc::new(Database::open(path, OpenOptions::default()).unwrap())
+}
+
+/// The zero-aware rows database for `goal`, written to `dir/rows.pdb` and opened.
+fn rows_db(dir: &Path, goal: &Goal) -> Arc<Database> {
+    let path = dir.join("rows.pdb");
+    write_db(&path, goal, &ROWS_4X4, TableKind::ZeroAware);
+    open(&path)
 }
 
 fn pdb(dbs: &[Arc<Database>], reflect: bool) -> HeuristicChoice {
@@ -40,22 +34,21 @@ fn pdb(dbs: &[Arc<Database>], reflect: bool) -> HeuristicChoice {
     }
 }
 
+/// IDA* of `p` with `dbs` (reflected) and with linear conflict: the same length; the
+/// databases' solution.
+fn same_length_as_lc(dbs: &[Arc<Database>], p: &Puzzle, goal: &Goal) -> pdbsolver::Solution {
+    let a = pdb(dbs, true).ida(p, goal, &Limits::default()).unwrap();
+    let b = HeuristicChoice::LinearConflict
+        .ida(p, goal, &Limits::default())
+        .unwrap();
+    assert_eq!(a.len(), b.len());
+    a
+}
+
 fn h_of(dbs: &[Arc<Database>], goal: &Goal, reflect: bool, p: &Puzzle) -> (u32, Vec<u32>) {
     let h = PdbHeuristic::new(dbs, goal, reflect).unwrap();
     let st = h.init(&Position::from_tiles(p.tiles()).unwrap().tiles);
     (h.value(&st), h.component_values(&st))
-}
-
-/// The position relabelled through the board symmetry `sym` that maps `from`'s blank cell to
-/// `to`'s: the same problem written for goal `to`.
-fn relabel(p: &Puzzle, from: &Goal, to: &Goal, sym: Symmetry) -> Puzzle {
-    let b = p.board();
-    let mut tiles = vec![0u16; b.cells()];
-    for x in 0..b.cells() {
-        let t = p.tile_at(x);
-        tiles[sym.map(b, x)] = to.tile_at(sym.map(b, from.cell_of(t))) as u16;
-    }
-    Puzzle::new(b, &tiles).unwrap()
 }
 
 #[test]
@@ -64,8 +57,8 @@ fn heuristics_agree_on_easy_instances() {
     let first = Goal::blank_first(b44());
     let za = dir.path().join("za.pdb");
     let zu = dir.path().join("zu.pdb");
-    write_db(&za, &first, &ROWS, TableKind::ZeroAware);
-    write_db(&zu, &first, &ROWS, TableKind::ZeroUnaware);
+    write_db(&za, &first, &ROWS_4X4, TableKind::ZeroAware);
+    write_db(&zu, &first, &ROWS_4X4, TableKind::ZeroUnaware);
     let (za, zu) = (open(&za), open(&zu));
     let solvers = [
         HeuristicChoice::Manhattan,
@@ -106,9 +99,9 @@ fn one_table_serves_both_goal_conventions_and_other_corners() {
     let last = Goal::blank_last(b44());
     let pf = dir.path().join("first.pdb");
     let pl = dir.path().join("last.pdb");
-    write_db(&pf, &first, &ROWS, TableKind::ZeroAware);
+    write_db(&pf, &first, &ROWS_4X4, TableKind::ZeroAware);
     // The same partition of goal cells written for blank-last: tile t -> 16 - t.
-    let rows_last: Vec<Vec<usize>> = ROWS
+    let rows_last: Vec<Vec<usize>> = ROWS_4X4
         .iter()
         .map(|p| p.iter().map(|&t| 16 - t).collect())
         .collect();
@@ -140,24 +133,18 @@ fn one_table_serves_both_goal_conventions_and_other_corners() {
         );
         // And the other way round.
         let p = random_walk(&first, 40, &mut rng);
-        let a = pdb(std::slice::from_ref(&dbl), true)
-            .ida(&p, &first, &Limits::default())
-            .unwrap();
-        let b = HeuristicChoice::LinearConflict
-            .ida(&p, &first, &Limits::default())
-            .unwrap();
-        assert_eq!(a.len(), b.len());
-        assert_replays(&p, &first, &a);
+        assert_replays(
+            &p,
+            &first,
+            &same_length_as_lc(std::slice::from_ref(&dbl), &p, &first),
+        );
         // A goal with the blank top-right (a flip of blank-first), reflected on the anti-diagonal.
         let p = random_walk(&top_right, 40, &mut rng);
-        let a = pdb(std::slice::from_ref(&dbf), true)
-            .ida(&p, &top_right, &Limits::default())
-            .unwrap();
-        let b = HeuristicChoice::LinearConflict
-            .ida(&p, &top_right, &Limits::default())
-            .unwrap();
-        assert_eq!(a.len(), b.len());
-        assert_replays(&p, &top_right, &a);
+        assert_replays(
+            &p,
+            &top_right,
+            &same_length_as_lc(std::slice::from_ref(&dbf), &p, &top_right),
+        );
     }
 }
 
@@ -165,9 +152,7 @@ fn one_table_serves_both_goal_conventions_and_other_corners() {
 fn reflected_lookup_is_the_transposed_position() {
     let dir = tempfile::tempdir().unwrap();
     let first = Goal::blank_first(b44());
-    let path = dir.path().join("rows.pdb");
-    write_db(&path, &first, &ROWS, TableKind::ZeroAware);
-    let db = open(&path);
+    let db = rows_db(dir.path(), &first);
     let mut rng = Rng::new(99);
     for _ in 0..50 {
         let p = random_walk(&first, 60, &mut rng);
@@ -191,10 +176,10 @@ fn files_add_when_disjoint_and_take_the_maximum_otherwise() {
         dir.path().join("rows.pdb"),
         dir.path().join("cols.pdb"),
     );
-    write_db(&a, &first, &ROWS[..2], TableKind::ZeroAware);
-    write_db(&b, &first, &ROWS[2..], TableKind::ZeroAware);
-    write_db(&rows, &first, &ROWS, TableKind::ZeroAware);
-    write_db(&cols, &first, &COLS, TableKind::ZeroAware);
+    write_db(&a, &first, &ROWS_4X4[..2], TableKind::ZeroAware);
+    write_db(&b, &first, &ROWS_4X4[2..], TableKind::ZeroAware);
+    write_db(&rows, &first, &ROWS_4X4, TableKind::ZeroAware);
+    write_db(&cols, &first, &COLS_4X4, TableKind::ZeroAware);
     let (a, b, rows, cols) = (open(&a), open(&b), open(&rows), open(&cols));
     let mut rng = Rng::new(5);
     for _ in 0..50 {
@@ -208,22 +193,14 @@ fn files_add_when_disjoint_and_take_the_maximum_otherwise() {
         assert_eq!(h, whole.0.max(c));
     }
     let p = random_walk(&first, 50, &mut rng);
-    let x = pdb(&[rows, cols], true)
-        .ida(&p, &first, &Limits::default())
-        .unwrap();
-    let y = HeuristicChoice::LinearConflict
-        .ida(&p, &first, &Limits::default())
-        .unwrap();
-    assert_eq!(x.len(), y.len());
+    same_length_as_lc(&[rows, cols], &p, &first);
 }
 
 #[test]
 fn wrong_board_and_goal_are_refused() {
     let dir = tempfile::tempdir().unwrap();
     let first = Goal::blank_first(b44());
-    let path = dir.path().join("rows.pdb");
-    write_db(&path, &first, &ROWS, TableKind::ZeroAware);
-    let db = open(&path);
+    let db = rows_db(dir.path(), &first);
     let s = pdb(&[db], true);
     let b33 = Board::new(3, 3).unwrap();
     let e = s.check(&Goal::blank_first(b33)).unwrap_err().to_string();
@@ -242,8 +219,8 @@ fn incremental_updates_match_fresh_lookups() {
     let first = Goal::blank_first(b44());
     let last = Goal::blank_last(b44());
     let (rows, cols) = (dir.path().join("rows.pdb"), dir.path().join("cols.pdb"));
-    write_db(&rows, &first, &ROWS, TableKind::ZeroAware);
-    write_db(&cols, &first, &COLS, TableKind::ZeroUnaware);
+    write_db(&rows, &first, &ROWS_4X4, TableKind::ZeroAware);
+    write_db(&cols, &first, &COLS_4X4, TableKind::ZeroUnaware);
     let dbs = [open(&rows), open(&cols)];
     let mut rng = Rng::new(2024);
     for goal in [&first, &last] {

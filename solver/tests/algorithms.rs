@@ -6,7 +6,8 @@
 mod common;
 
 use common::{
-    all_distances, distance_key, random_solvable, random_walk, solve_as, write_db, Rng, Settings,
+    all_distances, both_goals, distance_key, random_solvable, random_walk, solve_as, write_db, Rng,
+    Settings,
 };
 use pdbformat::rank::TableKind;
 use pdbformat::{Board, Goal, Puzzle};
@@ -30,8 +31,10 @@ fn board(w: usize, h: usize) -> Board {
     Board::new(w, h).unwrap()
 }
 
-fn goals(b: Board) -> [Goal; 2] {
-    [Goal::blank_first(b), Goal::blank_last(b)]
+/// Korf's first 15-puzzle instance and its goal (blank first).
+fn korf1() -> (Goal, Puzzle) {
+    let goal = Goal::blank_first(board(4, 4));
+    (goal, Puzzle::parse(KORF1, None).unwrap())
 }
 
 /// Settings that make every phase run even on small boards: a tiny hybrid budget (so that
@@ -91,7 +94,7 @@ fn optimal_algorithms_match_exhaustive_distances_on_small_boards() {
     let mut rng = Rng::new(0x5eed_0001);
     for (w, h) in [(3, 3), (2, 4), (4, 2)] {
         let b = board(w, h);
-        for (gi, goal) in goals(b).iter().enumerate() {
+        for (gi, goal) in both_goals(b).iter().enumerate() {
             let dist = all_distances(goal);
             let n = b.cells();
             let split: Vec<usize> = (1..n).collect();
@@ -145,7 +148,7 @@ fn optimal_algorithms_agree_on_3x4_and_4x3() {
     let mut rng = Rng::new(0x5eed_0002);
     for (w, h) in [(3, 4), (4, 3)] {
         let b = board(w, h);
-        for goal in goals(b) {
+        for goal in both_goals(b) {
             let puzzles = [
                 random_walk(&goal, 60, &mut rng),
                 random_walk(&goal, 200, &mut rng),
@@ -180,7 +183,7 @@ fn optimal_algorithms_agree_on_4x4_with_databases() {
     let dir = tempfile::tempdir().unwrap();
     let b = board(4, 4);
     let mut rng = Rng::new(0x5eed_0003);
-    for goal in goals(b) {
+    for goal in both_goals(b) {
         // Tiles 1-3, 4-7, 8-11, 12-15: rows for blank-first, shifted ones for blank-last.
         let pats: [&[usize]; 4] = [
             &[1, 2, 3],
@@ -225,7 +228,7 @@ fn optimal_algorithms_agree_on_4x4_with_databases() {
 fn each_heuristic_gets_the_open_list_its_promise_allows_with_the_same_length() {
     let mut rng = Rng::new(0x5eed_0004);
     let b = board(3, 3);
-    for goal in goals(b) {
+    for goal in both_goals(b) {
         for _ in 0..5 {
             let p = random_solvable(&goal, &mut rng);
             let want = solve(
@@ -287,7 +290,7 @@ fn heuristics_keep_their_step_promises() {
     let dir = tempfile::tempdir().unwrap();
     for (w, hh) in [(3, 3), (4, 3), (4, 4)] {
         let b = board(w, hh);
-        for goal in goals(b) {
+        for goal in both_goals(b) {
             assert_eq!(Manhattan::new(&goal).step_change(), StepChange::ExactlyOne);
             assert_eq!(
                 check_promise(&Manhattan::new(&goal), &goal, 1),
@@ -305,7 +308,7 @@ fn heuristics_keep_their_step_promises() {
     // with the reflected view, or covering only some tiles, by at most 1; zero-unaware ones
     // promise nothing (and do jump).
     let b = board(3, 3);
-    for goal in goals(b) {
+    for goal in both_goals(b) {
         let all: Vec<usize> = (1..9).collect();
         let (a, z) = all.split_at(4);
         let za = dir.path().join(format!("za{}.pdb", goal.blank_cell()));
@@ -340,7 +343,7 @@ fn non_optimal_algorithms_return_valid_sequences() {
     let mut rng = Rng::new(0x5eed_0005);
     for (w, h) in [(3, 3), (2, 4), (4, 2), (3, 4), (4, 3), (4, 4), (5, 5)] {
         let b = board(w, h);
-        for goal in goals(b) {
+        for goal in both_goals(b) {
             let dist = (b.cells() <= 9).then(|| all_distances(&goal));
             for _ in 0..2 {
                 let p = random_solvable(&goal, &mut rng);
@@ -439,8 +442,7 @@ fn bfs_refuses_the_15_puzzle() {
 
 #[test]
 fn memory_limit_stops_astar_cleanly() {
-    let goal = Goal::blank_first(board(4, 4));
-    let p = Puzzle::parse(KORF1, None).unwrap();
+    let (goal, p) = korf1();
     for alg in [
         AlgorithmName::AStar,
         AlgorithmName::Weighted,
@@ -482,8 +484,7 @@ fn memory_limit_stops_astar_cleanly() {
 
 #[test]
 fn node_and_time_limits_stop_every_search() {
-    let goal = Goal::blank_first(board(4, 4));
-    let p = Puzzle::parse(KORF1, None).unwrap();
+    let (goal, p) = korf1();
     for alg in [
         AlgorithmName::Ida,
         AlgorithmName::AStar,
@@ -646,7 +647,7 @@ fn strategy_solves_large_and_odd_boards() {
         // Both conventions and a goal with the blank inside and the tiles scrambled.
         let mut odd: Vec<u16> = (0..n as u16).rev().collect();
         odd.swap(n - 1, n / 2 + w / 2);
-        let mut gs = goals(b).to_vec();
+        let mut gs = both_goals(b).to_vec();
         gs.push(Goal::from_tiles(b, &odd).unwrap());
         for goal in &gs {
             let p = random_solvable(goal, &mut rng);

@@ -9,7 +9,8 @@
 mod common;
 
 use common::{
-    damage, random_solvable, random_walk, small_bit1, solve_as, write_db_with, Ida, Rng, Settings,
+    both_goals, compressed, damage, random_solvable, random_walk, small_bit1, solve_as,
+    write_db_with, Ida, Rng, Settings,
 };
 use pdbformat::format::{
     encode_entries, write_pdb, Compression, Encoding, LoadOptions, PdbFile, TableSource,
@@ -49,12 +50,7 @@ fn convert(from: &Path, to: &Path, encoding: Encoding, compression: Compression)
             entries: e,
         })
         .collect();
-    let opts = WriteOptions {
-        compression,
-        zstd_level: 3,
-        ..WriteOptions::default()
-    };
-    write_pdb(to, &h.goal, &sources, &opts).unwrap();
+    write_pdb(to, &h.goal, &sources, &compressed(compression)).unwrap();
 }
 
 /// The zero-aware 6-6-3 database as u8 and as bit1, built once and kept between test runs.
@@ -112,12 +108,13 @@ fn same_search(
     x.stats.nodes
 }
 
-/// Korf's 100 instances with their optimal lengths.
-fn korf100() -> Vec<pdbsolver::input::PuzzleLine> {
+/// Korf's 100 instances with their optimal lengths, and their goal (blank first).
+fn korf100() -> (Goal, Vec<pdbsolver::input::PuzzleLine>) {
     let text =
         std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../bench/korf100.txt"))
             .unwrap();
-    pdbsolver::input::read_puzzles(&text, None)
+    let goal = Goal::blank_first(Board::new(4, 4).unwrap());
+    (goal, pdbsolver::input::read_puzzles(&text, None))
 }
 
 /// The byte and the bit1 6-6-3 as heuristics, with or without reflection.
@@ -128,8 +125,7 @@ fn both_663(reflect: bool) -> (HeuristicChoice, HeuristicChoice) {
 
 #[test]
 fn korf_first_ten_same_lengths_and_nodes_as_u8() {
-    let goal = Goal::blank_first(Board::new(4, 4).unwrap());
-    let lines = korf100();
+    let (goal, lines) = korf100();
     for reflect in [true, false] {
         let (a, b) = both_663(reflect);
         for (i, l) in lines.iter().take(10).enumerate() {
@@ -149,8 +145,7 @@ fn korf_first_ten_same_lengths_and_nodes_as_u8() {
 /// rebuilt position's parts hold its exact values.
 #[test]
 fn searches_from_kept_positions_same_as_u8() {
-    let goal = Goal::blank_first(Board::new(4, 4).unwrap());
-    let lines = korf100();
+    let (goal, lines) = korf100();
     for reflect in [true, false] {
         let (a, b) = both_663(reflect);
         // Korf's 2nd and 8th instance (lengths 53 and 46): tens of thousands of positions.
@@ -186,19 +181,12 @@ fn random_three_by_four_same_lengths_and_nodes_both_goals() {
     let dir = tempfile::tempdir().unwrap();
     for (w, h) in [(3, 4), (4, 3)] {
         let board = Board::new(w, h).unwrap();
-        for (gi, goal) in [Goal::blank_first(board), Goal::blank_last(board)]
-            .into_iter()
-            .enumerate()
-        {
+        for (gi, goal) in both_goals(board).into_iter().enumerate() {
             // Tiles 1..=11 in goal cells of blocks, whatever the goal.
             let pats: [&[usize]; 3] = [&[1, 2, 3, 4], &[5, 6, 7, 8], &[9, 10, 11]];
             let open = |enc: Encoding, c: Compression| {
                 let path = dir.path().join(format!("{w}x{h}-{gi}-{enc}-{c}.pdb"));
-                let opts = WriteOptions {
-                    compression: c,
-                    zstd_level: 3,
-                    ..WriteOptions::default()
-                };
+                let opts = compressed(c);
                 write_db_with(&path, &goal, &pats, TableKind::ZeroAware, enc, &opts);
                 Arc::new(Database::open(&path, OpenOptions::default()).unwrap())
             };
@@ -220,10 +208,7 @@ fn random_three_by_four_same_lengths_and_nodes_both_goals() {
 fn random_three_by_three_with_and_without_reflection() {
     let dir = tempfile::tempdir().unwrap();
     let board = Board::new(3, 3).unwrap();
-    for (gi, goal) in [Goal::blank_first(board), Goal::blank_last(board)]
-        .into_iter()
-        .enumerate()
-    {
+    for (gi, goal) in both_goals(board).into_iter().enumerate() {
         let pats: [&[usize]; 2] = [&[1, 2, 3, 4], &[5, 6, 7, 8]];
         let open = |enc: Encoding| {
             let path = dir.path().join(format!("{gi}-{enc}.pdb"));

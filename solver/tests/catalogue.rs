@@ -42,13 +42,17 @@ fn pdb(dbs: &[Arc<Database>], reflect: bool) -> HeuristicChoice {
     }
 }
 
+/// The standard 5-5-5 blocks and a rows split (no pattern in common) in `dir`, and their goal.
+fn two_partitions(dir: &Path) -> (Arc<Database>, Arc<Database>, Goal) {
+    let a = build(&dir.join("a.pdb"), "555");
+    let b = build(&dir.join("b.pdb"), "1-5/6-10/11-15");
+    (a, b, Goal::blank_first(Board::new(4, 4).unwrap()))
+}
+
 #[test]
 fn two_partitions_take_the_maximum_and_keep_lengths() {
     let dir = tempfile::tempdir().unwrap();
-    // The standard 5-5-5 blocks and a rows split: no pattern in common.
-    let a = build(&dir.path().join("a.pdb"), "555");
-    let b = build(&dir.path().join("b.pdb"), "1-5/6-10/11-15");
-    let goal = Goal::blank_first(Board::new(4, 4).unwrap());
+    let (a, b, goal) = two_partitions(dir.path());
     let mut rng = Rng::new(78);
     for reflect in [false, true] {
         let (ha, hb) = (
@@ -104,9 +108,7 @@ fn two_partitions_take_the_maximum_and_keep_lengths() {
 #[test]
 fn children_evaluated_ahead_match_the_children_made_afresh() {
     let dir = tempfile::tempdir().unwrap();
-    let a = build(&dir.path().join("a.pdb"), "555");
-    let b = build(&dir.path().join("b.pdb"), "1-5/6-10/11-15");
-    let goal = Goal::blank_first(Board::new(4, 4).unwrap());
+    let (a, b, goal) = two_partitions(dir.path());
     // Four components: two partitions, each with its reflection.
     let h = PdbHeuristic::new(&[a, b.clone()], &goal, true).unwrap();
     assert_eq!(h.components(), 4);

@@ -64,12 +64,19 @@ fn last_checkpoint(events: &Arc<Mutex<Vec<Event>>>) -> Option<SearchState> {
     })
 }
 
-#[test]
-fn stopped_and_resumed_search_matches_an_uninterrupted_one() {
+/// Korf's first instance, its goal, linear conflicts, and the resumable search's solution
+/// without interruptions.
+fn uninterrupted() -> (Goal, Puzzle, HeuristicChoice, Solution) {
     let goal = goal4();
     let p = Puzzle::parse(KORF1, None).unwrap();
     let h = HeuristicChoice::LinearConflict;
     let whole = solve(&resumable(), &h, &p, &goal).unwrap();
+    (goal, p, h, whole)
+}
+
+#[test]
+fn stopped_and_resumed_search_matches_an_uninterrupted_one() {
+    let (goal, p, h, whole) = uninterrupted();
     assert_eq!(whole.len(), 57);
 
     let events = Arc::new(Mutex::new(Vec::new()));
@@ -139,10 +146,7 @@ fn a_chain_of_resumptions_on_5x5_matches_too() {
 
 #[test]
 fn periodic_pauses_change_nothing_and_progress_adds_up() {
-    let goal = goal4();
-    let p = Puzzle::parse(KORF1, None).unwrap();
-    let h = HeuristicChoice::LinearConflict;
-    let whole = solve(&resumable(), &h, &p, &goal).unwrap();
+    let (goal, p, h, whole) = uninterrupted();
     let events = Arc::new(Mutex::new(Vec::new()));
     let mut opts = recording(&events);
     ida(&mut opts).checkpoint_every = Some(Duration::from_millis(2));

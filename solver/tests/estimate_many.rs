@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{open_db, random_solvable, Rng, COLS, ROWS};
+use common::{both_goals, open_db, random_solvable, Rng, COLS, ROWS};
 use pdbformat::format::Encoding;
 use pdbformat::{Board, Goal, Puzzle};
 use pdbsolver::heuristic::{Heuristic, PdbHeuristic, Position};
@@ -19,7 +19,7 @@ fn batches_give_the_start_estimates() {
     let rows1 = open_db(dir.path(), "rows1.pdb", &built, &ROWS, Encoding::Bit1);
     let cols = open_db(dir.path(), "cols.pdb", &built, &COLS, Encoding::U8);
     let mut rng = Rng::new(7);
-    for goal in [Goal::blank_first(board), Goal::blank_last(board)] {
+    for goal in both_goals(board) {
         let mut positions: Vec<Puzzle> =
             (0..40).map(|_| random_solvable(&goal, &mut rng)).collect();
         // An unsolvable one too: its pattern states are still in the tables.

@@ -4,7 +4,10 @@
 
 mod common;
 
-use common::{all_distances, assert_replays, distance_key, random_solvable, write_db, Ida, Rng};
+use common::{
+    all_distances, assert_replays, both_goals, distance_key, every_position, random_solvable,
+    write_db, Ida, Rng,
+};
 use pdbformat::rank::TableKind;
 use pdbformat::{Board, Goal, Puzzle};
 use pdbsolver::{Database, HeuristicChoice, Limits, OpenOptions};
@@ -14,29 +17,9 @@ fn b33() -> Board {
     Board::new(3, 3).unwrap()
 }
 
-/// Every position of the BFS (as a puzzle) with its distance.
-fn positions(goal: &Goal, dist: &[u8]) -> Vec<(Puzzle, u8)> {
-    let n = 9;
-    let mut cells = vec![0u8; n - 1];
-    let mut out = Vec::new();
-    for (k, &d) in dist.iter().enumerate() {
-        if d == u8::MAX {
-            continue;
-        }
-        pdbformat::rank::unrank_permutation(k as u64, n, &mut cells);
-        let mut tiles = vec![0u16; n];
-        for (i, &c) in cells.iter().enumerate() {
-            tiles[c as usize] = i as u16 + 1;
-        }
-        let p = Puzzle::new(goal.board(), &tiles).unwrap();
-        out.push((p, d));
-    }
-    out
-}
-
 #[test]
 fn bfs_counts_and_diameter() {
-    for goal in [Goal::blank_first(b33()), Goal::blank_last(b33())] {
+    for goal in both_goals(b33()) {
         let dist = all_distances(&goal);
         let reached: Vec<u8> = dist.iter().copied().filter(|&d| d != u8::MAX).collect();
         assert_eq!(reached.len(), 181_440);
@@ -63,9 +46,8 @@ fn pdb_solver(
 #[test]
 fn every_position_with_pdb_and_a_sample_with_linear_conflict() {
     let dir = tempfile::tempdir().unwrap();
-    for goal in [Goal::blank_first(b33()), Goal::blank_last(b33())] {
-        let dist = all_distances(&goal);
-        let all = positions(&goal, &dist);
+    for goal in both_goals(b33()) {
+        let all = every_position(&goal);
         let za = pdb_solver(&goal, &dir, TableKind::ZeroAware, true);
         for (p, d) in &all {
             let s = za.ida(p, &goal, &Limits::default()).unwrap();
@@ -88,7 +70,7 @@ fn every_position_with_pdb_and_a_sample_with_linear_conflict() {
 fn all_heuristics_and_table_kinds_on_a_sample() {
     let dir = tempfile::tempdir().unwrap();
     let mut rng = Rng::new(12345);
-    for goal in [Goal::blank_first(b33()), Goal::blank_last(b33())] {
+    for goal in both_goals(b33()) {
         let dist = all_distances(&goal);
         let solvers = [
             HeuristicChoice::Hamming,

@@ -10,12 +10,11 @@
 mod common;
 
 use common::{
-    all_distances, assert_replays, distance_key, heuristics, random_solvable, solve_as, Rng,
-    Settings,
+    all_distances, assert_replays, both_goals, distance_key, heuristics, random_solvable, solve_as,
+    Rng, Settings,
 };
 use pdbformat::{Board, Goal, Puzzle};
 use pdbsolver::{AlgorithmName, HeuristicChoice, Ida, Solution};
-use std::collections::BTreeMap;
 
 /// Solves `p` with `alg` on `threads` threads.
 fn run(
@@ -39,7 +38,7 @@ fn visiting_order_finds_bfs_lengths_for_both_goals() {
     let board = Board::new(3, 3).unwrap();
     // The blank's goal in the top-left and in the bottom-right corner: the two ends of the
     // visiting order's flips.
-    for goal in [Goal::blank_first(board), Goal::blank_last(board)] {
+    for goal in both_goals(board) {
         let dir = tempfile::tempdir().unwrap();
         let dist = all_distances(&goal);
         let mut rng = Rng::new(0x0bde_5eed);
@@ -73,29 +72,10 @@ fn one_thread_of_parallel_ida_retraces_ida() {
     }
 }
 
-/// IDA* of `p`, resumable (the fixed order) or not (the learned order), with the nodes of
-/// each completed iteration.
-fn ida_by_iteration(
-    h: &HeuristicChoice,
-    p: &Puzzle,
-    goal: &Goal,
-    resumable: bool,
-) -> (Solution, BTreeMap<u32, u64>) {
-    common::ida_by_bound(
-        h,
-        p,
-        goal,
-        Ida {
-            resumable,
-            ..Ida::default()
-        },
-    )
-}
-
 #[test]
 fn the_learned_order_changes_only_the_last_iteration() {
     let board = Board::new(3, 3).unwrap();
-    for goal in [Goal::blank_first(board), Goal::blank_last(board)] {
+    for goal in both_goals(board) {
         let dir = tempfile::tempdir().unwrap();
         let dist = all_distances(&goal);
         let mut rng = Rng::new(0x0bde_0002);
@@ -103,8 +83,21 @@ fn the_learned_order_changes_only_the_last_iteration() {
         for (name, h) in heuristics(dir.path(), &goal) {
             for _ in 0..10 {
                 let p = random_solvable(&goal, &mut rng);
-                let (fixed, fixed_its) = ida_by_iteration(&h, &p, &goal, true);
-                let (learned, learned_its) = ida_by_iteration(&h, &p, &goal, false);
+                // IDA* of `p`, resumable (the fixed order) or not (the learned order), with
+                // the nodes of each completed iteration.
+                let by_iteration = |resumable| {
+                    common::ida_by_bound(
+                        &h,
+                        &p,
+                        &goal,
+                        Ida {
+                            resumable,
+                            ..Ida::default()
+                        },
+                    )
+                };
+                let (fixed, fixed_its) = by_iteration(true);
+                let (learned, learned_its) = by_iteration(false);
                 let what = format!("{name}, {p:#}");
                 assert_eq!(learned.len(), dist[distance_key(&p)] as usize, "{what}");
                 assert_eq!(fixed.len(), learned.len(), "{what}");

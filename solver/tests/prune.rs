@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::{all_distances, distance_key, Rng};
+use common::{all_distances, distance_key, puzzle_of_key, Rng};
 use pdbformat::{Board, Direction, Goal, Puzzle};
 use pdbsolver::prune::{default_depth, Pruner, FORBIDDEN};
 use pdbsolver::{HeuristicChoice, Ida, Pruning, Search, Solution};
@@ -183,21 +183,13 @@ fn assert_no_more_nodes(on: &BTreeMap<u32, u64>, off: &BTreeMap<u32, u64>, p: &P
 
 /// Every `step`-th position of the board solved with pruning at `depth`: its BFS distance.
 fn against_bfs(goal: Goal, depth: u32, step: usize) {
-    let board = goal.board();
     let dist = all_distances(&goal);
-    let n = board.cells();
-    let mut cells = vec![0u8; n - 1];
     let mut checked = 0;
     for (k, &d) in dist.iter().enumerate().step_by(step) {
         if d == u8::MAX {
             continue;
         }
-        pdbformat::rank::unrank_permutation(k as u64, n, &mut cells);
-        let mut tiles = vec![0u16; n];
-        for (i, &c) in cells.iter().enumerate() {
-            tiles[c as usize] = i as u16 + 1;
-        }
-        let p = Puzzle::new(board, &tiles).unwrap();
+        let p = puzzle_of_key(&goal, k);
         assert_eq!(distance_key(&p), k);
         let s = solve(
             &HeuristicChoice::LinearConflict,

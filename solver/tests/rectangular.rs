@@ -4,7 +4,8 @@
 mod common;
 
 use common::{
-    all_distances, assert_replays, distance_key, random_solvable, random_walk, write_db, Ida, Rng,
+    all_distances, assert_replays, both_goals, distance_key, random_solvable, random_walk,
+    write_db, Ida, Rng,
 };
 use pdbformat::rank::TableKind;
 use pdbformat::{Board, Goal};
@@ -30,10 +31,7 @@ fn pdb_solver(
 fn two_by_five_against_exhaustive_bfs() {
     let dir = tempfile::tempdir().unwrap();
     let b = Board::new(5, 2).unwrap();
-    for (i, goal) in [Goal::blank_first(b), Goal::blank_last(b)]
-        .into_iter()
-        .enumerate()
-    {
+    for (i, goal) in both_goals(b).into_iter().enumerate() {
         let dist = all_distances(&goal);
         assert_eq!(dist.iter().filter(|&&d| d != u8::MAX).count(), 1_814_400);
         let pats: [&[usize]; 2] = [&[1, 2, 3, 4], &[5, 6, 7, 8, 9]];
@@ -59,10 +57,7 @@ fn three_by_four_and_four_by_three_agree() {
     let dir = tempfile::tempdir().unwrap();
     for (w, h) in [(3, 4), (4, 3)] {
         let b = Board::new(w, h).unwrap();
-        for (i, goal) in [Goal::blank_first(b), Goal::blank_last(b)]
-            .into_iter()
-            .enumerate()
-        {
+        for (i, goal) in both_goals(b).into_iter().enumerate() {
             let pats: [&[usize]; 3] = [&[1, 2, 3, 4], &[5, 6, 7, 8], &[9, 10, 11]];
             let pdb = pdb_solver(&goal, &pats, &dir, &format!("{w}x{h}-{i}.pdb"));
             let lc = HeuristicChoice::LinearConflict;

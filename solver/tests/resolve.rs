@@ -92,7 +92,10 @@ fn auto_finds_the_fitting_file_and_solves_with_it() {
     let search = pdbsolver::Search::default();
     let s = pdbsolver::solve(&search, &r.heuristic, &puzzle, &goal33()).unwrap();
     let distances = common::all_distances(&goal33());
-    assert_eq!(s.moves.len(), distances[common::distance_key(&puzzle)] as usize);
+    assert_eq!(
+        s.moves.len(),
+        distances[common::distance_key(&puzzle)] as usize
+    );
 }
 
 #[test]

@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::{all_distances, random_walk, write_db, Ida, Rng};
+use common::{every_position, random_walk, relabel, write_db, Ida, Rng, COLS_4X4, ROWS_4X4};
 use pdbformat::rank::TableKind;
 use pdbformat::{Board, Goal, Puzzle, Symmetry};
 use pdbsolver::heuristic::pdb::reflections_for;
@@ -22,39 +22,6 @@ fn open(path: &Path) -> Arc<Database> {
 fn heuristic_value(h: &PdbHeuristic, p: &Puzzle) -> (u32, Vec<u32>) {
     let st = h.init(&Position::from_tiles(p.tiles()).unwrap().tiles);
     (h.value(&st), h.component_values(&st))
-}
-
-/// The position relabelled through `sym`, a symmetry fixing `goal`'s blank: tile `t` on `x`
-/// becomes tile `goal.tile_at(sym(goal.cell_of(t)))` on `sym(x)`. It is exactly as far from
-/// `goal` as `p` (moves map to moves, the goal to itself).
-fn mapped(p: &Puzzle, goal: &Goal, sym: Symmetry) -> Puzzle {
-    let b = p.board();
-    let mut tiles = vec![0u16; b.cells()];
-    for x in 0..b.cells() {
-        let t = p.tile_at(x);
-        tiles[sym.map(b, x)] = goal.tile_at(sym.map(b, goal.cell_of(t))) as u16;
-    }
-    Puzzle::new(b, &tiles).unwrap()
-}
-
-/// Every solvable position of `goal`'s board with its exact distance.
-fn every_position(goal: &Goal) -> Vec<(Puzzle, u8)> {
-    let dist = all_distances(goal);
-    let n = goal.board().cells();
-    let mut cells = vec![0u8; n - 1];
-    let mut out = Vec::new();
-    for (k, &d) in dist.iter().enumerate() {
-        if d == u8::MAX {
-            continue;
-        }
-        pdbformat::rank::unrank_permutation(k as u64, n, &mut cells);
-        let mut tiles = vec![0u16; n];
-        for (i, &c) in cells.iter().enumerate() {
-            tiles[c as usize] = i as u16 + 1;
-        }
-        out.push((Puzzle::new(goal.board(), &tiles).unwrap(), d));
-    }
-    out
 }
 
 #[test]
@@ -117,7 +84,7 @@ fn centre_blank_all_eight_views_on_every_position() {
         let (h, comps) = heuristic_value(&all, &p);
         let images: Vec<u32> = syms
             .iter()
-            .map(|&s| heuristic_value(&plain, &mapped(&p, &goal, s)).0)
+            .map(|&s| heuristic_value(&plain, &relabel(&p, &goal, &goal, s)).0)
             .collect();
         // Every component is one of the images, every image one of the components.
         for c in &comps {
@@ -176,18 +143,7 @@ fn views_that_repeat_a_component_are_left_out() {
     assert!(h.reflections().is_empty());
     // Rows and columns: each one's transpose is the other, so with reflection two
     // components remain, not four.
-    let rows: [&[usize]; 4] = [
-        &[1, 2, 3],
-        &[4, 5, 6, 7],
-        &[8, 9, 10, 11],
-        &[12, 13, 14, 15],
-    ];
-    let cols: [&[usize]; 4] = [
-        &[4, 8, 12],
-        &[1, 5, 9, 13],
-        &[2, 6, 10, 14],
-        &[3, 7, 11, 15],
-    ];
+    let (rows, cols) = (ROWS_4X4, COLS_4X4);
     let (r, c) = (dir.path().join("rows.pdb"), dir.path().join("cols.pdb"));
     write_db(&r, &first, &rows, TableKind::ZeroAware);
     write_db(&c, &first, &cols, TableKind::ZeroAware);
@@ -215,7 +171,7 @@ fn views_that_repeat_a_component_are_left_out() {
         .0;
         assert_eq!(sym_h, sym_plain);
         assert_eq!(heuristic_value(&with, &p), heuristic_value(&without, &p));
-        let t = mapped(&p, &first, Symmetry::Transpose);
+        let t = relabel(&p, &first, &first, Symmetry::Transpose);
         let (rows_t, _) =
             heuristic_value(&PdbHeuristic::new(&both[..1], &first, false).unwrap(), &t);
         let (cols_p, _) =

@@ -9,7 +9,7 @@ use anyhow::{bail, Context, Result};
 use pdbformat::format::{Digest, Header};
 use pdbformat::rank::entry_count;
 use pdbformat::standard::{self, StandardDb};
-use pdbformat::Goal;
+use pdbformat::{Goal, Partition};
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 
@@ -76,6 +76,11 @@ pub struct TableRecord {
     pub max_value: u8,
     /// SHA-256 of the encoded, uncompressed entries, 64 hex digits.
     pub raw_sha256: String,
+}
+
+/// The patterns of `partition` as the manifest writes them, one string a table.
+pub fn pattern_names(partition: &Partition) -> Vec<String> {
+    partition.patterns().iter().map(|p| p.to_string()).collect()
 }
 
 /// A goal as the manifest writes it: its name, or the tiles cell by cell.
@@ -243,12 +248,7 @@ impl DbRecord {
             Ok(r) => r,
             Err(e) => return vec![e.to_string()],
         };
-        let patterns: Vec<String> = r
-            .partition
-            .patterns()
-            .iter()
-            .map(|p| p.to_string())
-            .collect();
+        let patterns = pattern_names(&r.partition);
         field("board", &self.board, r.board.to_string());
         field("goal", &self.goal, goal_text(&r.goal));
         field("partition", &self.partition, patterns.join("/"));

@@ -18,7 +18,7 @@ use xtask::artifacts::publish::{
 use xtask::artifacts::record::{record_dir, Change};
 use xtask::artifacts::verify::{check_file, semantic_problems, verify_dir, Status};
 use xtask::artifacts::{default_dir, manifest_path, raw_path};
-use xtask::manifest::Manifest;
+use xtask::manifest::{pattern_names, Manifest};
 
 /// The small standard databases: everything but 7-8.
 fn small() -> Vec<&'static StandardDb> {
@@ -86,12 +86,7 @@ fn every_standard_entry_plans_the_tables_of_its_record() {
         let rec = m.get(s.name).unwrap();
         let req = pdbgen::BuildRequest::standard(s, None).unwrap();
         let plan = pdbgen::plan(&req).unwrap();
-        let patterns: Vec<String> = req
-            .partition
-            .patterns()
-            .iter()
-            .map(|p| p.to_string())
-            .collect();
+        let patterns = pattern_names(&req.partition);
         let recorded: Vec<&str> = rec.tables.iter().map(|t| t.pattern.as_str()).collect();
         assert_eq!(patterns, recorded, "{}", s.name);
         let counts: Vec<u64> = rec.tables.iter().map(|t| t.entries).collect();
@@ -523,19 +518,12 @@ fn the_semantic_check_covers_bit1_tables() {
     assert!(semantic_problems(&file).unwrap().is_empty());
     // One bit flipped in table 1, checksums recomputed: only the semantic check can tell.
     let h = file.header().clone();
-    let tables: Vec<_> = (0..2)
-        .map(|i| file.load(i, LoadOptions::default()).unwrap())
-        .collect();
+    let load = |i| file.load(i, LoadOptions::default()).unwrap();
+    let tables = [load(0), load(1)];
     let mut bits = tables[1].bytes.to_vec();
     bits[20] ^= 0x04;
-    let srcs: Vec<TableSource> = tables
-        .iter()
-        .enumerate()
-        .map(|(i, t)| TableSource {
-            entries: if i == 1 { &bits } else { &t.bytes },
-            ..t.source()
-        })
-        .collect();
+    let mut srcs: Vec<TableSource> = tables.iter().map(|t| t.source()).collect();
+    srcs[1].entries = &bits;
     let bad = dir.path().join("flipped.pdb");
     write_pdb(&bad, &h.goal, &srcs, &WriteOptions::default()).unwrap();
     let bad = PdbFile::open(&bad).unwrap();

@@ -3,7 +3,7 @@
 //! puzzle and pair (pairs side by side at each length), each pair's median per length joined
 //! by a line, and a legend.
 
-use super::{drawing, legend, legend_height, log_label, log_range, save, series_color, GREY};
+use super::{drawing, legend, legend_height, log_label, log_range, render, series_color, GREY};
 use anyhow::Result;
 use plotters::prelude::*;
 use std::path::Path;
@@ -48,13 +48,7 @@ const MIN_SECONDS: f64 = 1e-6;
 pub fn draw(path: &Path, figure: &Figure) -> Result<()> {
     let legend_h = legend_height(figure.pairs.len(), COLUMN, WIDTH);
     let height = 40 + PANELS + legend_h + 30;
-    let mut svg = String::new();
-    {
-        let root = SVGBackend::with_string(&mut svg, (WIDTH, height)).into_drawing_area();
-        root.fill(&WHITE).map_err(drawing)?;
-        let root = root
-            .titled(&figure.title, ("sans-serif", 20))
-            .map_err(drawing)?;
+    render(path, (WIDTH, height), (&figure.title, 20), |root| {
         let (body, rest) = root.split_vertically(PANELS);
         let (keys, foot) = rest.split_vertically(legend_h);
         let (left, right) = body.split_horizontally(WIDTH / 2);
@@ -83,9 +77,8 @@ pub fn draw(path: &Path, figure: &Figure) -> Result<()> {
             ("sans-serif", 13).into_font().color(&GREY),
         ))
         .map_err(drawing)?;
-        root.present().map_err(drawing)?;
-    }
-    save(path, &svg)
+        Ok(())
+    })
 }
 
 /// One panel: `value` of each run against its optimum, `floor` the smallest value drawn.

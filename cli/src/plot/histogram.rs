@@ -1,7 +1,7 @@
 //! The figure of `pdbgen info --plot`: the value histogram of each table of a file, one panel
 //! per table, one bar per value (entries holding that value), with the mean marked.
 
-use super::{drawing, save, GREY};
+use super::{drawing, render, GREY};
 use anyhow::Result;
 use plotters::prelude::*;
 use std::path::Path;
@@ -31,18 +31,13 @@ const PANEL: u32 = 280;
 /// Draws the panels of `tables` under `title` into the SVG file `path`.
 pub fn draw(path: &Path, title: &str, tables: &[Table]) -> Result<()> {
     let height = 50 + PANEL * tables.len().max(1) as u32;
-    let mut svg = String::new();
-    {
-        let root = SVGBackend::with_string(&mut svg, (900, height)).into_drawing_area();
-        root.fill(&WHITE).map_err(drawing)?;
-        let root = root.titled(title, ("sans-serif", 20)).map_err(drawing)?;
+    render(path, (900, height), (title, 20), |root| {
         let panels = root.split_evenly((tables.len().max(1), 1));
         for (t, area) in tables.iter().zip(&panels) {
             panel(area, t)?;
         }
-        root.present().map_err(drawing)?;
-    }
-    save(path, &svg)
+        Ok(())
+    })
 }
 
 /// One table's histogram.

@@ -3,7 +3,7 @@
 //! 24-puzzle instances): a filled circle per solved instance, a hollow one at the nodes a
 //! stopped search had generated, a triangle per published count.
 
-use super::{drawing, legend, legend_height, log_label, log_range, save, GREY};
+use super::{drawing, legend, legend_height, log_label, log_range, render, GREY};
 use anyhow::Result;
 use plotters::prelude::*;
 use std::path::Path;
@@ -50,13 +50,7 @@ pub fn draw(path: &Path, figure: &Figure) -> Result<()> {
     let has_published = has(|i| i.published.is_some());
     let keys = 1 + stopped as usize + has_published as usize;
     let height = 40 + CHART + legend_height(keys, COLUMN, width);
-    let mut svg = String::new();
-    {
-        let root = SVGBackend::with_string(&mut svg, (width, height)).into_drawing_area();
-        root.fill(&WHITE).map_err(drawing)?;
-        let root = root
-            .titled(&figure.title, ("sans-serif", 18))
-            .map_err(drawing)?;
+    render(path, (width, height), (&figure.title, 18), |root| {
         let values = figure.instances.iter().flat_map(|i| {
             [i.ours.map(|(n, _)| n as f64), i.published.map(|p| p as f64)]
                 .into_iter()
@@ -140,7 +134,6 @@ pub fn draw(path: &Path, figure: &Figure) -> Result<()> {
                 .map_err(drawing)?;
         }
         legend(&foot, &keys, COLUMN)?;
-        root.present().map_err(drawing)?;
-    }
-    save(path, &svg)
+        Ok(())
+    })
 }

@@ -95,8 +95,24 @@ pub fn check_path(path: &Path) -> Result<()> {
     Ok(())
 }
 
-/// Writes a drawn figure to `path` in one piece.
-pub(crate) fn save(path: &Path, svg: &str) -> Result<()> {
+/// Draws a figure of `size` pixels on a white ground under `title` (its text and size) with
+/// `body`, and writes it to `path` in one piece.
+pub(crate) fn render(
+    path: &Path,
+    size: (u32, u32),
+    title: (&str, u32),
+    body: impl FnOnce(&DrawingArea<SVGBackend, Shift>) -> Result<()>,
+) -> Result<()> {
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, size).into_drawing_area();
+        root.fill(&WHITE).map_err(drawing)?;
+        let root = root
+            .titled(title.0, ("sans-serif", title.1))
+            .map_err(drawing)?;
+        body(&root)?;
+        root.present().map_err(drawing)?;
+    }
     std::fs::write(path, svg).with_context(|| format!("writing the figure {}", path.display()))
 }
 

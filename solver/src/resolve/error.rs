@@ -10,8 +10,10 @@ use thiserror::Error;
 #[derive(Debug, Error)]
 pub enum ResolveError {
     /// The board has more cells than the heuristics' positions hold.
-    #[error("the {board} board has {cells} cells; the heuristic searches take at most {max}")]
+    #[error("{algorithm} works on boards of at most {max} cells; {board} has {cells} (the strategic algorithm solves boards of any size)")]
     BoardTooLarge {
+        /// The algorithm asked for.
+        algorithm: crate::AlgorithmName,
         /// The board.
         board: Board,
         /// Its cells.

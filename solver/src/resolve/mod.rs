@@ -150,6 +150,7 @@ impl Resolver {
         let board = goal.board();
         if board.cells() > MAX_CELLS {
             return Err(ResolveError::BoardTooLarge {
+                algorithm: request.algorithm_name(),
                 board,
                 cells: board.cells(),
                 max: MAX_CELLS,

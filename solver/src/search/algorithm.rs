@@ -182,35 +182,20 @@ impl Algorithm {
     }
 }
 
-impl From<Ida> for Algorithm {
-    fn from(s: Ida) -> Algorithm {
-        Algorithm::Ida(s)
-    }
+/// `From<Settings> for Algorithm`, for each algorithm whose variant holds its settings.
+macro_rules! algorithm_from_settings {
+    ($($settings:ident),*) => {
+        $(
+            impl From<$settings> for Algorithm {
+                fn from(s: $settings) -> Algorithm {
+                    Algorithm::$settings(s)
+                }
+            }
+        )*
+    };
 }
 
-impl From<Hybrid> for Algorithm {
-    fn from(s: Hybrid) -> Algorithm {
-        Algorithm::Hybrid(s)
-    }
-}
-
-impl From<ParallelIda> for Algorithm {
-    fn from(s: ParallelIda) -> Algorithm {
-        Algorithm::ParallelIda(s)
-    }
-}
-
-impl From<Dfs> for Algorithm {
-    fn from(s: Dfs) -> Algorithm {
-        Algorithm::Dfs(s)
-    }
-}
-
-impl From<Weighted> for Algorithm {
-    fn from(s: Weighted) -> Algorithm {
-        Algorithm::Weighted(s)
-    }
-}
+algorithm_from_settings!(Ida, Hybrid, ParallelIda, Dfs, Weighted);
 
 /// Whether `w` is a weight of weighted A*: at least 1, or infinity (greedy search).
 pub(crate) fn check_weight(w: f64) -> Result<(), String> {

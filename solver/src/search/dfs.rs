@@ -119,19 +119,8 @@ impl<H: Heuristic> Walk<'_, H> {
                 return false;
             }
             self.nodes += 1;
-            let tile = self.position.slide(next);
-            let p = self.h.prepare(&self.parts, tile, next, blank);
-            let (hv, undo) = self.h.apply(
-                &mut self.parts,
-                &self.position.tiles,
-                tile,
-                next,
-                blank,
-                u32::MAX,
-                &p,
-            );
-            self.h.undo(&mut self.parts, tile, next, blank, undo);
-            self.position.slide(blank);
+            let (tile, hv, undo) = self.enter(next, blank);
+            self.leave(tile, next, blank, undo);
             kids[count] = (hv, next);
             count += 1;
         }
@@ -140,17 +129,7 @@ impl<H: Heuristic> Walk<'_, H> {
             if g + 1 + hv > self.limit {
                 break;
             }
-            let tile = self.position.slide(next);
-            let p = self.h.prepare(&self.parts, tile, next, blank);
-            let (_, undo) = self.h.apply(
-                &mut self.parts,
-                &self.position.tiles,
-                tile,
-                next,
-                blank,
-                u32::MAX,
-                &p,
-            );
+            let (tile, _, undo) = self.enter(next, blank);
             self.path.push(next);
             if self.dfs(g + 1, hv, blank) {
                 return true;
@@ -159,9 +138,26 @@ impl<H: Heuristic> Walk<'_, H> {
                 return false;
             }
             self.path.pop();
-            self.h.undo(&mut self.parts, tile, next, blank, undo);
-            self.position.slide(blank);
+            self.leave(tile, next, blank, undo);
         }
         false
+    }
+
+    /// Moves the blank to `next` (the tile there slides to `blank`) and updates the
+    /// heuristic's parts: the tile, the child's estimate, and what undoes the update.
+    fn enter(&mut self, next: u8, blank: u8) -> (u8, u32, H::Undo) {
+        let tile = self.position.slide(next);
+        let p = self.h.prepare(&self.parts, tile, next, blank);
+        let tiles = &self.position.tiles;
+        let (hv, undo) = self
+            .h
+            .apply(&mut self.parts, tiles, tile, next, blank, u32::MAX, &p);
+        (tile, hv, undo)
+    }
+
+    /// Undoes [`Walk::enter`]: the blank back on `blank`, the parts as they were.
+    fn leave(&mut self, tile: u8, next: u8, blank: u8, undo: H::Undo) {
+        self.h.undo(&mut self.parts, tile, next, blank, undo);
+        self.position.slide(blank);
     }
 }

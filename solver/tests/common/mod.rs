@@ -107,6 +107,57 @@ pub fn distance_key(puzzle: &Puzzle) -> usize {
     rank_permutation(&cells[1..], puzzle.board().cells()) as usize
 }
 
+/// The position of key `key` in [`all_distances`] of `goal` (the inverse of [`distance_key`]).
+pub fn puzzle_of_key(goal: &Goal, key: usize) -> Puzzle {
+    let n = goal.board().cells();
+    let mut cells = vec![0u8; n - 1];
+    pdbformat::rank::unrank_permutation(key as u64, n, &mut cells);
+    let mut tiles = vec![0u16; n];
+    for (i, &c) in cells.iter().enumerate() {
+        tiles[c as usize] = i as u16 + 1;
+    }
+    Puzzle::new(goal.board(), &tiles).unwrap()
+}
+
+/// Every solvable position of `goal`'s board with its exact distance, in the order of their
+/// keys in [`all_distances`].
+pub fn every_position(goal: &Goal) -> Vec<(Puzzle, u8)> {
+    all_distances(goal)
+        .iter()
+        .enumerate()
+        .filter(|&(_, &d)| d != u8::MAX)
+        .map(|(k, &d)| (puzzle_of_key(goal, k), d))
+        .collect()
+}
+
+/// The position relabelled through the board symmetry `sym` that maps `from`'s blank cell to
+/// `to`'s: tile `t` on `x` becomes tile `to.tile_at(sym(from.cell_of(t)))` on `sym(x)`, the same
+/// problem written for goal `to`. With `from == to` and a symmetry fixing the blank, a position
+/// exactly as far from the goal as `p` (moves map to moves, the goal to itself).
+pub fn relabel(p: &Puzzle, from: &Goal, to: &Goal, sym: pdbformat::Symmetry) -> Puzzle {
+    let b = p.board();
+    let mut tiles = vec![0u16; b.cells()];
+    for x in 0..b.cells() {
+        let t = p.tile_at(x);
+        tiles[sym.map(b, x)] = to.tile_at(sym.map(b, from.cell_of(t))) as u16;
+    }
+    Puzzle::new(b, &tiles).unwrap()
+}
+
+/// Both goal conventions of `board`: blank first, blank last.
+pub fn both_goals(board: Board) -> [Goal; 2] {
+    [Goal::blank_first(board), Goal::blank_last(board)]
+}
+
+/// Write options with `compression`, at zstd level 3 where it compresses.
+pub fn compressed(compression: Compression) -> WriteOptions {
+    WriteOptions {
+        compression,
+        zstd_level: 3,
+        ..WriteOptions::default()
+    }
+}
+
 /// A position reached from `goal` by `steps` random moves (no immediate move back).
 pub fn random_walk(goal: &Goal, steps: usize, rng: &mut Rng) -> Puzzle {
     let mut p = Puzzle::solved(goal);
@@ -272,6 +323,20 @@ impl Ida for pdbsolver::HeuristicChoice {
 pub const ROWS: [&[usize]; 2] = [&[1, 2, 3, 4], &[5, 6, 7, 8]];
 /// The two column-style patterns of the 3×3 fixtures (a second partition).
 pub const COLS: [&[usize]; 2] = [&[1, 4, 7, 2], &[5, 8, 3, 6]];
+/// The 3-4-4-4 row patterns of the 4×4 board (blank first).
+pub const ROWS_4X4: [&[usize]; 4] = [
+    &[1, 2, 3],
+    &[4, 5, 6, 7],
+    &[8, 9, 10, 11],
+    &[12, 13, 14, 15],
+];
+/// The 3-4-4-4 column patterns of the 4×4 board (blank first): the rows, transposed.
+pub const COLS_4X4: [&[usize]; 4] = [
+    &[4, 8, 12],
+    &[1, 5, 9, 13],
+    &[2, 6, 10, 14],
+    &[3, 7, 11, 15],
+];
 
 /// A zero-aware database of brute-force tables for `patterns`, in `enc`, written to `dir/name`
 /// and opened.

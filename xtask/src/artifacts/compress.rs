@@ -10,9 +10,9 @@
 //! does not depend on the worker count, so the files are reproducible across machines.
 
 use super::verify::{check_file, Status};
-use super::{manifest_path, raw_path, variant_path};
+use super::{check_raw, manifest_path, raw_path, variant_path};
 use crate::file_size;
-use crate::manifest::{compare_header, DbRecord, Manifest};
+use crate::manifest::{DbRecord, Manifest};
 use anyhow::{bail, Context, Result};
 use pdbformat::format::{
     write_pdb, Compression, LoadOptions, PdbFile, TableSource, WriteOptions, DEFAULT_ZSTD_JOB_SIZE,
@@ -150,19 +150,11 @@ fn compress_one(
     let raw = raw_path(dir, s);
     let file = PdbFile::open(&raw).with_context(|| format!("cannot open {}", raw.display()))?;
     let h = file.header().clone();
-    let mut wrong = compare_header(&h, s, rec);
-    if h.tables.iter().any(|t| t.compression != Compression::None) {
-        wrong.push("its payloads are compressed".into());
-    }
-    if !wrong.is_empty() {
-        bail!(
-            "{} is not the standard {}: {} (rebuild it: cargo xtask artifacts build --force {})",
-            raw.display(),
-            s.name,
-            wrong.join("; "),
-            s.name
-        );
-    }
+    let hint = format!(
+        " (rebuild it: cargo xtask artifacts build --force {})",
+        s.name
+    );
+    check_raw(&raw, &h, s, rec, "its payloads are compressed", &hint)?;
     // What the variants must hold: the raw file's own entries.
     let src_rec = DbRecord::from_header(s.name, &h)?;
     let raw_size = file.len();

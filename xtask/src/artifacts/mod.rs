@@ -12,8 +12,9 @@ pub mod publish;
 pub mod record;
 pub mod verify;
 
-use crate::manifest::MANIFEST_FILE;
-use pdbformat::format::Compression;
+use crate::manifest::{compare_header, DbRecord, MANIFEST_FILE};
+use anyhow::{bail, Result};
+use pdbformat::format::{Compression, Header};
 use pdbformat::standard::{self, StandardDb};
 use std::path::{Path, PathBuf};
 
@@ -30,6 +31,32 @@ pub fn manifest_path(dir: &Path) -> PathBuf {
 /// The raw file of `s` inside `dir`.
 pub fn raw_path(dir: &Path, s: &StandardDb) -> PathBuf {
     dir.join(s.file_name())
+}
+
+/// Fails unless `h`, the header of the file at `path`, is the raw standard `s`: the header the
+/// standard (and `rec`, when given) expects, and uncompressed payloads (`compressed` says what is
+/// wrong otherwise). `hint` ends the message.
+pub(crate) fn check_raw(
+    path: &Path,
+    h: &Header,
+    s: &StandardDb,
+    rec: Option<&DbRecord>,
+    compressed: &str,
+    hint: &str,
+) -> Result<()> {
+    let mut wrong = compare_header(h, s, rec);
+    if h.tables.iter().any(|t| t.compression != Compression::None) {
+        wrong.push(compressed.into());
+    }
+    if !wrong.is_empty() {
+        bail!(
+            "{} is not the standard {}: {}{hint}",
+            path.display(),
+            s.name,
+            wrong.join("; ")
+        );
+    }
+    Ok(())
 }
 
 /// The file of `s` stored with `c` inside `dir`.

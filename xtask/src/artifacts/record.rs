@@ -7,10 +7,10 @@
 //! belongs to a correct table.
 
 use super::verify::semantic_problems;
-use super::{manifest_path, raw_path};
-use crate::manifest::{compare_header, DbRecord, Manifest};
+use super::{check_raw, manifest_path, raw_path};
+use crate::manifest::{DbRecord, Manifest};
 use anyhow::{bail, Context, Result};
-use pdbformat::format::{Compression, PdbFile};
+use pdbformat::format::PdbFile;
 use pdbformat::standard;
 use std::path::Path;
 use std::time::Instant;
@@ -50,23 +50,8 @@ pub fn record_dir(
         }
         let start = Instant::now();
         let file = PdbFile::open(&path)?;
-        let mut wrong = compare_header(file.header(), s, None);
-        if file
-            .header()
-            .tables
-            .iter()
-            .any(|t| t.compression != Compression::None)
-        {
-            wrong.push("compressed: record the raw file".into());
-        }
-        if !wrong.is_empty() {
-            bail!(
-                "{} is not the standard {}: {}",
-                path.display(),
-                s.name,
-                wrong.join("; ")
-            );
-        }
+        let compressed = "compressed: record the raw file";
+        check_raw(&path, file.header(), s, None, compressed, "")?;
         file.verify()
             .with_context(|| format!("checksums of {}", path.display()))?;
         if semantic {
