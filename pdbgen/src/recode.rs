@@ -191,20 +191,27 @@ mod tests {
         f.header().tables.iter().map(|t| t.raw_digest).collect()
     }
 
-    #[test]
-    fn a_round_trip_through_bit1_and_zstd_gives_the_same_entries() {
+    /// Builds the 4-4 partition of the 3x3 board with tables of `kind` (`u8`, uncompressed)
+    /// at `raw.pdb` in `dir`.
+    fn raw_3x3(dir: &Path, kind: TableKind) -> std::path::PathBuf {
         let goal = Goal::blank_first(Board::new(3, 3).unwrap());
-        let dir = tempfile::tempdir().unwrap();
-        let raw = dir.path().join("raw.pdb");
+        let raw = dir.join("raw.pdb");
         let request = BuildRequest {
             partition: Partition::parse(&goal, "1-4/5-8").unwrap(),
             goal,
-            kind: TableKind::ZeroAware,
+            kind,
             threads: Some(1),
             encoding: Encoding::U8,
             write: WriteOptions::default(),
         };
         build_file(&request, &raw, &NoProgress).unwrap();
+        raw
+    }
+
+    #[test]
+    fn a_round_trip_through_bit1_and_zstd_gives_the_same_entries() {
+        let dir = tempfile::tempdir().unwrap();
+        let raw = raw_3x3(dir.path(), TableKind::ZeroAware);
         let small = dir.path().join("small.pdb");
         let to_bit1 = RecodeOptions {
             encoding: Some(Encoding::Bit1),
@@ -236,18 +243,8 @@ mod tests {
 
     #[test]
     fn refusals_leave_nothing_behind() {
-        let goal = Goal::blank_first(Board::new(3, 3).unwrap());
         let dir = tempfile::tempdir().unwrap();
-        let raw = dir.path().join("raw.pdb");
-        let request = BuildRequest {
-            partition: Partition::parse(&goal, "1-4/5-8").unwrap(),
-            goal,
-            kind: TableKind::ZeroUnaware,
-            threads: Some(1),
-            encoding: Encoding::U8,
-            write: WriteOptions::default(),
-        };
-        build_file(&request, &raw, &NoProgress).unwrap();
+        let raw = raw_3x3(dir.path(), TableKind::ZeroUnaware);
         let out = dir.path().join("out.pdb");
         let same = recode(&raw, &raw, &RecodeOptions::default(), &NoProgress);
         assert!(matches!(same, Err(RecodeError::SameFile)));
