@@ -71,6 +71,18 @@ pub fn cli_error(e: ResolveError) -> anyhow::Error {
             anyhow!("--db needs --heuristic pdb (or auto), not {n}")
         }
         e @ ResolveError::NoneFits { .. } => anyhow!("{e}; give one with --db"),
+        // In the source tree, xtask builds a standard database under its own name.
+        ResolveError::NotFound { db, .. } => anyhow!(
+            "{}",
+            e.to_string().replacen(
+                "build it there with ",
+                &format!(
+                    "build it there with `cargo xtask artifacts build {}` (in the source tree) or ",
+                    db.name
+                ),
+                1
+            )
+        ),
         e => anyhow::Error::new(e),
     }
 }
