@@ -223,6 +223,15 @@ fn load_databases(a: &ServeArgs) -> Result<Vec<Arc<Database>>> {
         });
         match resolver.default_database(&default.goal()?, &printer) {
             Ok(Ok(db)) => dbs.push(db),
+            // A large default is never built at start: say how to build it once.
+            Ok(Err(_)) if default.large && options.build => eprintln!(
+                "note: not serving a {w}x{h} database: none found where `solver solve` looks; \
+                 `solver solve --board {w}x{h} PUZZLE` builds the default {} once, and the \
+                 server serves it from then on",
+                default.name,
+                w = default.width,
+                h = default.height
+            ),
             Ok(Err(why)) => eprintln!(
                 "note: not serving a {}x{} database: none found {why}",
                 default.width, default.height
