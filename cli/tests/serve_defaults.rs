@@ -11,20 +11,10 @@ use serve::Server;
 /// Korf's first 15-puzzle instance, 57 moves.
 const KORF_1: &str = "14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3";
 
-/// The `solver` command run in `home` (its home and cache), without `PDB_DIR`.
-fn solver_in(home: &std::path::Path) -> assert_cmd::Command {
-    let mut c = assert_cmd::Command::cargo_bin("solver").unwrap();
-    c.current_dir(home)
-        .env_remove("PDB_DIR")
-        .env("HOME", home)
-        .env("XDG_CACHE_HOME", home.join("cache"));
-    c
-}
-
 #[test]
 fn serve_uses_the_default_that_solve_built_into_the_cache() {
     let home = tempfile::tempdir().unwrap();
-    solver_in(home.path())
+    common::solver(home.path())
         .args(["solve", "--json", KORF_1])
         .assert()
         .success();
