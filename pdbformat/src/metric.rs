@@ -75,6 +75,9 @@ mod tests {
         }
         assert_eq!(Metric::default(), Metric::Stm);
         let e = "fast".parse::<Metric>().unwrap_err();
-        assert_eq!(e.to_string(), "unknown metric \"fast\": expected stm or mtm");
+        assert_eq!(
+            e.to_string(),
+            "unknown metric \"fast\": expected stm or mtm"
+        );
     }
 }

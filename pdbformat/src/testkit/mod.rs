@@ -1,15 +1,18 @@
 //! Test helpers shared by the workspace's tests (cargo feature `testkit`, off by default; the
-//! other crates enable it in their dev-dependencies): a deterministic random source and a
-//! brute-force oracle of exact abstract distances, and a check that an error message says each
+//! other crates enable it in their dev-dependencies): a deterministic random source, a
+//! brute-force oracle of exact abstract distances and one of whole positions' distances (in
+//! either metric), and a check that an error message says each
 //! of its causes once.
 //!
 //! Nothing here is meant for production code: the oracle is slow on purpose (explicit states
 //! in a hash map) so that it shares no code and no cleverness with what it checks.
 
 mod oracle;
+mod positions;
 mod xorshift;
 
 pub use oracle::AbstractDistances;
+pub use positions::PositionDistances;
 pub use xorshift::XorShift;
 
 /// Whether every line of `text` (a command's standard error) says each of its causes once: no
