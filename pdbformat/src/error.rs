@@ -64,6 +64,14 @@ pub enum PuzzleError {
         /// Tiles on this line.
         found: usize,
     },
+    /// Rows written with `/` that do not make a grid, or do not fit the board given.
+    #[error("{why}")]
+    Rows {
+        /// 1-based number of the row at fault.
+        row: usize,
+        /// What is wrong, in words.
+        why: String,
+    },
     /// A tile appears twice.
     #[error("tile {tile} appears more than once")]
     Duplicate {

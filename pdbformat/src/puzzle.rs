@@ -165,6 +165,20 @@ impl Puzzle {
             .find(|other| other != goal && self.is_solvable(other))
     }
 
+    /// The position in rows separated by `/`, as puzzle racers write it: `8 2 0/4 6 1/3 7 5`
+    /// (read back by [`Puzzle::parse`], which infers the board from the rows).
+    pub fn to_rows(&self) -> String {
+        let rows: Vec<String> = self
+            .tiles
+            .chunks(self.board.width())
+            .map(|row| {
+                let v: Vec<String> = row.iter().map(|t| t.to_string()).collect();
+                v.join(" ")
+            })
+            .collect();
+        rows.join("/")
+    }
+
     /// Whether the position equals `goal`.
     pub fn is_goal(&self, goal: &Goal) -> bool {
         self.tiles == goal.tiles()
@@ -316,5 +330,10 @@ mod tests {
         let p = Puzzle::parse_for_goal("1 2 3\n4 5 6\n7 _ 8", &g).unwrap();
         assert_eq!(p.blank(), 7);
         assert_eq!(format!("{p:#}"), "1 2 3 4 5 6 7 0 8");
+        assert_eq!(p.to_rows(), "1 2 3/4 5 6/7 0 8");
+        let wide =
+            Puzzle::parse("1 2 3 4 5 6 7 8 9 10 11 0", Some(Board::new(4, 3).unwrap())).unwrap();
+        assert_eq!(wide.to_rows(), "1 2 3 4/5 6 7 8/9 10 11 0");
+        assert_eq!(Puzzle::parse(&wide.to_rows(), None).unwrap(), wide);
     }
 }

@@ -1,9 +1,10 @@
 //! Puzzle lists: one puzzle per line, `#` comments, and an optional known optimal length.
 //!
-//! A line holds the tiles row by row (as `pdbformat::parse` reads them). One extra number at
-//! the end is read as the known optimal length, as in `bench/korf100.txt` (16 tiles, then the
-//! length): the board decides, either the one given or, without one, the square board whose
-//! cell count is the line's count or the count minus one.
+//! A line holds the tiles row by row (as `pdbformat::parse` reads them; rows separated by `/`
+//! give the board themselves). Without `/`, one extra number at the end is read as the known
+//! optimal length, as in `bench/korf100.txt` (16 tiles, then the length): the board decides,
+//! either the one given or, without one, the square board whose cell count is the line's count
+//! or the count minus one.
 //!
 //! Lines of `bench/korf50-24.txt` carry an instance number first and a published node count
 //! last (`id`, the tiles, the optimal length, Korf & Felner's IDA* nodes): a line with three
@@ -51,6 +52,10 @@ fn parse_line(line: usize, body: &str, board: Option<Board>) -> PuzzleLine {
         id: None,
         published_nodes: None,
     };
+    // Rows separated by `/` spell the board themselves; the line is the position alone.
+    if body.contains('/') {
+        return mk(Puzzle::parse(body, board), None);
+    }
     let tiles = match pdbformat::parse::parse_tiles(body) {
         Ok(t) => t,
         Err(e) => return mk(Err(e), None),
@@ -143,5 +148,15 @@ mod tests {
             (v[0].id, v[0].published_nodes, v[0].expected),
             (None, None, Some(57))
         );
+    }
+
+    #[test]
+    fn rows_separated_by_slashes_give_the_board() {
+        let v = read_puzzles("8 2 0/4 6 1/3 7 5\n1 2 3 4/5 6 7 0 # 4x2\n1 2/3\n", None);
+        assert_eq!(v[0].puzzle.as_ref().unwrap().board().to_string(), "3x3");
+        assert_eq!(v[1].puzzle.as_ref().unwrap().board().to_string(), "4x2");
+        assert!(matches!(v[2].puzzle, Err(PuzzleError::Rows { row: 2, .. })));
+        let b = Board::new(3, 3).unwrap();
+        assert!(read_puzzles("1 2 3 4/5 6 7 0", Some(b))[0].puzzle.is_err());
     }
 }
