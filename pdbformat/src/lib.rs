@@ -7,6 +7,7 @@ pub mod format;
 pub mod goal;
 pub mod memory;
 pub mod metric;
+pub mod notation;
 pub mod parse;
 pub mod pattern;
 pub mod puzzle;
