@@ -3,12 +3,15 @@
 //! IDA* iteration. Callers add only their own fields (bench: the instance and the published
 //! count; compare: the pair and the optimum; serve: the goal and the board).
 //!
+//! Moves are written in the [`Notation`] asked for (the blank's by default, as always).
+//!
 //! JSON of a solution: `puzzle`, `length`, `moves`, `tiles`, `nodes`, `expanded`,
 //! `iterations`, `initial_h`, `seconds`, `algorithm`, `heuristic`, `optimal`, `peak_memory`,
 //! `stored`, `detail`, and `per_thread` for the threaded searches. Of a failure: `puzzle`,
 //! `error`; with `nodes`, `seconds`, `peak_memory`, `initial_h` when a search ran, and
 //! `stopped`, `lower_bound` when a limit stopped it.
 
+use pdbformat::notation::{write_moves, Notation};
 use pdbformat::units::{approx_bytes, rate, thousands};
 use pdbformat::{Goal, Puzzle, PuzzleError};
 use pdbsolver::{Algorithm, AlgorithmName, Iteration, Solution, SolveError};
@@ -21,19 +24,27 @@ fn reports_memory(algorithm: AlgorithmName) -> bool {
 }
 
 /// The full text report of one solution of `puzzle` for the goal named `goal_name` with the
-/// heuristic described as `heuristic`, found by `algorithm` (with its settings).
+/// heuristic described as `heuristic`, found by `algorithm` (with its settings); in the
+/// tiles' notation a `moves:` line comes before the blank's moves.
 pub fn solution_text(
     puzzle: &Puzzle,
     goal_name: &str,
     heuristic: &str,
     s: &Solution,
     algorithm: &Algorithm,
+    notation: Notation,
 ) -> String {
     let mut out = String::new();
     out.push_str(&format!("puzzle:     {puzzle:#}\n"));
     out.push_str(&format!("goal:       {goal_name}\n"));
     out.push_str(&format!("heuristic:  {heuristic}\n"));
     out.push_str(&format!("length:     {}\n", s.len()));
+    if notation != Notation::Blank {
+        out.push_str(&format!(
+            "moves:      {} ({notation} notation)\n",
+            write_moves(&s.moves, notation)
+        ));
+    }
     out.push_str(&format!("blank:      {}\n", spaced(&s.blank_notation())));
     out.push_str(&format!("tiles:      {}\n", s.tile_notation()));
     out.push_str(&format!(
@@ -85,10 +96,15 @@ pub fn per_thread(s: &Solution, sep: &str) -> String {
     v.join(sep)
 }
 
-/// One line per solution, for files of puzzles: `#n  length  nodes  seconds  moves`, with
-/// `excess` (how far a solution that is not proven optimal is from the optimum the line
-/// gives) after the length, and the memory for the algorithms that report it.
-pub fn solution_line(number: usize, s: &Solution, excess: Option<i64>) -> String {
+/// One line per solution, for files of puzzles: `#n  length  nodes  seconds  moves` (in
+/// `notation`), with `excess` (how far a solution that is not proven optimal is from the
+/// optimum the line gives) after the length, and the memory for the algorithms that report it.
+pub fn solution_line(
+    number: usize,
+    s: &Solution,
+    excess: Option<i64>,
+    notation: Notation,
+) -> String {
     format!(
         "#{number:<4} length {:>4}{}  nodes {:>15}{}  {:>9.3} s  {}",
         s.len(),
@@ -100,16 +116,27 @@ pub fn solution_line(number: usize, s: &Solution, excess: Option<i64>) -> String
             String::new()
         },
         s.stats.seconds,
-        s.blank_notation()
+        write_moves(&s.moves, notation)
     )
 }
 
-/// The JSON object of a solution of `puzzle` with the heuristic described as `heuristic`.
+/// The JSON object of a solution of `puzzle` with the heuristic described as `heuristic`, its
+/// moves in the blank's notation.
 pub fn solution_json(puzzle: &Puzzle, heuristic: &str, s: &Solution) -> Value {
+    solution_json_in(puzzle, heuristic, s, Notation::Blank)
+}
+
+/// [`solution_json`] with `"moves"` written in `notation`.
+pub fn solution_json_in(
+    puzzle: &Puzzle,
+    heuristic: &str,
+    s: &Solution,
+    notation: Notation,
+) -> Value {
     let mut v = json!({
         "puzzle": format!("{puzzle:#}"),
         "length": s.len(),
-        "moves": s.blank_notation(),
+        "moves": write_moves(&s.moves, notation),
         "tiles": s.tiles_moved,
         "nodes": s.stats.nodes,
         "expanded": s.stats.expanded,

@@ -7,11 +7,11 @@
 //! stopped by `--timeout` or `--max-nodes` shows the lower bound its search proved. `--plot`
 //! draws every instance's nodes beside the published ones (`crate::plot::instances`).
 
-use super::flags::{limits_request, request_error, LimitFlags, PruneFlags};
+use super::flags::{limits_request, request_error, LimitFlags, NotationFlag, PruneFlags};
 use super::puzzles::{list_board, read_input};
 use super::setup::{make_goal, make_heuristic, parse_board, prepare_pruner};
 use super::{batch_exit_code, HeuristicArgs};
-use crate::answer::{failure_json, failure_message, solution_json};
+use crate::answer::{failure_json, failure_message, solution_json_in};
 use crate::output::outln;
 use crate::plot::instances::{draw, Figure, Instance};
 use crate::summary::Summary;
@@ -54,6 +54,8 @@ pub struct BenchArgs {
     prune: PruneFlags,
     #[command(flatten)]
     heuristic: HeuristicArgs,
+    #[command(flatten)]
+    notation: NotationFlag,
 }
 
 /// Runs `solver bench`.
@@ -182,7 +184,8 @@ pub fn run(a: BenchArgs) -> Result<i32> {
                 };
                 if a.json {
                     let p = l.puzzle.as_ref().expect("solved");
-                    let mut v = solution_json(p, &setup.description, &s);
+                    let notation = a.notation.notation;
+                    let mut v = solution_json_in(p, &setup.description, &s, notation);
                     v["instance"] = json!(i + 1);
                     v["id"] = json!(l.id);
                     v["line"] = json!(l.line);

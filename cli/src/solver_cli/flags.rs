@@ -6,6 +6,7 @@
 use super::HeuristicArgs;
 use anyhow::Result;
 use clap::Args;
+use pdbformat::notation::Notation;
 use pdbformat::parse::parse_tiles;
 use pdbformat::{Board, Goal, PuzzleError};
 use pdbsolver::{AlgorithmName, Pruning, Request, RequestError};
@@ -81,6 +82,16 @@ pub fn request_error(e: RequestError) -> anyhow::Error {
     } else {
         anyhow::anyhow!(describe(&e))
     }
+}
+
+/// `--notation`: how the commands that print moves write them.
+#[derive(Args, Debug, Clone, Copy, Default)]
+pub struct NotationFlag {
+    /// How moves are written: blank (the blank's direction, a letter per move: RDLU; the
+    /// default) or tiles (the direction the tiles slide, with a count for several: U2LD3R, as
+    /// puzzle racers write them).
+    #[arg(long, value_name = "tiles|blank", default_value_t = Notation::Blank)]
+    pub notation: Notation,
 }
 
 /// The limits of every search: nodes and time.

@@ -1,11 +1,13 @@
 //! Command-line arguments and dispatch; every failure becomes a message and an exit code.
 
 mod bench;
+mod check;
 mod checkpoint;
 mod compare;
 mod fetch;
 pub(crate) mod flags;
 mod puzzles;
+mod scramble;
 pub(crate) mod setup;
 mod solve;
 
@@ -74,7 +76,9 @@ const AFTER_HELP: &str = "\
 MOVE NOTATION
   Moves are written as the direction the BLANK moves: U (up), D (down), L (left), R (right).
   The tile that slides moves the opposite way; the numbers of the moved tiles are printed too
-  (\"tiles:\" in text, \"tiles\" in JSON).
+  (\"tiles:\" in text, \"tiles\" in JSON). --notation tiles writes them as puzzle racers do:
+  each letter the direction the TILES slide, with a count for several (U2LD3R).
+  Positions may be written in rows separated by / (8 2 0/4 6 1/3 7 5).
 
 GOALS
   blank-first  0 1 2 ... N-1 (blank top-left; Korf's convention, the default)
@@ -129,6 +133,13 @@ enum Command {
     /// HTTP(S), check it against the release's SHA256SUMS and manifest.json, and install it in
     /// $PDB_DIR or the cache directory, where the solver looks.
     Fetch(fetch::FetchArgs),
+    /// Print uniformly random solvable positions of a board, one a line in rows separated by
+    /// / (the same ones for the same --seed).
+    Scramble(scramble::ScrambleArgs),
+    /// Play a move string on a position: whether it reaches the goal, and its length in both
+    /// metrics (exit status 0 when it reaches the goal, 1 when it does not, 2 when a move
+    /// cannot be read or made).
+    Check(check::CheckArgs),
     /// Serve a web page and a JSON API for solving (loopback only unless --bind says
     /// otherwise), with the databases loaded once.
     #[cfg(feature = "serve")]
@@ -218,7 +229,7 @@ fn parse_residence(s: &str) -> Result<pdbsolver::Residence, String> {
 }
 
 /// The subcommands whose `--json` answers errors in JSON too.
-const JSON_COMMANDS: [&str; 3] = ["solve", "bench", "compare"];
+const JSON_COMMANDS: [&str; 4] = ["solve", "bench", "compare", "check"];
 
 /// Whether the command line asks a command that answers in JSON for `--json` (read from the
 /// words themselves, so that it holds for the errors of the command line too).
@@ -262,6 +273,8 @@ pub fn run() -> i32 {
             .check()
             .and_then(|()| setup::locate(&a.heuristic)),
         Command::Fetch(a) => fetch::run(a),
+        Command::Scramble(a) => scramble::run(a),
+        Command::Check(a) => check::run(a),
         #[cfg(feature = "serve")]
         Command::Serve(a) => crate::serve::run(a),
     };

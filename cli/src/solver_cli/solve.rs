@@ -3,12 +3,12 @@
 //! path for every algorithm: the flags make a request, the request a search.
 
 use super::checkpoint::{self, Checkpointing};
-use super::flags::{request_error, usage, SearchFlags};
+use super::flags::{request_error, usage, NotationFlag, SearchFlags};
 use super::puzzles::{from_args, list_board, read_input};
 use super::setup::{heuristic_for, make_goal, parse_board, prepare_pruner};
 use super::{batch_exit_code, exit_code, HeuristicArgs};
 use crate::answer::{
-    failure_json, failure_message, iteration_json, iteration_line, solution_json, solution_line,
+    failure_json, failure_message, iteration_json, iteration_line, solution_json_in, solution_line,
     solution_text,
 };
 use crate::output::{out, outln};
@@ -66,6 +66,8 @@ pub struct SolveArgs {
     heuristic: HeuristicArgs,
     #[command(flatten)]
     search: SearchFlags,
+    #[command(flatten)]
+    notation: NotationFlag,
 }
 
 /// Runs `solver solve`.
@@ -174,7 +176,8 @@ impl Run<'_> {
         match result {
             Ok(s) => {
                 if a.json {
-                    outln!("{}", solution_json(&puzzle, &description, &s));
+                    let notation = a.notation.notation;
+                    outln!("{}", solution_json_in(&puzzle, &description, &s, notation));
                 } else {
                     out!(
                         "{}",
@@ -183,7 +186,8 @@ impl Run<'_> {
                             &goal.to_string(),
                             &description,
                             &s,
-                            &self.search.algorithm
+                            &self.search.algorithm,
+                            a.notation.notation
                         )
                     );
                 }
@@ -243,7 +247,7 @@ impl Run<'_> {
                         .filter(|_| !s.optimal)
                         .map(|e| s.len() as i64 - e as i64);
                     if a.json {
-                        let mut v = solution_json(p, &description, &s);
+                        let mut v = solution_json_in(p, &description, &s, a.notation.notation);
                         if let Some(e) = l.expected {
                             v["expected"] = e.into();
                         }
@@ -252,7 +256,7 @@ impl Run<'_> {
                         }
                         say(v.to_string());
                     } else {
-                        say(solution_line(i + 1, &s, excess));
+                        say(solution_line(i + 1, &s, excess, a.notation.notation));
                     }
                     if let Some(e) = mismatch {
                         summary.mismatched += 1;

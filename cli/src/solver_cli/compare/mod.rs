@@ -12,12 +12,13 @@ use super::flags::read_as;
 use super::puzzles::{from_args, list_board, read_input};
 use super::setup::{make_goal, make_heuristic, parse_board};
 use super::{HeuristicArgs, EXIT_ERROR, EXIT_STOPPED};
-use crate::answer::{failure_json, solution_json};
+use crate::answer::{failure_json, solution_json_in};
 use crate::plot::comparison as plot;
 use anyhow::{bail, Result};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use pairs::{default_pairs, parse_pair, Pair};
+use pdbformat::notation::Notation;
 use pdbformat::units::{approx_bytes, thousands};
 use pdbformat::{Goal, Puzzle};
 use pdbsolver::input::PuzzleLine;
@@ -120,6 +121,8 @@ pub struct CompareArgs {
     /// Never build the default database for pdb pairs.
     #[arg(long)]
     no_build: bool,
+    #[command(flatten)]
+    notation: super::flags::NotationFlag,
 }
 
 /// The heuristics of the pairs, each prepared once (databases loaded once), with their
@@ -486,7 +489,9 @@ impl Comparison<'_> {
             }
         }
         if self.args.json {
-            let v = json_line(puzzle, l, r, p, &self.heuristics[&p.heuristic()].1, optimum);
+            let heuristic = &self.heuristics[&p.heuristic()].1;
+            let notation = self.args.notation.notation;
+            let v = json_line(puzzle, l, r, p, heuristic, optimum, notation);
             self.pb.suspend(|| outln!("{v}"));
         } else if self.per_puzzle {
             self.table.push(puzzle_row(r, p, optimum, self.numbered));
@@ -494,8 +499,8 @@ impl Comparison<'_> {
     }
 }
 
-/// The JSON line of run `r` of pair `p` on the puzzle of line `l`: the answer, with the
-/// pair, the puzzle's number and line, and the optimum.
+/// The JSON line of run `r` of pair `p` on the puzzle of line `l`: the answer (moves in
+/// `notation`), with the pair, the puzzle's number and line, and the optimum.
 fn json_line(
     puzzle: &Puzzle,
     l: &PuzzleLine,
@@ -503,9 +508,10 @@ fn json_line(
     p: &Pair,
     heuristic: &str,
     optimum: Option<usize>,
+    notation: Notation,
 ) -> serde_json::Value {
     let mut v = match &r.result {
-        Ok(run) => solution_json(puzzle, heuristic, run),
+        Ok(run) => solution_json_in(puzzle, heuristic, run, notation),
         Err(e) => failure_json(&format!("{puzzle:#}"), e, &e.to_string()),
     };
     v["index"] = json!(r.puzzle + 1);
