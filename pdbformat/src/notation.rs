@@ -204,17 +204,21 @@ pub fn read_moves(text: &str, notation: Notation) -> Result<Vec<Direction>, Move
 }
 
 /// Writes the blank's single steps `steps` in `notation`: in `tiles`, each run of equal steps
-/// as the tiles' letter with its count when over one (`U2LD3R`); in `blank`, one letter of the
+/// as the tiles' letter with its count when over one (`U2LD3R`; a run over [`MAX_COUNT`] as
+/// several tokens, so that what is written reads back); in `blank`, one letter of the
 /// blank per step (`RDLU`), as the solver has always printed solutions.
 pub fn write_moves(steps: &[Direction], notation: Notation) -> String {
     match notation {
         Notation::Blank => steps.iter().map(|&d| notation.letter(d)).collect(),
         Notation::Tiles => {
             let mut out = String::new();
+            // A run longer than a token's largest count is written as several tokens.
             for run in steps.chunk_by(|a, b| a == b) {
-                out.push(notation.letter(run[0]));
-                if run.len() > 1 {
-                    out.push_str(&run.len().to_string());
+                for piece in run.chunks(MAX_COUNT) {
+                    out.push(notation.letter(piece[0]));
+                    if piece.len() > 1 {
+                        out.push_str(&piece.len().to_string());
+                    }
                 }
             }
             out
@@ -278,6 +282,12 @@ mod tests {
             read_moves(&hostile, Notation::Tiles),
             Err(MoveError::TooLong)
         );
+        // A run longer than one token's count is written as several tokens, and reads back
+        // (found by the fuzz target: `R2047` after `R` was written as the unreadable `R2048`).
+        let long = read_moves("D3 R R2047", Notation::Tiles).unwrap();
+        let written = write_moves(&long, Notation::Tiles);
+        assert_eq!(written, "D3R2047R");
+        assert_eq!(read_moves(&written, Notation::Tiles).unwrap(), long);
         assert!("tile".parse::<Notation>().is_err());
         assert_eq!("tiles".parse::<Notation>(), Ok(Notation::Tiles));
         assert_eq!(Notation::default().to_string(), "blank");
