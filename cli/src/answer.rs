@@ -4,7 +4,8 @@
 //! count; compare: the pair and the optimum; serve: the goal and the board).
 //!
 //! JSON of a solution: `puzzle`, `length`, `moves`, `tiles`, `nodes`, `expanded`,
-//! `iterations`, `initial_h`, `seconds`, `algorithm`, `heuristic`, `optimal`, `peak_memory`,
+//! `metric` (`stm` or `mtm`: what `length` counts), `iterations`, `initial_h`, `seconds`,
+//! `algorithm`, `heuristic`, `optimal`, `peak_memory`,
 //! `stored`, `detail`, and `per_thread` for the threaded searches. Of a failure: `puzzle`,
 //! `error`; with `nodes`, `seconds`, `peak_memory`, `initial_h` when a search ran, and
 //! `stopped`, `lower_bound` when a limit stopped it.
@@ -33,7 +34,7 @@ pub fn solution_text(
     out.push_str(&format!("puzzle:     {puzzle:#}\n"));
     out.push_str(&format!("goal:       {goal_name}\n"));
     out.push_str(&format!("heuristic:  {heuristic}\n"));
-    out.push_str(&format!("length:     {}\n", s.len()));
+    out.push_str(&format!("length:     {}{}\n", s.len(), metric_note(s)));
     out.push_str(&format!("blank:      {}\n", spaced(&s.blank_notation())));
     out.push_str(&format!("tiles:      {}\n", s.tile_notation()));
     out.push_str(&format!(
@@ -85,6 +86,14 @@ pub fn per_thread(s: &Solution, sep: &str) -> String {
     v.join(sep)
 }
 
+/// After the length of a multi-tile-metric solution: ` (mtm; N single-tile steps)`.
+fn metric_note(s: &Solution) -> String {
+    match s.metric {
+        pdbformat::Metric::Stm => String::new(),
+        pdbformat::Metric::Mtm => format!(" (mtm; {} single-tile steps)", s.moves.len()),
+    }
+}
+
 /// One line per solution, for files of puzzles: `#n  length  nodes  seconds  moves`, with
 /// `excess` (how far a solution that is not proven optimal is from the optimum the line
 /// gives) after the length, and the memory for the algorithms that report it.
@@ -109,6 +118,7 @@ pub fn solution_json(puzzle: &Puzzle, heuristic: &str, s: &Solution) -> Value {
     let mut v = json!({
         "puzzle": format!("{puzzle:#}"),
         "length": s.len(),
+        "metric": s.metric.name(),
         "moves": s.blank_notation(),
         "tiles": s.tiles_moved,
         "nodes": s.stats.nodes,
