@@ -146,21 +146,19 @@ fn parallel_mtm_ida_agrees_with_serial_on_4x4_positions() {
 }
 
 #[test]
-fn a_known_4x4_mtm_length() {
-    // Korf's first instance: 57 single-tile moves, 35 multi-tile moves... checked against
-    // the walking-distance search itself being exact on the 3×3 above; here the answer is
-    // that of the serial and parallel searches and replays.
+fn known_4x4_mtm_lengths() {
     let goal = Goal::blank_first(Board::new(4, 4).unwrap());
-    let p = Puzzle::parse("14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3", None).unwrap();
-    let s = solve(
-        &mtm(AlgorithmName::Ida),
-        &HeuristicChoice::WalkingDistance,
-        &p,
-        &goal,
-    )
-    .unwrap();
-    assert_mtm_solution(&p, &goal, &s);
-    assert!(s.len() < s.moves.len());
+    // The blank three cells right of its goal: one move of three tiles.
+    let one = Puzzle::parse("1 2 3 0 4 5 6 7 8 9 10 11 12 13 14 15", None).unwrap();
+    // Three right, then three down: two moves of six single steps.
+    let two = Puzzle::parse("1 2 3 7 4 5 6 11 8 9 10 15 12 13 14 0", None).unwrap();
+    for (p, length, steps) in [(one, 1, 3), (two, 2, 6)] {
+        for search in [mtm(AlgorithmName::Ida), mtm(AlgorithmName::ParallelIda)] {
+            let s = solve(&search, &HeuristicChoice::WalkingDistance, &p, &goal).unwrap();
+            assert_mtm_solution(&p, &goal, &s);
+            assert_eq!((s.len(), s.moves.len()), (length, steps), "{p:#}");
+        }
+    }
 }
 
 #[test]

@@ -14,7 +14,8 @@
 //!
 //! The tables depend only on the board and the goal blank's row and column; each is built once
 //! per process and shared (4×4: 24,964 states per axis, built in milliseconds). A board whose
-//! abstraction has more than [`table::MAX_STATES`] states is refused.
+//! abstraction has more than [`table::MAX_STATES`] states is refused, counted before anything
+//! is built: the 5×5's 65,650,495 states per axis need a denser table than this one.
 
 mod table;
 
@@ -178,6 +179,9 @@ mod tests {
 
     #[test]
     fn boards_whose_abstraction_is_too_large_are_refused() {
+        let goal = Goal::blank_first(Board::new(5, 5).unwrap());
+        let e = WalkingDistance::new(&goal).unwrap_err();
+        assert!(e.contains("states"), "{e}");
         let goal = Goal::blank_first(Board::new(8, 8).unwrap());
         let e = WalkingDistance::new(&goal).unwrap_err();
         assert!(e.contains("walking distance"), "{e}");
