@@ -97,10 +97,12 @@ fn refusals_in_the_multi_tile_metric_are_worded() {
         solver(home.path()).args(["solve", "--metric", "mtm", "--algorithm", "astar", P8]),
         "no multi-tile-metric form",
     );
-    fails_saying(
-        solver(home.path()).args(["solve", "--metric", "qtm", P8]),
-        "stm or mtm",
-    );
+    // A bad value is a usage error (exit status 2).
+    solver(home.path())
+        .args(["solve", "--metric", "qtm", P8])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("--metric must be stm or mtm"));
 }
 
 #[test]
