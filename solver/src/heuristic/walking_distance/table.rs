@@ -89,8 +89,8 @@ impl AxisTable {
             }
             for k in kids {
                 let code = pack(&k);
-                if !seen.contains_key(&code) {
-                    seen.insert(code, d + 1);
+                if let std::collections::hash_map::Entry::Vacant(v) = seen.entry(code) {
+                    v.insert(d + 1);
                     queue.push_back(k);
                 }
             }
