@@ -6,7 +6,8 @@
 //! Moves are written in the [`Notation`] asked for (the blank's by default, as always).
 //!
 //! JSON of a solution: `puzzle`, `length`, `moves`, `tiles`, `nodes`, `expanded`,
-//! `iterations`, `initial_h`, `seconds`, `algorithm`, `heuristic`, `optimal`, `peak_memory`,
+//! `metric` (`stm` or `mtm`: what `length` counts), `iterations`, `initial_h`, `seconds`,
+//! `algorithm`, `heuristic`, `optimal`, `peak_memory`,
 //! `stored`, `detail`, and `per_thread` for the threaded searches. Of a failure: `puzzle`,
 //! `error`; with `nodes`, `seconds`, `peak_memory`, `initial_h` when a search ran, and
 //! `stopped`, `lower_bound` when a limit stopped it.
@@ -38,7 +39,7 @@ pub fn solution_text(
     out.push_str(&format!("puzzle:     {puzzle:#}\n"));
     out.push_str(&format!("goal:       {goal_name}\n"));
     out.push_str(&format!("heuristic:  {heuristic}\n"));
-    out.push_str(&format!("length:     {}\n", s.len()));
+    out.push_str(&format!("length:     {}{}\n", s.len(), metric_note(s)));
     if notation != Notation::Blank {
         out.push_str(&format!(
             "moves:      {} ({notation} notation)\n",
@@ -96,6 +97,14 @@ pub fn per_thread(s: &Solution, sep: &str) -> String {
     v.join(sep)
 }
 
+/// After the length of a multi-tile-metric solution: ` (mtm; N single-tile steps)`.
+fn metric_note(s: &Solution) -> String {
+    match s.metric {
+        pdbformat::Metric::Stm => String::new(),
+        pdbformat::Metric::Mtm => format!(" (mtm; {} single-tile steps)", s.moves.len()),
+    }
+}
+
 /// One line per solution, for files of puzzles: `#n  length  nodes  seconds  moves` (in
 /// `notation`), with `excess` (how far a solution that is not proven optimal is from the
 /// optimum the line gives) after the length, and the memory for the algorithms that report it.
@@ -136,6 +145,7 @@ pub fn solution_json_in(
     let mut v = json!({
         "puzzle": format!("{puzzle:#}"),
         "length": s.len(),
+        "metric": s.metric.name(),
         "moves": write_moves(&s.moves, notation),
         "tiles": s.tiles_moved,
         "nodes": s.stats.nodes,

@@ -27,6 +27,7 @@ class Solution:
     """A solved puzzle: the moves, and what the search cost."""
 
     length: int
+    metric: str
     moves: str
     tiles: List[int]
     nodes: int

@@ -13,8 +13,11 @@ use pyo3::types::PyDict;
 #[pyclass(module = "pdbtiles", frozen, get_all, eq)]
 #[derive(Clone, PartialEq)]
 pub struct Solution {
-    /// The number of moves.
+    /// The number of moves, in `metric`.
     pub length: usize,
+    /// The metric `length` counts in: `"stm"` (one tile per move) or `"mtm"` (1 to k tiles
+    /// of a row or column per move; `moves` then lists the blank's single steps).
+    pub metric: String,
     /// The blank's moves, one letter each (`"RDLU…"`).
     pub moves: String,
     /// The tile moved at each move.
@@ -44,6 +47,7 @@ impl Solution {
     pub fn new(puzzle: &Puzzle, heuristic: &str, s: &pdbsolver::Solution) -> Solution {
         Solution {
             length: s.len(),
+            metric: s.metric.name().to_string(),
             moves: s.blank_notation(),
             tiles: s.tiles_moved.clone(),
             nodes: s.stats.nodes,
@@ -82,6 +86,7 @@ impl Solution {
         let d = PyDict::new(py);
         d.set_item("puzzle", &self.puzzle)?;
         d.set_item("length", self.length)?;
+        d.set_item("metric", &self.metric)?;
         d.set_item("moves", &self.moves)?;
         d.set_item("tiles", &self.tiles)?;
         d.set_item("nodes", self.nodes)?;

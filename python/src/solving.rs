@@ -31,8 +31,9 @@ use std::sync::{Arc, Mutex};
 /// the 4x4 default 6-6-3 is built there on first use), else Manhattan distance with linear
 /// conflicts. `algorithm` is `ida`, `astar`, `bfs`, `hybrid`, `parallel-ida`, `dfs`,
 /// `weighted` or `strategic`; `timeout` (seconds) and `max_nodes` stop the search with
-/// `SearchStopped`. Other settings go by keyword as the command line's flags: `heuristic`,
-/// `reflect`, `prune`, `weight`, `threads`, `depth_limit`, `hybrid_nodes`, `max_memory`.
+/// `SearchStopped`. Other settings go by keyword as the command line's flags: `metric`
+/// (`"stm"`, the default, or `"mtm"`: the multi-tile metric, with the walking distance),
+/// `heuristic`, `reflect`, `prune`, `weight`, `threads`, `depth_limit`, `hybrid_nodes`, `max_memory`.
 #[pyfunction]
 #[pyo3(signature = (puzzle, db=None, goal="blank-first", board=None, algorithm="ida", timeout=None, max_nodes=None, **settings))]
 #[allow(clippy::too_many_arguments)]

@@ -157,3 +157,16 @@ def test_ctrl_c_stops_one_search(python_handles_ctrl_c):
     elapsed = time.monotonic() - start
     timer.join()
     assert elapsed < 3.0, f"KeyboardInterrupt {elapsed:.2f} s after the start"
+
+
+def test_the_multi_tile_metric_by_keyword():
+    # Korf's 3x3 example of the docs: 31 single-tile moves; in the multi-tile metric a move
+    # slides a whole run of tiles, and the answer says which metric its length counts in.
+    stm = pdbtiles.solve("8 6 7 2 5 4 3 0 1", goal="blank-last", heuristic="manhattan")
+    mtm = pdbtiles.solve("8 6 7 2 5 4 3 0 1", goal="blank-last", metric="mtm")
+    assert (stm.metric, stm.length) == ("stm", 31)
+    assert mtm.metric == "mtm" and mtm.as_dict()["metric"] == "mtm"
+    runs = sum(1 for i, m in enumerate(mtm.moves) if i == 0 or mtm.moves[i - 1] != m)
+    assert mtm.length == runs < len(mtm.moves)
+    with pytest.raises(Exception, match="walking-distance"):
+        pdbtiles.solve("8 6 7 2 5 4 3 0 1", goal="blank-last", metric="mtm", heuristic="manhattan")

@@ -20,6 +20,7 @@ pub use resolve::{
     DbChoice, Quiet, ResolveError, ResolveObserver, ResolveOptions, Resolved, Resolver,
 };
 pub use search::{
-    replay, solve, Algorithm, AlgorithmName, Dfs, Event, Hybrid, Ida, Iteration, Limits, Observer,
-    ParallelIda, Search, Solution, SolveError, Stats, Stop, Weighted, MAX_THREADS,
+    mtm_length, replay, solve, Algorithm, AlgorithmName, Dfs, Event, Hybrid, Ida, Iteration,
+    Limits, Observer, ParallelIda, Search, Solution, SolveError, Stats, Stop, Weighted,
+    MAX_THREADS,
 };

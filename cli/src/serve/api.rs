@@ -74,7 +74,8 @@ async fn server(State(st): State<Arc<AppState>>) -> Response {
         &json!({
             "version": env!("CARGO_PKG_VERSION"),
             "algorithms": algorithms,
-            "heuristics": ["auto", "pdb", "linear-conflict", "manhattan", "hamming"],
+            "heuristics": ["auto", "pdb", "linear-conflict", "manhattan", "hamming", "walking-distance"],
+            "metrics": ["stm", "mtm"],
             "databases": st.catalog.dbs.iter().map(|s| s.summary_json()).collect::<Vec<_>>(),
             "limits": {
                 "searches": caps.searches,

@@ -11,11 +11,12 @@ use pdbsolver::{HeuristicName, Request};
 use serde_json::{Map, Value};
 
 /// The fields a request may have.
-const FIELDS: [&str; 10] = [
+const FIELDS: [&str; 11] = [
     "puzzle",
     "board",
     "goal",
     "algorithm",
+    "metric",
     "heuristic",
     "databases",
     "max_nodes",
@@ -75,7 +76,7 @@ pub fn parse(body: &[u8]) -> Result<SolveRequest, ApiError> {
         )));
     }
     let mut search = Request::default();
-    for key in ["algorithm", "heuristic"] {
+    for key in ["algorithm", "metric", "heuristic"] {
         if let Some(s) = text(&o, key)? {
             search
                 .set(key, s)

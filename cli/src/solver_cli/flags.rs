@@ -94,9 +94,13 @@ pub struct NotationFlag {
     pub notation: Notation,
 }
 
-/// The limits of every search: nodes and time.
+/// The limits of every search (nodes and time) and the metric it counts moves in.
 #[derive(Args, Debug, Clone, Default)]
 pub struct LimitFlags {
+    /// Move metric: stm (one tile per move, the default) or mtm (1 to k tiles of a row or
+    /// column per move; searched by ida, parallel-ida and bfs with the walking distance).
+    #[arg(long, value_name = "METRIC", value_parser = read_as("metric", |r| r.metric))]
+    pub metric: Option<pdbformat::Metric>,
     /// Stop each search after generating this many nodes.
     #[arg(long, value_name = "N")]
     pub max_nodes: Option<u64>,
@@ -187,6 +191,7 @@ pub fn limits_request(limits: &LimitFlags, prune: &PruneFlags) -> Request {
     Request {
         max_nodes: limits.max_nodes,
         timeout: limits.timeout,
+        metric: limits.metric,
         prune: prune.pruning(),
         ..Request::default()
     }

@@ -272,6 +272,19 @@ try {
     assert.match(await page.textContent("#length"), /\(optimal\)/);
   });
 
+  await check("a 3x3 puzzle is solved in the multi-tile metric and played back", async () => {
+    await page.selectOption("#metric", "mtm");
+    await page.selectOption("#algorithm", "ida");
+    await page.selectOption("#heuristic", "auto");
+    const [start, steps, goal] = await solveAndPlay(page, "3x3", "random");
+    const text = await page.textContent("#length");
+    assert.match(text, /multi-tile/);
+    const length = Number(text.split(" ")[0]);
+    assert.ok(length > 0 && length <= steps, `${length} multi-tile moves of ${steps} steps`);
+    assert.ok(length <= bfsDistance(start, goal), `never more than the single-tile optimum for ${start.join(" ")}`);
+    await page.selectOption("#metric", "stm");
+  });
+
   await check("a pasted position sets the board (and its size)", async () => {
     await page.selectOption("#size", "4x4");
     await page.fill("#tiles-input", "1 2 3\n4 5 6\n7 0 8");

@@ -87,6 +87,7 @@ pub fn heuristic_identity(choice: &HeuristicChoice) -> String {
         HeuristicChoice::Hamming => "hamming".into(),
         HeuristicChoice::Manhattan => "manhattan".into(),
         HeuristicChoice::LinearConflict => "linear-conflict".into(),
+        HeuristicChoice::WalkingDistance => "walking-distance".into(),
         HeuristicChoice::Pdb { databases, reflect } => {
             let mut s = format!("pdb reflect={reflect}");
             for db in databases {

@@ -13,15 +13,17 @@ mod hamming;
 mod linear_conflict;
 mod manhattan;
 pub mod pdb;
+mod walking_distance;
 
 pub use crate::position::{MoveTable, Position, MAX_CELLS};
 pub use hamming::Hamming;
 pub use linear_conflict::LinearConflict;
 pub use manhattan::Manhattan;
 pub use pdb::{reflections_for, PdbHeuristic};
+pub use walking_distance::WalkingDistance;
 
 use crate::db::{Database, DbError};
-use pdbformat::Goal;
+use pdbformat::{Goal, Metric};
 use std::sync::Arc;
 
 /// An admissible estimate of the distance to the goal, updated move by move.
@@ -163,6 +165,8 @@ pub enum HeuristicChoice {
     Manhattan,
     /// Manhattan distance plus linear conflicts.
     LinearConflict,
+    /// The multi-tile walking distance (admissible in both metrics; the default in MTM).
+    WalkingDistance,
     /// Additive pattern databases from these files: tables grouped into additive sums, the
     /// maximum over groups, and with `reflect` the reflected lookup too (see [`pdb`]).
     Pdb {
@@ -191,8 +195,17 @@ impl HeuristicChoice {
             HeuristicChoice::Hamming => HeuristicName::Hamming,
             HeuristicChoice::Manhattan => HeuristicName::Manhattan,
             HeuristicChoice::LinearConflict => HeuristicName::LinearConflict,
+            HeuristicChoice::WalkingDistance => HeuristicName::WalkingDistance,
             HeuristicChoice::Pdb { .. } => HeuristicName::Pdb,
         }
+    }
+
+    /// Whether the heuristic's values are lower bounds of distances in `metric`: every one is
+    /// in the single-tile metric; in the multi-tile metric only the walking distance (one move
+    /// there can bring several tiles home, which Manhattan distance, linear conflicts,
+    /// misplaced tiles and the single-tile databases count one by one).
+    pub fn admissible_in(&self, metric: Metric) -> bool {
+        self.name().admissible_in(metric)
     }
 
     /// Checks that the heuristic can serve `goal` (its databases fit the board and goal), so
@@ -265,6 +278,8 @@ pub enum HeuristicName {
     Manhattan,
     /// Manhattan plus linear conflicts.
     LinearConflict,
+    /// The multi-tile walking distance.
+    WalkingDistance,
     /// Additive pattern databases (maximum over partitions and reflection).
     Pdb,
 }
@@ -276,6 +291,7 @@ impl HeuristicName {
             HeuristicName::Hamming => "hamming",
             HeuristicName::Manhattan => "manhattan",
             HeuristicName::LinearConflict => "linear-conflict",
+            HeuristicName::WalkingDistance => "walking-distance",
             HeuristicName::Pdb => "pdb",
         }
     }
@@ -290,11 +306,20 @@ impl HeuristicName {
                 HeuristicChoice::LinearConflict,
                 "manhattan + linear conflict",
             )),
+            HeuristicName::WalkingDistance => Some((
+                HeuristicChoice::WalkingDistance,
+                "walking distance (multi-tile)",
+            )),
             HeuristicName::Pdb => None,
         }
     }
 
-    /// Parses a name or one of its aliases (`misplaced`, `md`, `lc`, `manhattan-lc`).
+    /// Whether the heuristic is admissible in `metric` (see [`HeuristicChoice::admissible_in`]).
+    pub fn admissible_in(self, metric: Metric) -> bool {
+        metric == Metric::Stm || self == HeuristicName::WalkingDistance
+    }
+
+    /// Parses a name or one of its aliases (`misplaced`, `md`, `lc`, `manhattan-lc`, `wd`).
     pub fn parse(s: &str) -> Option<HeuristicName> {
         match s.trim().to_ascii_lowercase().as_str() {
             "hamming" | "misplaced" => Some(HeuristicName::Hamming),
@@ -302,6 +327,7 @@ impl HeuristicName {
             "linear-conflict" | "lc" | "manhattan-lc" | "linear" => {
                 Some(HeuristicName::LinearConflict)
             }
+            "walking-distance" | "wd" => Some(HeuristicName::WalkingDistance),
             "pdb" => Some(HeuristicName::Pdb),
             _ => None,
         }
@@ -409,6 +435,7 @@ mod tests {
             HeuristicName::Hamming,
             HeuristicName::Manhattan,
             HeuristicName::LinearConflict,
+            HeuristicName::WalkingDistance,
         ] {
             let (choice, words) = name.classic().unwrap();
             assert_eq!(choice.name(), name);

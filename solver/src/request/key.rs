@@ -7,6 +7,7 @@ use crate::search::AlgorithmName;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Key {
     Algorithm,
+    Metric,
     Heuristic,
     Reflect,
     Threads,
@@ -21,8 +22,9 @@ pub(super) enum Key {
 
 impl Key {
     /// Every key, in the order of [`Key::NAMES`].
-    const ALL: [Key; 11] = [
+    const ALL: [Key; 12] = [
         Key::Algorithm,
+        Key::Metric,
         Key::Heuristic,
         Key::Reflect,
         Key::Threads,
@@ -36,8 +38,9 @@ impl Key {
     ];
 
     /// The canonical names (those of the command-line flags).
-    pub(super) const NAMES: [&'static str; 11] = [
+    pub(super) const NAMES: [&'static str; 12] = [
         "algorithm",
+        "metric",
         "heuristic",
         "reflect",
         "threads",

@@ -41,6 +41,7 @@ use crate::search::{
     Search, Weighted,
 };
 use key::Key;
+use pdbformat::Metric;
 use std::time::Duration;
 
 /// A search as a user asks for it: every field `None` unless given. [`Request::resolve`] gives
@@ -50,6 +51,8 @@ use std::time::Duration;
 pub struct Request {
     /// The algorithm (`None`: `ida`).
     pub algorithm: Option<AlgorithmName>,
+    /// The move metric (`None`: `stm`).
+    pub metric: Option<Metric>,
     /// The heuristic (`None`: `auto`, a database if one is given or found).
     pub heuristic: Option<HeuristicName>,
     /// Whether to add the symmetric database lookups (`None`: yes).
@@ -76,10 +79,10 @@ pub struct Request {
 impl Request {
     /// The textual keys [`Request::set`] reads, canonical names first (each also answers to
     /// its aliases and to `_` for `-`).
-    pub const KEYS: [&'static str; 11] = Key::NAMES;
+    pub const KEYS: [&'static str; 12] = Key::NAMES;
 
     /// Sets the field named `key` from its text `value`, as a user writes it: `algorithm`
-    /// (`ida`, `a*`, …), `heuristic` (`auto`, `pdb`, `md`, …), `reflect` (`on`/`off`),
+    /// (`ida`, `a*`, …), `metric` (`stm`, `mtm`), `heuristic` (`auto`, `pdb`, `md`, …), `reflect` (`on`/`off`),
     /// `threads` (`t`), `weight` (`w`: a number of at least 1, or `inf`), `depth-limit`
     /// (`depth`), `hybrid-nodes` (`budget`), `prune` (`on`, `off` or a word depth; also
     /// `prune-depth`), `max-nodes` (`nodes`), `timeout` (seconds, or `none`), `max-memory`
@@ -94,6 +97,9 @@ impl Request {
                     AlgorithmName::parse(value)
                         .ok_or_else(|| RequestError::unknown_algorithm(value))?,
                 )
+            }
+            Key::Metric => {
+                self.metric = Some(value.parse::<Metric>().map_err(|_| bad(parse::METRIC))?)
             }
             Key::Heuristic => {
                 self.heuristic = if value.trim().eq_ignore_ascii_case("auto") {
@@ -153,6 +159,11 @@ impl Request {
         self.algorithm.unwrap_or(AlgorithmName::Ida)
     }
 
+    /// The metric asked for, `stm` when none was.
+    pub fn metric(&self) -> Metric {
+        self.metric.unwrap_or_default()
+    }
+
     /// Whether the symmetric database lookups are asked for (yes unless refused).
     pub fn reflect(&self) -> bool {
         self.reflect.unwrap_or(true)
@@ -165,6 +176,7 @@ impl Request {
     /// left out, not refused, where it does not apply.
     pub fn fill_from(&mut self, defaults: &Request) {
         self.algorithm = self.algorithm.or(defaults.algorithm);
+        self.metric = self.metric.or(defaults.metric);
         self.heuristic = self.heuristic.or(defaults.heuristic);
         self.reflect = self.reflect.or(defaults.reflect);
         self.max_nodes = self.max_nodes.or(defaults.max_nodes);
@@ -252,6 +264,7 @@ impl Request {
             other => Algorithm::from(other),
         };
         Ok(Search {
+            metric: self.metric(),
             limits: Limits {
                 max_nodes: self.max_nodes,
                 timeout,

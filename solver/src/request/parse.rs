@@ -3,6 +3,8 @@
 
 use crate::prune::{Pruning, MAX_DEPTH};
 
+/// What `metric` expects.
+pub(super) const METRIC: &str = "stm or mtm";
 /// What `reflect` expects.
 pub(super) const SWITCH: &str = "on or off";
 /// What `threads` expects.

@@ -24,7 +24,10 @@ pub enum ResolveError {
     /// Databases were named together with a classic heuristic.
     #[error("databases need the pdb heuristic (or auto), not {0}")]
     DatabasesNeedPdb(HeuristicName),
-    /// An empty list of databases (leave it out to use the default).
+    /// A heuristic (or databases) not admissible in the metric asked for.
+    #[error("the {0} heuristic is not a lower bound in the {1} metric: use walking-distance (or leave the heuristic out)")]
+    NotAdmissible(HeuristicName, pdbformat::Metric),
+    /// An empty list of databases.
     #[error("an empty list of databases (leave it out to use every database that fits)")]
     EmptyList,
     /// A standard database (or a member of a named catalogue) is in none of the folders.

@@ -19,7 +19,7 @@ use crate::locate::SearchDir;
 use crate::{Database, HeuristicChoice, HeuristicName, Request, Residence};
 use default::Source;
 use opened::Opened;
-use pdbformat::Goal;
+use pdbformat::{Goal, Metric};
 use std::sync::Arc;
 
 /// One database a request names.
@@ -157,6 +157,20 @@ impl Resolver {
             });
         }
         let name = request.heuristic;
+        if request.metric() == Metric::Mtm {
+            // Only the walking distance is a lower bound there; no database is (yet).
+            return match name {
+                None | Some(HeuristicName::WalkingDistance) if databases.is_empty() => {
+                    let (choice, words) =
+                        (HeuristicName::WalkingDistance.classic()).expect("a classic heuristic");
+                    Ok(Resolved::classic(choice, words))
+                }
+                _ => Err(ResolveError::NotAdmissible(
+                    name.unwrap_or(HeuristicName::Pdb),
+                    Metric::Mtm,
+                )),
+            };
+        }
         let dbs = if !databases.is_empty() {
             if let Some(n) = name.filter(|&n| n != HeuristicName::Pdb) {
                 return Err(ResolveError::DatabasesNeedPdb(n));

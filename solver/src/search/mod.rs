@@ -14,6 +14,9 @@
 //! | `weighted` | `weighted.rs` | no | [`Weighted`] | memory like A* |
 //! | `strategic` | `strategic.rs` | no | — | nothing (any board up to 4096 cells) |
 //!
+//! In the multi-tile metric ([`Search::metric`]) `ida` and `parallel-ida` run
+//! `mtm_ida.rs` and `mtm_parallel.rs`, `bfs` runs `mtm_bfs.rs`; the others refuse it.
+//!
 //! Every search but `strategic` works on boards of at most 64 cells with the moves of
 //! `position.rs` and a [`Heuristic`]; every solution is replayed on the puzzle and checked
 //! to reach the goal before [`solve`] returns it.
@@ -39,6 +42,9 @@ mod history;
 mod hybrid;
 mod ida;
 mod limits;
+mod mtm_bfs;
+mod mtm_ida;
+mod mtm_parallel;
 mod observer;
 mod outcome;
 mod parallel_ida;
@@ -61,7 +67,7 @@ pub(crate) use outcome::{per_second, Outcome};
 pub use outcome::{Stats, Stop};
 pub use parallel_ida::ParallelIda;
 pub use runner::{solve, Search};
-pub use solution::{replay, Solution, SolveError};
+pub use solution::{mtm_length, replay, Solution, SolveError};
 pub use weighted::Weighted;
 
 use crate::heuristic::Heuristic;

@@ -4,14 +4,14 @@
 
 use super::observer::Observer;
 use super::solution::finish_moves;
-use super::{astar, bfs, dfs, hybrid, ida, parallel_ida, strategic, weighted};
+use super::{astar, bfs, dfs, hybrid, ida, mtm_bfs, mtm_ida, parallel_ida, strategic, weighted};
 use super::{Algorithm, AlgorithmName, Clock, Limits, Outcome, Solution, SolveError, Stats};
 use crate::db::DbError;
 use crate::heuristic::{
-    Hamming, Heuristic, HeuristicChoice, LinearConflict, Manhattan, PdbHeuristic,
+    Hamming, Heuristic, HeuristicChoice, LinearConflict, Manhattan, PdbHeuristic, WalkingDistance,
 };
 use crate::position::{direction_between, Position, MAX_CELLS};
-use pdbformat::{Goal, Puzzle};
+use pdbformat::{Goal, Metric, Puzzle};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
@@ -34,6 +34,11 @@ use std::sync::Arc;
 pub struct Search {
     /// The algorithm and its settings.
     pub algorithm: Algorithm,
+    /// The metric moves are counted in (the single-tile one by default). The multi-tile
+    /// metric is searched by `ida`, `parallel-ida` (their own loops, `search/mtm_ida.rs`,
+    /// which ignore the duplicate-move machine) and `bfs`, with a heuristic admissible in it
+    /// ([`HeuristicChoice::admissible_in`]); the other algorithms refuse it.
+    pub metric: Metric,
     /// Node, time and memory limits (nodes as counted in the module documentation).
     pub limits: Limits,
     /// Set from outside (e.g. by a Ctrl-C handler) to stop the search cleanly with
@@ -56,6 +61,7 @@ impl Search {
     pub fn new(algorithm: impl Into<Algorithm>) -> Search {
         Search {
             algorithm: algorithm.into(),
+            metric: Metric::Stm,
             limits: Limits::default(),
             interrupt: None,
             observer: None,
@@ -119,6 +125,10 @@ fn solve_unverified(
     puzzle.check_solvable(goal)?;
     let board = goal.board();
     let algorithm = search.algorithm.name();
+    let metric = search.metric;
+    if metric == Metric::Mtm {
+        mtm_ida::check(algorithm, choice).map_err(SolveError::Refused)?;
+    }
     if algorithm == AlgorithmName::Strategic {
         let t0 = std::time::Instant::now();
         let moves = match strategic::solve_within(puzzle, goal, &Clock::of(search)) {
@@ -138,7 +148,7 @@ fn solve_unverified(
             seconds: t0.elapsed().as_secs_f64(),
             ..Stats::default()
         };
-        return finish_moves(algorithm, puzzle, goal, moves, stats);
+        return finish_moves(algorithm, metric, puzzle, goal, moves, stats);
     }
     if board.cells() > MAX_CELLS {
         return Err(SolveError::BoardTooLarge {
@@ -151,7 +161,10 @@ fn solve_unverified(
     let start = Position::from_tiles(puzzle.tiles()).expect("checked: at most 64 cells");
     let outcome = if algorithm == AlgorithmName::Bfs {
         bfs::check_fits(board, search.limits.memory_limit()).map_err(SolveError::Refused)?;
-        bfs::search(goal, &start, search)
+        match metric {
+            Metric::Stm => bfs::search(goal, &start, search),
+            Metric::Mtm => mtm_bfs::search(goal, &start, search),
+        }
     } else {
         let task = Task {
             goal,
@@ -177,7 +190,7 @@ fn solve_unverified(
                 moves.push(direction_between(board, prev, c as usize));
                 prev = c as usize;
             }
-            finish_moves(algorithm, puzzle, goal, moves, stats)
+            finish_moves(algorithm, metric, puzzle, goal, moves, stats)
         }
         Outcome {
             stop: Some(stop),
@@ -208,6 +221,9 @@ struct Task<'a> {
 impl Task<'_> {
     fn go<H: Heuristic + Sync>(&self, h: &H) -> Result<Outcome, String> {
         let (goal, start, search) = (self.goal, self.start, self.search);
+        if search.metric == Metric::Mtm {
+            return mtm_ida::run(h, goal, start, search);
+        }
         Ok(match &search.algorithm {
             Algorithm::Ida(settings) => {
                 if let Some(r) = &settings.resume {
@@ -240,6 +256,10 @@ fn dispatch(
         HeuristicChoice::Hamming => task.go(&Hamming::new(goal)),
         HeuristicChoice::Manhattan => task.go(&Manhattan::new(goal)),
         HeuristicChoice::LinearConflict => task.go(&LinearConflict::new(goal)),
+        HeuristicChoice::WalkingDistance => match WalkingDistance::new(goal) {
+            Ok(h) => task.go(&h),
+            Err(why) => Err(why),
+        },
         HeuristicChoice::Pdb { databases, reflect } => {
             let h = PdbHeuristic::new(databases, goal, *reflect)?;
             // Every search starts from the start's exact values: `bit1` tables give them by a

@@ -4,7 +4,7 @@
 use super::{AlgorithmName, Stats, Stop};
 use crate::db::DbError;
 use crate::position::MAX_CELLS;
-use pdbformat::{Board, Direction, Goal, Puzzle, PuzzleError};
+use pdbformat::{Board, Direction, Goal, Metric, Puzzle, PuzzleError};
 use thiserror::Error;
 
 /// A solution found by one algorithm, replayed and checked, and what it cost.
@@ -12,7 +12,11 @@ use thiserror::Error;
 pub struct Solution {
     /// The algorithm.
     pub algorithm: AlgorithmName,
-    /// The blank's moves.
+    /// The metric the search counted in: the solution is optimal, and [`Solution::len`]
+    /// counted, in it.
+    pub metric: Metric,
+    /// The blank's single steps (in the multi-tile metric, a move of k tiles is k equal
+    /// steps in a row).
     pub moves: Vec<Direction>,
     /// The tile that slides at each move.
     pub tiles_moved: Vec<u16>,
@@ -23,9 +27,14 @@ pub struct Solution {
 }
 
 impl Solution {
-    /// The number of moves.
+    /// The number of moves in the solution's metric: its single steps in the single-tile
+    /// metric; in the multi-tile metric its maximal runs of steps in one direction (each
+    /// run slides its tiles in one move).
     pub fn len(&self) -> usize {
-        self.moves.len()
+        match self.metric {
+            Metric::Stm => self.moves.len(),
+            Metric::Mtm => mtm_length(&self.moves),
+        }
     }
 
     /// Whether the puzzle was already solved.
@@ -114,10 +123,18 @@ fn bound_note(s: &Stats) -> String {
     }
 }
 
+/// The number of multi-tile moves `moves` make: its maximal runs of one direction.
+pub fn mtm_length(moves: &[Direction]) -> usize {
+    (moves.iter().enumerate())
+        .filter(|&(i, d)| i == 0 || moves[i - 1] != *d)
+        .count()
+}
+
 /// The solution of `algorithm` that plays `moves`, replayed: a sequence that leaves the board or
 /// misses the goal is an internal error.
 pub(crate) fn finish_moves(
     algorithm: AlgorithmName,
+    metric: Metric,
     puzzle: &Puzzle,
     goal: &Goal,
     moves: Vec<Direction>,
@@ -133,6 +150,7 @@ pub(crate) fn finish_moves(
         })?;
     Ok(Solution {
         algorithm,
+        metric,
         moves,
         tiles_moved,
         optimal: algorithm.is_optimal(),

@@ -479,6 +479,8 @@ function request() {
     goal: goalSpec(),
     algorithm: $("algorithm").value,
   };
+  // The multi-tile metric takes its own heuristic (the walking distance): auto chooses it.
+  if ($("metric").value === "mtm") body.metric = "mtm";
   const h = $("heuristic").value;
   if (h.startsWith("db:")) { body.heuristic = "pdb"; body.databases = [h.slice(3)]; } else body.heuristic = h;
   const t = parseFloat($("timeout").value);
@@ -551,12 +553,14 @@ function finish(ev, start) {
     status(`${msg} (HTTP ${ev.status})`);
     return;
   }
-  $("length").textContent = `${b.length} moves` + (b.optimal ? " (optimal)" : " (not proven optimal)");
+  const multi = b.metric === "mtm" ? ` multi-tile, ${b.moves.length} steps` : "";
+  $("length").textContent = `${b.length} moves${multi}` + (b.optimal ? " (optimal)" : " (not proven optimal)");
   $("nodes").textContent = fmt(b.nodes) + " generated";
   $("time").textContent = b.seconds.toFixed(3) + " s";
   $("used-heuristic").textContent = `${b.algorithm}, ${b.heuristic}`;
   st.solution = { moves: b.moves, tiles: b.tiles, start, index: 0, timer: null };
-  $("move-count").textContent = b.length;
+  // The player steps through the blank's single steps (as many as the moves in stm).
+  $("move-count").textContent = b.moves.length;
   $("result").hidden = false;
   status(b.length === 0 ? "already solved" : "solved: press play", true);
   showMove();
