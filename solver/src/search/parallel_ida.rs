@@ -15,11 +15,16 @@
 //! with more than one thread. With one thread the search visits the nodes of `ida` in its
 //! order (same counts).
 //!
+//! **Small iterations alone.** Iterations that generate fewer than [`SERIAL_NODES`] nodes
+//! run on the calling thread alone (`ida`'s loop, learning the same order of children); the
+//! workers start with the first iteration after a larger one, so short searches (most
+//! 15-puzzles) cost what `ida`'s do and long ones (the 24-puzzle) are spread over the cores.
+//!
 //! `Stats::per_thread` gives each worker's share of the nodes; they sum to the total. The node limit is checked
 //! against a shared counter that each worker updates every 1,024 nodes, so it may be passed
 //! by up to that much per thread.
 
-use super::bounded::{Donor, Keep, Shared};
+use super::bounded::{Budget, Donor, Keep, Local, Probe, Shared};
 use super::history::History;
 use super::steal::{Giver, Pool, Stealer, Task};
 use super::{goal_array, Clock, Outcome, Search, Stats, Stop};
@@ -46,7 +51,7 @@ pub(crate) fn thread_count(threads: usize) -> usize {
     if threads > 0 {
         threads
     } else {
-        std::thread::available_parallelism().map_or(1, |n| n.get())
+        super::algorithm::cores().min(super::algorithm::MAX_THREADS)
     }
 }
 
@@ -70,12 +75,56 @@ where
     let moves = MoveTable::for_goal(goal);
     let pruner = settings.pruning.machine(board);
     let goal_tiles = goal_array(goal);
+    let history = History::new(board.cells());
     // The start is the one root: every iteration searches it again from its memo.
     let parts = h.init(&start.tiles);
     let h0 = h.value(&parts);
     let mut memo = vec![0u8; h.memo_len()];
     h.write_memo(&parts, &mut memo);
-    let roots = [(first_task(&pruner, start.clone(), NO_CELL, 0, 0, &memo), h0)];
+    // The small first iterations on this thread alone.
+    let alone = if threads > 1 {
+        let mut probe = Probe::new(h, &moves, &pruner, &goal_tiles, Local::new(clock.clone(), 0));
+        probe.history = Some(&history);
+        probe.seed(start.tiles, parts);
+        serial(&mut probe, start, h0, &clock)
+    } else {
+        Alone::default_at(h0)
+    };
+    let stats = |nodes: u64, expanded: u64, iterations: u32, bound: u32, detail: String| Stats {
+        nodes,
+        expanded,
+        iterations,
+        initial_h: h0,
+        // The line of each worker and the root's memo.
+        peak_memory: (threads * (bound.min(1024) as usize + 2 + std::mem::size_of::<Position>())
+            + memo.len()) as u64,
+        detail,
+        seconds: clock.seconds(),
+        ..Stats::default()
+    };
+    let serial_detail = format!(
+        "{} iteration{} on one thread",
+        alone.iterations,
+        if alone.iterations == 1 { "" } else { "s" }
+    );
+    if let Some(end) = alone.end {
+        let mut st = stats(
+            alone.nodes,
+            alone.expanded,
+            alone.iterations,
+            alone.bound,
+            serial_detail,
+        );
+        st.per_thread = vec![alone.nodes];
+        return match end {
+            Ok(path) => Outcome::solved(path, st),
+            Err(stop) => Outcome::unsolved(stop, alone.bound, st),
+        };
+    }
+    let roots = [(
+        first_task(&pruner, start.clone(), NO_CELL, 0, 0, &memo),
+        alone.bound,
+    )];
     let run = iterate(
         h,
         &Setting {
@@ -84,29 +133,114 @@ where
             goal: &goal_tiles,
             clock: &clock,
             threads,
-            history: &History::new(board.cells()),
+            history: &history,
         },
         &roots,
-        0,
+        alone.nodes,
     );
-    let stats = Stats {
-        nodes: run.nodes,
-        expanded: run.expanded,
-        iterations: run.iterations,
-        initial_h: h0,
-        // The line of each worker and the root's memo.
-        peak_memory: (threads
-            * (run.bound.min(1024) as usize + 2 + std::mem::size_of::<Position>())
-            + memo.len()) as u64,
-        per_thread: run.per_thread.clone(),
-        detail: run.detail(),
-        seconds: clock.seconds(),
-        ..Stats::default()
+    let detail = if alone.iterations > 0 {
+        format!("{serial_detail}, then {}", run.detail())
+    } else {
+        run.detail()
     };
+    let mut st = stats(
+        alone.nodes + run.nodes,
+        alone.expanded + run.expanded,
+        alone.iterations + run.iterations,
+        run.bound,
+        detail,
+    );
+    st.per_thread = run.per_thread.clone();
+    if let Some(first) = st.per_thread.first_mut() {
+        *first += alone.nodes;
+    }
     match run.found {
-        Some((_, path)) => Outcome::solved(path, stats),
-        None if run.bound == u32::MAX => Outcome::unsolved(run.stop, 0, stats),
-        None => Outcome::unsolved(run.stop, run.bound, stats),
+        Some((_, path)) => Outcome::solved(path, st),
+        None if run.bound == u32::MAX => Outcome::unsolved(run.stop, 0, st),
+        None => Outcome::unsolved(run.stop, run.bound, st),
+    }
+}
+
+/// Iterations that generate fewer nodes than this run on the calling thread alone: starting
+/// and feeding the workers costs more than they give there. The iteration after the first
+/// larger one starts the workers.
+pub(crate) const SERIAL_NODES: u64 = 1 << 18;
+
+/// An iteration on the calling thread alone that passes this many nodes (an unusually steep
+/// growth) is abandoned and searched again by the workers.
+const SERIAL_CAP: u64 = 1 << 22;
+
+/// What the iterations on the calling thread alone did.
+struct Alone {
+    /// The bound the workers start at (or that the search ended at).
+    bound: u32,
+    iterations: u32,
+    nodes: u64,
+    expanded: u64,
+    /// How the search ended, if it did: the solution, or the limit that stopped it (`None`:
+    /// the tree was exhausted).
+    end: Option<Result<Vec<u8>, Option<Stop>>>,
+}
+
+impl Alone {
+    /// Nothing done yet, the workers to start at `bound`.
+    fn default_at(bound: u32) -> Alone {
+        Alone {
+            bound,
+            iterations: 0,
+            nodes: 0,
+            expanded: 0,
+            end: None,
+        }
+    }
+}
+
+/// Runs IDA*'s iterations from `start` (estimate `h0`) with `probe` on this thread while they
+/// stay below [`SERIAL_NODES`]: `ida`'s loop exactly, the same nodes in the same order.
+fn serial<H: Heuristic>(
+    probe: &mut Probe<'_, H, Local>,
+    start: &Position,
+    h0: u32,
+    clock: &Clock,
+) -> Alone {
+    let mut alone = Alone::default_at(h0);
+    loop {
+        let before = probe.nodes;
+        let mut capped = clock.clone();
+        capped.max_nodes = clock.max_nodes.min(before.saturating_add(SERIAL_CAP));
+        probe.budget = Local::new(capped, before);
+        probe.reset_bound();
+        probe.reserve(alone.bound);
+        let found = probe.search(start, 0, h0, NO_CELL, alone.bound);
+        if probe.interrupted {
+            let stop = probe.budget.stop();
+            if stop == Some(Stop::Nodes) && probe.nodes < clock.max_nodes {
+                // Only the cap: the workers search this bound again from the start; its
+                // nodes so far count as generated.
+                alone.nodes = probe.nodes;
+                alone.expanded = probe.expanded;
+                return alone;
+            }
+            alone.end = Some(Err(stop));
+        }
+        alone.iterations += 1;
+        alone.nodes = probe.nodes;
+        alone.expanded = probe.expanded;
+        if found {
+            alone.end = Some(Ok(std::mem::take(&mut probe.path)));
+        }
+        if alone.end.is_some() {
+            return alone;
+        }
+        if probe.next_bound == u32::MAX {
+            alone.end = Some(Err(None));
+            alone.bound = 0;
+            return alone;
+        }
+        alone.bound = probe.next_bound;
+        if probe.nodes - before >= SERIAL_NODES {
+            return alone;
+        }
     }
 }
 
