@@ -91,6 +91,24 @@ fn one_thread_retraces_ida() {
 }
 
 #[test]
+fn small_searches_run_alone_as_ida() {
+    // Every iteration before the last is far below the size that starts the workers: the
+    // search is `ida`'s, node for node, on the calling thread.
+    let goal = Goal::blank_first(Board::new(4, 4).unwrap());
+    let mut rng = Rng::new(0x9a1d_0005);
+    for _ in 0..4 {
+        let p = random_walk(&goal, 40, &mut rng);
+        let ida = run(AlgorithmName::Ida, &p, &goal, &Settings::default());
+        let par = run(AlgorithmName::ParallelIda, &p, &goal, &with(2));
+        assert_eq!(par.moves, ida.moves, "{p:#}");
+        assert_eq!(par.stats.nodes, ida.stats.nodes, "{p:#}");
+        assert_eq!(par.stats.iterations, ida.stats.iterations, "{p:#}");
+        assert_eq!(par.stats.per_thread, vec![ida.stats.nodes, 0], "{p:#}");
+        assert!(par.stats.detail.contains("on one thread"), "{}", par.stats.detail);
+    }
+}
+
+#[test]
 fn work_is_shared_between_threads() {
     // Korf's first instance under linear conflict: millions of nodes, enough for stealing.
     let goal = Goal::blank_first(Board::new(4, 4).unwrap());
@@ -102,6 +120,8 @@ fn work_is_shared_between_threads() {
     // only by donations).
     assert!(a.min(b) * 10 > a.max(b), "{:?}", r.stats.per_thread);
     assert!(r.stats.detail.contains("handed over"), "{}", r.stats.detail);
+    // Its first iterations are small: they ran on one thread before the workers started.
+    assert!(r.stats.detail.contains("on one thread, then"), "{}", r.stats.detail);
 }
 
 #[test]

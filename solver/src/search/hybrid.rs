@@ -31,6 +31,7 @@ use super::astar::{finish, queue_for, with_key, Engine, Node, Priority, QueueCho
 use super::bucket_queue::{BucketQueue, HeapQueue, OpenList, TwoBucketQueue};
 use super::history::History;
 use super::parallel_ida::{first_task, iterate, thread_count, Setting};
+use super::root_order::RootScores;
 use super::steal::Task;
 use super::{goal_array, Outcome, Search};
 use crate::heuristic::Heuristic;
@@ -155,6 +156,7 @@ fn two_phases<H: Heuristic + Sync, K: Packed, Q: OpenList<K>>(
     let moves = MoveTable::for_goal(goal);
     let goal_tiles = goal_array(goal);
     let history = History::new(goal.board().cells());
+    let learned = RootScores::new(roots.len());
     let setting = Setting {
         moves: &moves,
         pruner: &pruner,
@@ -162,6 +164,7 @@ fn two_phases<H: Heuristic + Sync, K: Packed, Q: OpenList<K>>(
         clock: &e.clock,
         threads,
         history: &history,
+        learned: Some(&learned),
     };
     // The frontier's tasks, held beside A*'s table: the roots, each iteration's queue of
     // their copies, and each root's memo (an `Arc` of its own).

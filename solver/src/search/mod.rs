@@ -42,6 +42,7 @@ mod limits;
 mod observer;
 mod outcome;
 mod parallel_ida;
+mod root_order;
 mod runner;
 mod solution;
 mod steal;

@@ -26,6 +26,7 @@
 
 use super::bounded::{Budget, Donor, Keep, Local, Probe, Shared};
 use super::history::History;
+use super::root_order::RootScores;
 use super::steal::{Giver, Pool, Stealer, Task};
 use super::{goal_array, Clock, Outcome, Search, Stats, Stop};
 use crate::heuristic::Heuristic;
@@ -115,7 +116,8 @@ where
             alone.bound,
             serial_detail,
         );
-        st.per_thread = vec![alone.nodes];
+        st.per_thread = vec![0; threads];
+        st.per_thread[0] = alone.nodes;
         return match end {
             Ok(path) => Outcome::solved(path, st),
             Err(stop) => Outcome::unsolved(stop, alone.bound, st),
@@ -134,6 +136,7 @@ where
             clock: &clock,
             threads,
             history: &history,
+            learned: None,
         },
         &roots,
         alone.nodes,
@@ -278,6 +281,9 @@ pub(crate) struct Setting<'a> {
     /// What the iterations learn about the order of children near each task's start, shared
     /// by the workers (`search/history.rs`).
     pub(crate) history: &'a History,
+    /// Where the roots' searches record what they found, to order the roots of each next
+    /// iteration (`search/root_order.rs`); `None`: the order given.
+    pub(crate) learned: Option<&'a RootScores>,
 }
 
 /// How the iterations of [`iterate`] ended.
@@ -320,7 +326,8 @@ impl Iterated {
 
 /// Runs cost-bounded iterations over threads until a goal is found, a limit stops them or the
 /// tree is exhausted: each iteration's first tasks are the `roots` (task and `f`) whose `f` is
-/// within the bound, in the order given; the first bound is the smallest `f`. `base_nodes`
+/// within the bound, in the order given or, with [`Setting::learned`], in the order the
+/// earlier iterations taught (ties in the order given); the first bound is the smallest `f`. `base_nodes`
 /// were generated before (they count against the node limit).
 pub(crate) fn iterate<H: Heuristic + Sync>(
     h: &H,
@@ -350,6 +357,7 @@ pub(crate) fn iterate<H: Heuristic + Sync>(
                 pool: &pool,
                 next_bound: &next_bound,
                 winner: &winner,
+                learned: set.learned,
                 solo: set.threads == 1,
             };
             match std::thread::Builder::new()
@@ -367,10 +375,18 @@ pub(crate) fn iterate<H: Heuristic + Sync>(
         while workers > 0 && bound != u32::MAX {
             iterations += 1;
             next_bound.store(u32::MAX, Relaxed);
-            let tasks: VecDeque<Task> = roots
+            let mut chosen: Vec<(u32, u32, u32)> = roots
                 .iter()
-                .filter(|r| r.1 <= bound)
-                .map(|r| r.0.clone())
+                .enumerate()
+                .filter(|(_, r)| r.1 <= bound)
+                .map(|(i, r)| (i as u32, r.1, r.1.saturating_sub(r.0.base)))
+                .collect();
+            if let Some(learned) = set.learned {
+                learned.sort(&mut chosen);
+            }
+            let tasks: VecDeque<Task> = chosen
+                .iter()
+                .map(|c| roots[c.0 as usize].0.clone())
                 .collect();
             for r in roots.iter().filter(|r| r.1 > bound) {
                 next_bound.fetch_min(r.1, Relaxed);
@@ -416,6 +432,8 @@ struct Worker<'a, H> {
     pool: &'a Pool,
     next_bound: &'a AtomicU32,
     winner: &'a Mutex<Option<(u32, Vec<u8>)>>,
+    /// Where a root's search records what it found (`hybrid`).
+    learned: Option<&'a RootScores>,
     /// The only worker: it keeps every subtree.
     solo: bool,
 }
@@ -450,9 +468,17 @@ impl<H: Heuristic> Worker<'_, H> {
             while let Some(bound) = self.pool.next_iteration(&mut seen) {
                 probe.begin(bound);
                 while let Some(task) = self.pool.take(&self.shared.abort) {
+                    // A root of the iteration (a donated subtree has no memo).
+                    let root = (task.memo.is_some() && task.path.is_empty()).then_some(task.origin);
+                    let before = probe.nodes();
                     holding = true;
                     let hit = probe.search(task);
                     holding = false;
+                    if let (Some(learned), Some(i)) = (self.learned, root) {
+                        if !hit && !probe.interrupted() {
+                            learned.record(i, probe.last_frontier(), probe.nodes() - before);
+                        }
+                    }
                     self.pool.done();
                     if hit {
                         let mut w = self.winner.lock().unwrap_or_else(|e| e.into_inner());
