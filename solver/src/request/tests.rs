@@ -29,7 +29,10 @@ fn an_empty_request_uses_every_core_with_defaults() {
 fn the_threads_choose_the_default_algorithm() {
     let one = with(&[("threads", "1")]).unwrap();
     assert_eq!(one.algorithm_name(), AlgorithmName::Ida);
-    assert_eq!(one.resolve().unwrap().algorithm, Algorithm::Ida(Ida::default()));
+    assert_eq!(
+        one.resolve().unwrap().algorithm,
+        Algorithm::Ida(Ida::default())
+    );
     let two = with(&[("threads", "2"), ("prune", "off")]).unwrap();
     assert_eq!(
         two.resolve().unwrap().algorithm,
@@ -50,7 +53,10 @@ fn the_threads_choose_the_default_algorithm() {
         threads: Some(1),
         ..Request::default()
     });
-    assert_eq!(served.resolve().unwrap().algorithm.name(), AlgorithmName::Ida);
+    assert_eq!(
+        served.resolve().unwrap().algorithm.name(),
+        AlgorithmName::Ida
+    );
     let mut served = Request::default();
     served.fill_from(&Request {
         threads: Some(3),

@@ -30,7 +30,7 @@
 use super::astar::{finish, queue_for, with_key, Engine, Node, Priority, QueueChoice, Step};
 use super::bucket_queue::{BucketQueue, HeapQueue, OpenList, TwoBucketQueue};
 use super::history::History;
-use super::parallel_ida::{first_task, iterate, thread_count, Setting};
+use super::parallel_ida::{first_task, iterate, thread_count, Progress, Setting};
 use super::root_order::RootScores;
 use super::steal::Task;
 use super::{goal_array, Outcome, Search};
@@ -170,7 +170,12 @@ fn two_phases<H: Heuristic + Sync, K: Packed, Q: OpenList<K>>(
     // their copies, and each root's memo (an `Arc` of its own).
     let task_bytes = 2 * std::mem::size_of::<(Task, u32)>() + 16 + h.memo_len();
     let frontier_bytes = (roots.len() * task_bytes) as u64;
-    let run = iterate(h, &setting, &roots, e.nodes);
+    let progress = search.observer.as_ref().map(|observer| Progress {
+        observer,
+        tracker: Default::default(),
+        before: 0,
+    });
+    let run = iterate(h, &setting, &roots, e.nodes, progress);
     drop(roots);
     let mut stats = astar_stats;
     stats.peak_memory += frontier_bytes;

@@ -26,6 +26,7 @@
 
 use super::bounded::{Budget, Donor, Keep, Local, Probe, Shared};
 use super::history::History;
+use super::observer::{Event, Observer, Tracker};
 use super::root_order::RootScores;
 use super::steal::{Giver, Pool, Stealer, Task};
 use super::{goal_array, Clock, Outcome, Search, Stats, Stop};
@@ -82,12 +83,23 @@ where
     let h0 = h.value(&parts);
     let mut memo = vec![0u8; h.memo_len()];
     h.write_memo(&parts, &mut memo);
+    let mut progress = search.observer.as_ref().map(|observer| Progress {
+        observer,
+        tracker: Tracker::default(),
+        before: 0,
+    });
     // The small first iterations on this thread alone.
     let alone = if threads > 1 {
-        let mut probe = Probe::new(h, &moves, &pruner, &goal_tiles, Local::new(clock.clone(), 0));
+        let mut probe = Probe::new(
+            h,
+            &moves,
+            &pruner,
+            &goal_tiles,
+            Local::new(clock.clone(), 0),
+        );
         probe.history = Some(&history);
         probe.seed(start.tiles, parts);
-        serial(&mut probe, start, h0, &clock)
+        serial(&mut probe, start, h0, &clock, &mut progress)
     } else {
         Alone::default_at(h0)
     };
@@ -140,6 +152,10 @@ where
         },
         &roots,
         alone.nodes,
+        progress.map(|p| Progress {
+            before: alone.iterations,
+            ..p
+        }),
     );
     let detail = if alone.iterations > 0 {
         format!("{serial_detail}, then {}", run.detail())
@@ -205,10 +221,12 @@ fn serial<H: Heuristic>(
     start: &Position,
     h0: u32,
     clock: &Clock,
+    progress: &mut Option<Progress<'_>>,
 ) -> Alone {
     let mut alone = Alone::default_at(h0);
     loop {
         let before = probe.nodes;
+        let t0 = std::time::Instant::now();
         let mut capped = clock.clone();
         capped.max_nodes = clock.max_nodes.min(before.saturating_add(SERIAL_CAP));
         probe.budget = Local::new(capped, before);
@@ -239,6 +257,19 @@ fn serial<H: Heuristic>(
             alone.end = Some(Err(None));
             alone.bound = 0;
             return alone;
+        }
+        if let Some(p) = progress.as_mut() {
+            let secs = t0.elapsed().as_secs_f64();
+            let (n, bound, next) = (alone.iterations, alone.bound, probe.next_bound);
+            p.tell(
+                n,
+                bound,
+                next,
+                probe.nodes - before,
+                probe.nodes,
+                secs,
+                clock,
+            );
         }
         alone.bound = probe.next_bound;
         if probe.nodes - before >= SERIAL_NODES {
@@ -286,6 +317,40 @@ pub(crate) struct Setting<'a> {
     pub(crate) learned: Option<&'a RootScores>,
 }
 
+/// Where [`iterate`] reports each finished iteration: the observer, the tracker of the
+/// growth, and the iterations finished before (on one thread).
+pub(crate) struct Progress<'a> {
+    pub(crate) observer: &'a Observer,
+    pub(crate) tracker: Tracker,
+    pub(crate) before: u32,
+}
+
+impl Progress<'_> {
+    /// Reports the finished iteration `number` (from 1) of bound `bound`.
+    #[allow(clippy::too_many_arguments)]
+    fn tell(
+        &mut self,
+        number: u32,
+        bound: u32,
+        next_bound: u32,
+        nodes: u64,
+        total_nodes: u64,
+        seconds: f64,
+        clock: &Clock,
+    ) {
+        let report = self.tracker.finish(
+            number,
+            bound,
+            next_bound,
+            nodes,
+            total_nodes,
+            seconds,
+            clock.seconds(),
+        );
+        self.observer.tell(&Event::Iteration(report));
+    }
+}
+
 /// How the iterations of [`iterate`] ended.
 pub(crate) struct Iterated {
     /// The winning task's origin and the moves from the origin to the goal.
@@ -328,12 +393,14 @@ impl Iterated {
 /// tree is exhausted: each iteration's first tasks are the `roots` (task and `f`) whose `f` is
 /// within the bound, in the order given or, with [`Setting::learned`], in the order the
 /// earlier iterations taught (ties in the order given); the first bound is the smallest `f`. `base_nodes`
-/// were generated before (they count against the node limit).
+/// were generated before (they count against the node limit). With `progress`, each finished
+/// iteration is reported.
 pub(crate) fn iterate<H: Heuristic + Sync>(
     h: &H,
     set: &Setting<'_>,
     roots: &[(Task, u32)],
     base_nodes: u64,
+    mut progress: Option<Progress<'_>>,
 ) -> Iterated {
     let shared = Shared::new(set.clock.clone(), base_nodes);
     let pool = Pool::default();
@@ -374,6 +441,7 @@ pub(crate) fn iterate<H: Heuristic + Sync>(
         workers = handles.len();
         while workers > 0 && bound != u32::MAX {
             iterations += 1;
+            let (t0, nodes0) = (std::time::Instant::now(), shared.nodes.load(Relaxed));
             next_bound.store(u32::MAX, Relaxed);
             let mut chosen: Vec<(u32, u32, u32)> = roots
                 .iter()
@@ -396,7 +464,14 @@ pub(crate) fn iterate<H: Heuristic + Sync>(
             {
                 break;
             }
-            bound = next_bound.load(Relaxed);
+            let next = next_bound.load(Relaxed);
+            if let Some(p) = progress.as_mut() {
+                let total = shared.nodes.load(Relaxed);
+                let number = p.before + iterations;
+                let secs = t0.elapsed().as_secs_f64();
+                p.tell(number, bound, next, total - nodes0, total, secs, set.clock);
+            }
+            bound = next;
         }
         pool.finish();
         // Workers catch their own panics (and report them), so joining cannot fail.
