@@ -15,8 +15,9 @@
 //! Bu & Korf run A* until memory is full; here the budget is [`Hybrid::budget`] (default
 //! 1,000,000 positions, fewer when the memory limit would not hold them).
 //!
-//! **Order.** The first iteration searches the frontier in Bu & Korf's order. Each later one
-//! takes its frontier nodes in the order the previous iteration taught
+//! **Order.** The first iteration searches the frontier in Bu & Korf's order, and so does
+//! every iteration on one thread. With several, each later one takes its frontier nodes in
+//! the order the previous iteration taught
 //! (`search/root_order.rs`): those whose subtrees pruned nodes at the new bound first, the
 //! likeliest per node searched (the rule by which `search/history.rs` orders children near
 //! the start) first among them, ties in Bu & Korf's order. Inside each frontier node's search
@@ -27,8 +28,8 @@
 //! above: [`Hybrid::threads`] workers (0: one per core) take them in turn, and an idle worker
 //! receives the shallowest untried subtree of a busy one, so one large frontier subtree does
 //! not leave the others idle. An iteration's bound is finished before the next starts, so the
-//! first solution is optimal. With one thread the search is the same from run to run; with
-//! more, which optimal solution is returned and the node counts depend on timing. A* itself
+//! first solution is optimal. With one thread the frontier nodes are searched one after the
+//! other exactly as Bu & Korf describe (same nodes, same solution); with more, which optimal solution is returned and the node counts depend on timing. A* itself
 //! runs on one thread.
 //!
 //! A frontier node's heuristic parts are rebuilt from the memo A* kept for it
@@ -172,7 +173,9 @@ fn two_phases<H: Heuristic + Sync, K: Packed, Q: OpenList<K>>(
         clock: &e.clock,
         threads,
         history: &history,
-        learned: Some(&learned),
+        // One thread keeps Bu & Korf's order: the same nodes whatever early stops of the
+        // heuristic (which shape the learned scores) its tables make.
+        learned: (threads > 1).then_some(&learned),
     };
     // The frontier's tasks, held beside A*'s table: the roots, each iteration's queue of
     // their copies, and each root's memo (an `Arc` of its own).
