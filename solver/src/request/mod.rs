@@ -21,6 +21,7 @@
 //! assert_eq!(search.limits.timeout.map(|t| t.as_millis()), Some(2500));
 //!
 //! let mut ida = Request::default();
+//! ida.set("threads", "1").unwrap(); // no algorithm named: one thread is ida
 //! ida.set("weight", "3").unwrap();
 //! assert_eq!(
 //!     ida.resolve().unwrap_err().to_string(),
