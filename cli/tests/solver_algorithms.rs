@@ -161,8 +161,16 @@ fn solve_errors_and_limits() {
     // Settings the algorithm does not take are bad arguments too, named by their flags.
     for (args, says) in [
         (
-            &["--weight", "3"][..],
+            &["--algorithm", "ida", "--weight", "3"][..],
             "--weight is a setting of weighted, not of ida",
+        ),
+        (
+            &["--threads", "1", "--weight", "3"][..],
+            "--weight is a setting of weighted, not of ida",
+        ),
+        (
+            &["--threads", "2", "--weight", "3"][..],
+            "--weight is a setting of weighted, not of parallel-ida",
         ),
         (
             &["--algorithm", "astar", "--prune-depth", "10"][..],

@@ -70,7 +70,7 @@ def solve(
     db: Optional[DbLike] = None,
     goal: str = "blank-first",
     board: Optional[str] = None,
-    algorithm: str = "ida",
+    algorithm: Optional[str] = None,
     timeout: Optional[float] = None,
     max_nodes: Optional[int] = None,
     **settings: Setting,

@@ -51,18 +51,20 @@ pub fn goal_of(board: Board, spec: &str) -> PyResult<Goal> {
     Goal::parse(board, spec).map_err(|e| puzzle_error(&e))
 }
 
-/// The request of `algorithm`, the two limits and the other keyword arguments (`weight`,
+/// The request of `algorithm` (`None`: the library's default, `parallel-ida` on every core
+/// or `ida` with `threads=1`), the two limits and the other keyword arguments (`weight`,
 /// `threads`, `heuristic`, `reflect`, `prune`, `max_memory`, …: the keys of
 /// [`Request::set`], `_` for `-`), each checked as the command line checks its flag.
 pub fn request_of(
-    algorithm: &str,
+    algorithm: Option<&str>,
     timeout: Option<f64>,
     max_nodes: Option<u64>,
     settings: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<Request> {
     let mut r = Request::default();
-    r.set("algorithm", algorithm)
-        .map_err(|e| request_error(&e))?;
+    if let Some(a) = algorithm {
+        r.set("algorithm", a).map_err(|e| request_error(&e))?;
+    }
     if let Some(t) = timeout {
         r.set("timeout", &t.to_string())
             .map_err(|e| request_error(&e))?;

@@ -30,12 +30,14 @@ use std::sync::{Arc, Mutex};
 /// database the command line would use (found in `$PDB_DIR`, `artifacts/` or the user cache;
 /// the 4x4 default 6-6-3 is built there on first use), else Manhattan distance with linear
 /// conflicts. `algorithm` is `ida`, `astar`, `bfs`, `hybrid`, `parallel-ida`, `dfs`,
-/// `weighted` or `strategic`; `timeout` (seconds) and `max_nodes` stop the search with
-/// `SearchStopped`. Other settings go by keyword as the command line's flags: `metric`
-/// (`"stm"`, the default, or `"mtm"`: the multi-tile metric, with the walking distance),
-/// `heuristic`, `reflect`, `prune`, `weight`, `threads`, `depth_limit`, `hybrid_nodes`, `max_memory`.
+/// `weighted` or `strategic` (default: `parallel-ida` on every core, `ida` with `threads=1`;
+/// its small first iterations run on one thread); `timeout` (seconds) and `max_nodes` stop the
+/// search with `SearchStopped`. Other settings go by keyword as the command line's flags:
+/// `metric` (`"stm"`, the default, or `"mtm"`: the multi-tile metric, with the walking
+/// distance), `heuristic`, `reflect`, `prune`, `weight`, `threads`, `depth_limit`,
+/// `hybrid_nodes`, `max_memory`.
 #[pyfunction]
-#[pyo3(signature = (puzzle, db=None, goal="blank-first", board=None, algorithm="ida", timeout=None, max_nodes=None, **settings))]
+#[pyo3(signature = (puzzle, db=None, goal="blank-first", board=None, algorithm=None, timeout=None, max_nodes=None, **settings))]
 #[allow(clippy::too_many_arguments)]
 pub fn solve(
     py: Python<'_>,
@@ -43,7 +45,7 @@ pub fn solve(
     db: Option<&Bound<'_, PyAny>>,
     goal: &str,
     board: Option<&str>,
-    algorithm: &str,
+    algorithm: Option<&str>,
     timeout: Option<f64>,
     max_nodes: Option<u64>,
     settings: Option<&Bound<'_, PyDict>>,
@@ -112,7 +114,7 @@ pub fn solve_many<'py>(
             "puzzles is a sequence of puzzles; for one puzzle use solve",
         ));
     }
-    let request = request_of(algorithm, timeout, max_nodes, settings)?;
+    let request = request_of(Some(algorithm), timeout, max_nodes, settings)?;
     let mut board = board_of(board)?;
     let mut list: Vec<Puzzle> = Vec::new();
     for (i, item) in puzzles.try_iter()?.enumerate() {

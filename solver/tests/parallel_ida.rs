@@ -7,8 +7,9 @@ mod common;
 
 use common::{assert_replays, random_solvable, random_walk, solve_as, Rng, Settings};
 use pdbformat::{Board, Goal, Puzzle};
-use pdbsolver::{AlgorithmName, SolveError, Stop};
+use pdbsolver::{AlgorithmName, Event, Observer, SolveError, Stop};
 use pdbsolver::{HeuristicChoice, Limits, Solution};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 fn run(alg: AlgorithmName, p: &Puzzle, goal: &Goal, o: &Settings) -> Solution {
@@ -91,6 +92,28 @@ fn one_thread_retraces_ida() {
 }
 
 #[test]
+fn small_searches_run_alone_as_ida() {
+    // Every iteration before the last is far below the size that starts the workers: the
+    // search is `ida`'s, node for node, on the calling thread.
+    let goal = Goal::blank_first(Board::new(4, 4).unwrap());
+    let mut rng = Rng::new(0x9a1d_0005);
+    for _ in 0..4 {
+        let p = random_walk(&goal, 40, &mut rng);
+        let ida = run(AlgorithmName::Ida, &p, &goal, &Settings::default());
+        let par = run(AlgorithmName::ParallelIda, &p, &goal, &with(2));
+        assert_eq!(par.moves, ida.moves, "{p:#}");
+        assert_eq!(par.stats.nodes, ida.stats.nodes, "{p:#}");
+        assert_eq!(par.stats.iterations, ida.stats.iterations, "{p:#}");
+        assert_eq!(par.stats.per_thread, vec![ida.stats.nodes, 0], "{p:#}");
+        assert!(
+            par.stats.detail.contains("on one thread"),
+            "{}",
+            par.stats.detail
+        );
+    }
+}
+
+#[test]
 fn work_is_shared_between_threads() {
     // Korf's first instance under linear conflict: millions of nodes, enough for stealing.
     let goal = Goal::blank_first(Board::new(4, 4).unwrap());
@@ -102,6 +125,46 @@ fn work_is_shared_between_threads() {
     // only by donations).
     assert!(a.min(b) * 10 > a.max(b), "{:?}", r.stats.per_thread);
     assert!(r.stats.detail.contains("handed over"), "{}", r.stats.detail);
+    // Its first iterations are small: they ran on one thread before the workers started.
+    assert!(
+        r.stats.detail.contains("on one thread, then"),
+        "{}",
+        r.stats.detail
+    );
+}
+
+#[test]
+fn every_finished_iteration_is_reported() {
+    // Korf's first instance: small iterations on one thread, then the workers'.
+    let goal = Goal::blank_first(Board::new(4, 4).unwrap());
+    let p = Puzzle::parse("14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3", None).unwrap();
+    for threads in [1, 2] {
+        let seen = Arc::new(Mutex::new(Vec::new()));
+        let log = seen.clone();
+        let o = Settings {
+            observer: Some(Observer::new(move |e| {
+                if let Event::Iteration(i) = e {
+                    log.lock().unwrap().push(i.clone());
+                }
+            })),
+            ..with(threads)
+        };
+        let r = run(AlgorithmName::ParallelIda, &p, &goal, &o);
+        let seen = seen.lock().unwrap();
+        assert_eq!(
+            seen.len() as u32 + 1,
+            r.stats.iterations,
+            "{threads} threads"
+        );
+        for (k, i) in seen.iter().enumerate() {
+            assert_eq!(i.iteration, k as u32 + 1);
+            assert!(i.next_bound > i.bound && i.nodes > 0 && i.total_nodes <= r.stats.nodes);
+            if k > 0 {
+                assert_eq!(i.bound, seen[k - 1].next_bound);
+                assert_eq!(i.total_nodes, seen[k - 1].total_nodes + i.nodes);
+            }
+        }
+    }
 }
 
 #[test]

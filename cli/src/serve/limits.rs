@@ -28,7 +28,8 @@ pub struct Caps {
     pub max_time: Duration,
     /// Memory limit of one search in bytes (A*, BFS and the hybrid's table).
     pub max_memory: u64,
-    /// Threads of one `parallel-ida` search (and of a `hybrid` search's IDA* phase).
+    /// Threads of one `parallel-ida` search (and of a `hybrid` search's IDA* phase); a request
+    /// naming no algorithm runs `parallel-ida` on them (`ida` when this is 1).
     pub threads: usize,
     /// Largest request body in bytes (413 beyond it).
     pub max_body: usize,

@@ -73,7 +73,8 @@ pub struct ServeArgs {
     /// Memory limit of one search (A*, BFS), e.g. 512M or 2G.
     #[arg(long, value_name = "SIZE", default_value = "1G", value_parser = crate::solver_cli::flags::read_as("max-memory", |r| r.max_memory))]
     max_memory: u64,
-    /// Threads of one parallel-ida search (and of a hybrid search's IDA* phase).
+    /// Threads of one parallel-ida search (and of a hybrid search's IDA* phase); a request
+    /// naming no algorithm runs parallel-ida on them (ida with --threads 1).
     #[arg(long, value_name = "N", default_value_t = 2, value_parser = clap::value_parser!(u16).range(1..=256))]
     threads: u16,
     /// Largest request body in bytes.

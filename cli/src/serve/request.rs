@@ -218,7 +218,8 @@ mod tests {
         let r = parse(br#"{"puzzle": "1 2 3 4 5 6 7 0 8", "goal": "blank-last"}"#).unwrap();
         assert_eq!(r.puzzle.board(), Board::new(3, 3).unwrap());
         assert_eq!(r.goal, Goal::blank_last(r.puzzle.board()));
-        assert_eq!(r.search.algorithm_name(), pdbsolver::AlgorithmName::Ida);
+        // No algorithm named: the default, chosen by the threads when the search is made.
+        assert_eq!(r.search.algorithm, None);
         let r = parse(
             br#"{"puzzle": [1,2,3,4,5,6,7,0,8], "goal": "blank-last", "algorithm": "astar",
                  "heuristic": "manhattan", "max_nodes": 1e30, "timeout": 2.5}"#,

@@ -48,6 +48,9 @@ pub struct BenchArgs {
     /// gives them) into this SVG file.
     #[arg(long, value_name = "FILE.svg")]
     plot: Option<PathBuf>,
+    /// Worker threads of the search (default 0: one per core, parallel-ida; 1: ida).
+    #[arg(long, value_name = "N")]
+    threads: Option<usize>,
     #[command(flatten)]
     limits: LimitFlags,
     #[command(flatten)]
@@ -64,6 +67,7 @@ pub fn run(a: BenchArgs) -> Result<i32> {
         crate::plot::check_path(path)?;
     }
     let mut request = limits_request(&a.limits, &a.prune);
+    request.threads = a.threads;
     a.heuristic.add_to(&mut request)?;
     let opts = Search {
         interrupt: Some(super::interrupt_flag()),

@@ -139,9 +139,11 @@ impl PruneFlags {
 /// The flags of `solver solve` that choose and set the search.
 #[derive(Args, Debug, Clone)]
 pub struct SearchFlags {
-    /// Search algorithm: ida (optimal, the default), bfs, astar, hybrid (A* then IDA*),
-    /// parallel-ida (optimal, threads), dfs (depth-limited, not optimal), weighted (weighted A*
-    /// or greedy, not optimal) or strategic (rows then columns, any board size, not optimal).
+    /// Search algorithm: ida (optimal), bfs, astar, hybrid (A* then IDA*), parallel-ida
+    /// (optimal, threads), dfs (depth-limited, not optimal), weighted (weighted A* or greedy,
+    /// not optimal) or strategic (rows then columns, any board size, not optimal). Default:
+    /// parallel-ida on every core (--threads chooses; its small first iterations run on one
+    /// thread, so short searches cost what ida's do), ida with --threads 1 or on one core.
     /// A setting the algorithm does not take (--weight with ida) is refused.
     #[arg(long, value_name = "NAME", value_parser = read_as("algorithm", |r| r.algorithm))]
     pub algorithm: Option<AlgorithmName>,
@@ -149,7 +151,8 @@ pub struct SearchFlags {
     /// best-first search.
     #[arg(long, value_name = "W", value_parser = read_as("weight", |r| r.weight))]
     pub weight: Option<f64>,
-    /// parallel-ida and hybrid (its IDA* phase): worker threads (default 0: one per core).
+    /// parallel-ida, hybrid (its IDA* phase) and the default algorithm: worker threads
+    /// (default 0: one per core; with no --algorithm, 1 means ida).
     #[arg(long, value_name = "N")]
     pub threads: Option<usize>,
     /// Stop before the estimated memory of the search exceeds SIZE (such as 512M or 4G;

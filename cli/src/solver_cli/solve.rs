@@ -72,7 +72,11 @@ pub struct SolveArgs {
 
 /// Runs `solver solve`.
 pub fn run(a: SolveArgs) -> Result<i32> {
-    let request = a.search.request(&a.heuristic)?;
+    let mut request = a.search.request(&a.heuristic)?;
+    if a.checkpoint.is_some() && request.algorithm.is_none() && request.threads.is_none() {
+        // Only ida saves checkpoints: a resumable search names no algorithm.
+        request.algorithm = Some(AlgorithmName::Ida);
+    }
     let search = Search {
         interrupt: Some(super::interrupt_flag()),
         ..request.resolve().map_err(request_error)?

@@ -21,6 +21,7 @@
 //! assert_eq!(search.limits.timeout.map(|t| t.as_millis()), Some(2500));
 //!
 //! let mut ida = Request::default();
+//! ida.set("threads", "1").unwrap(); // no algorithm named: one thread is ida
 //! ida.set("weight", "3").unwrap();
 //! assert_eq!(
 //!     ida.resolve().unwrap_err().to_string(),
@@ -49,7 +50,8 @@ use std::time::Duration;
 /// [`Request::heuristic`] and [`Request::reflect`].
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Request {
-    /// The algorithm (`None`: `ida`).
+    /// The algorithm (`None`: [`AlgorithmName::default_for`] the threads: `parallel-ida` on
+    /// every core where there are several, `ida` with one thread or on one core).
     pub algorithm: Option<AlgorithmName>,
     /// The move metric (`None`: `stm`).
     pub metric: Option<Metric>,
@@ -57,8 +59,8 @@ pub struct Request {
     pub heuristic: Option<HeuristicName>,
     /// Whether to add the symmetric database lookups (`None`: yes).
     pub reflect: Option<bool>,
-    /// `parallel-ida`, `hybrid`: worker threads (0: one per core; at most
-    /// [`crate::MAX_THREADS`]).
+    /// `parallel-ida`, `hybrid`, and the default algorithm: worker threads (0: one per core;
+    /// at most [`crate::MAX_THREADS`]; 1 with no algorithm named: `ida`).
     pub threads: Option<usize>,
     /// `weighted`: the weight `w` of `f = g + w·h` (at least 1; infinity: greedy search).
     pub weight: Option<f64>,
@@ -154,9 +156,17 @@ impl Request {
         Ok(())
     }
 
-    /// The algorithm asked for, `ida` when none was.
+    /// The algorithm asked for; when none was, [`AlgorithmName::default_for`] the threads
+    /// (`parallel-ida` on every core where there are several, `ida` with `threads` 1).
     pub fn algorithm_name(&self) -> AlgorithmName {
-        self.algorithm.unwrap_or(AlgorithmName::Ida)
+        self.algorithm
+            .unwrap_or_else(|| AlgorithmName::default_for(self.threads))
+    }
+
+    /// Whether the setting `key` may be given: the algorithm takes it, or no algorithm was
+    /// named and it is the threads (which choose the default algorithm).
+    fn takes(&self, key: Key) -> bool {
+        key.taken_by(self.algorithm_name()) || (key == Key::Threads && self.algorithm.is_none())
     }
 
     /// The metric asked for, `stm` when none was.
@@ -182,11 +192,11 @@ impl Request {
         self.max_nodes = self.max_nodes.or(defaults.max_nodes);
         self.timeout = self.timeout.or(defaults.timeout);
         self.max_memory = self.max_memory.or(defaults.max_memory);
-        let name = self.algorithm_name();
-        let fits = |k: Key| k.taken_by(name);
-        if fits(Key::Threads) {
+        if self.takes(Key::Threads) {
             self.threads = self.threads.or(defaults.threads);
         }
+        let name = self.algorithm_name();
+        let fits = |k: Key| k.taken_by(name);
         if fits(Key::Weight) {
             self.weight = self.weight.or(defaults.weight);
         }
@@ -215,7 +225,7 @@ impl Request {
             (Key::HybridNodes, self.hybrid_nodes.is_some()),
             (Key::Prune, self.prune.is_some()),
         ];
-        if let Some((key, _)) = given.iter().find(|(k, given)| *given && !k.taken_by(name)) {
+        if let Some((key, _)) = given.iter().find(|(k, given)| *given && !self.takes(*k)) {
             return Err(RequestError::not_taken(*key, name));
         }
         let invalid =

@@ -12,11 +12,60 @@ fn with(pairs: &[(&str, &str)]) -> Result<Request, RequestError> {
 }
 
 #[test]
-fn an_empty_request_is_ida_with_defaults() {
+fn an_empty_request_uses_every_core_with_defaults() {
     let s = Request::default().resolve().unwrap();
-    assert_eq!(s.algorithm, Algorithm::Ida(Ida::default()));
+    let several = std::thread::available_parallelism().map_or(1, |n| n.get()) > 1;
+    if several {
+        assert_eq!(s.algorithm, Algorithm::ParallelIda(ParallelIda::default()));
+    } else {
+        assert_eq!(s.algorithm, Algorithm::Ida(Ida::default()));
+    }
+    assert_eq!(s.algorithm.name(), AlgorithmName::default_for(None));
     assert_eq!(s.limits, Limits::default());
     assert!(s.wait_verified && s.interrupt.is_none() && s.observer.is_none());
+}
+
+#[test]
+fn the_threads_choose_the_default_algorithm() {
+    let one = with(&[("threads", "1")]).unwrap();
+    assert_eq!(one.algorithm_name(), AlgorithmName::Ida);
+    assert_eq!(
+        one.resolve().unwrap().algorithm,
+        Algorithm::Ida(Ida::default())
+    );
+    let two = with(&[("threads", "2"), ("prune", "off")]).unwrap();
+    assert_eq!(
+        two.resolve().unwrap().algorithm,
+        Algorithm::ParallelIda(ParallelIda {
+            threads: 2,
+            pruning: Pruning::Off,
+        })
+    );
+    // A named algorithm still refuses threads it does not take, even one.
+    let e = with(&[("algorithm", "ida"), ("threads", "1")])
+        .unwrap()
+        .resolve()
+        .unwrap_err();
+    assert!(e.to_string().ends_with("not of ida"), "{e}");
+    // A caller's thread default (the server's) fills a request naming no algorithm.
+    let mut served = Request::default();
+    served.fill_from(&Request {
+        threads: Some(1),
+        ..Request::default()
+    });
+    assert_eq!(
+        served.resolve().unwrap().algorithm.name(),
+        AlgorithmName::Ida
+    );
+    let mut served = Request::default();
+    served.fill_from(&Request {
+        threads: Some(3),
+        ..Request::default()
+    });
+    assert_eq!(
+        served.resolve().unwrap().algorithm.name(),
+        AlgorithmName::ParallelIda
+    );
 }
 
 #[test]

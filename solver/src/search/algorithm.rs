@@ -16,7 +16,7 @@ pub const MAX_THREADS: usize = 4096;
 /// The search algorithms by name, as written on the command line and in reports.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum AlgorithmName {
-    /// Iterative-deepening A* (`ida`, the default).
+    /// Iterative-deepening A* (`ida`; the default on one core or with one thread).
     Ida,
     /// Breadth-first search (`bfs`).
     Bfs,
@@ -24,7 +24,7 @@ pub enum AlgorithmName {
     AStar,
     /// A* until a node budget is spent, then IDA* over threads from its frontier (`hybrid`).
     Hybrid,
-    /// IDA* over threads with work stealing (`parallel-ida`).
+    /// IDA* over threads with work stealing (`parallel-ida`; the default with several cores).
     ParallelIda,
     /// Depth-limited depth-first search (`dfs`).
     Dfs,
@@ -74,6 +74,20 @@ impl AlgorithmName {
             "strategic" | "human" => AlgorithmName::Strategic,
             _ => return None,
         })
+    }
+
+    /// The algorithm of a search that names none, given the threads asked for (`None` or 0:
+    /// every core): `parallel-ida` on every core when there are several and more than one
+    /// thread is allowed, else `ida`. Parallel IDA* runs its first, small iterations on one
+    /// thread and starts the others only once an iteration is large enough to pay for them
+    /// (`search/parallel_ida.rs`), so short searches cost what `ida`'s do.
+    pub fn default_for(threads: Option<usize>) -> AlgorithmName {
+        match threads {
+            Some(1) => AlgorithmName::Ida,
+            Some(n) if n > 1 => AlgorithmName::ParallelIda,
+            _ if cores() > 1 => AlgorithmName::ParallelIda,
+            _ => AlgorithmName::Ida,
+        }
     }
 
     /// Whether a solution it returns is always optimal.
@@ -180,6 +194,11 @@ impl Algorithm {
             _ => Ok(()),
         }
     }
+}
+
+/// The cores this process may use (1 when unknown).
+pub(crate) fn cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
 /// `From<Settings> for Algorithm`, for each algorithm whose variant holds its settings.

@@ -315,7 +315,7 @@ pub(crate) struct Probe<'a, H: Heuristic, B: Budget, D: Donor = Keep> {
     /// iteration found there (`search/history.rs`); `None`: the move table's fixed order.
     pub(crate) history: Option<&'a History>,
     /// The frontier of the subtree the last call of `dfs` searched (with a history).
-    last_frontier: Frontier,
+    pub(crate) last_frontier: Frontier,
 }
 
 impl<'a, H: Heuristic, B: Budget> Probe<'a, H, B, Keep> {

@@ -98,19 +98,25 @@ impl Frontier {
         }
     }
 
+    /// Divides the score by the subtree's `size` (at least 1): the score per node.
+    pub(crate) fn scale(&mut self, size: u64) {
+        self.score /= size.max(1) as f32;
+    }
+
     /// The order key: least `f` first, then highest score.
-    fn key(&self) -> (u32, u32) {
+    pub(crate) fn key(&self) -> (u32, u32) {
         // A score is positive, so its bits order as the score does; inverted, highest first.
         (self.f, !self.score.to_bits())
     }
 
     /// The frontier packed in the low 48 bits of a slot: `f` (16 bits, saturated) and the
     /// score's bits.
-    fn pack(&self) -> u64 {
+    pub(crate) fn pack(&self) -> u64 {
         (self.f.min(0xffff) as u64) << 32 | self.score.to_bits() as u64
     }
 
-    fn unpack(bits: u64) -> Frontier {
+    /// The frontier [`Frontier::pack`] packed.
+    pub(crate) fn unpack(bits: u64) -> Frontier {
         let f = (bits >> 32 & 0xffff) as u32;
         Frontier {
             f: if f == 0xffff { u32::MAX } else { f },
@@ -158,7 +164,7 @@ impl History {
     /// Records `frontier` as that of the subtree below `tiles`, in which the iteration
     /// generated `size` nodes (at least 1): kept with its score per node.
     pub(crate) fn record(&self, tiles: &[u8; MAX_CELLS], mut frontier: Frontier, size: u64) {
-        frontier.score /= size.max(1) as f32;
+        frontier.scale(size);
         let hash = hash(tiles);
         let slot = &self.slots[hash as usize & self.mask];
         // Tag: the hash's top 16 bits, never 0 (0 marks an empty slot).

@@ -15,13 +15,22 @@
 //! Bu & Korf run A* until memory is full; here the budget is [`Hybrid::budget`] (default
 //! 1,000,000 positions, fewer when the memory limit would not hold them).
 //!
+//! **Order.** The first iteration searches the frontier in Bu & Korf's order, and so does
+//! every iteration on one thread. With several, each later one takes its frontier nodes in
+//! the order the previous iteration taught
+//! (`search/root_order.rs`): those whose subtrees pruned nodes at the new bound first, the
+//! likeliest per node searched (the rule by which `search/history.rs` orders children near
+//! the start) first among them, ties in Bu & Korf's order. Inside each frontier node's search
+//! the probe is `ida`'s: the compound heuristic with its transposes, duplicate-move pruning.
+//!
 //! **Threads.** The IDA* phase is parallel IDA*'s (`search/parallel_ida.rs`,
 //! `search/steal.rs`) with the frontier nodes as each iteration's first tasks, in the order
 //! above: [`Hybrid::threads`] workers (0: one per core) take them in turn, and an idle worker
 //! receives the shallowest untried subtree of a busy one, so one large frontier subtree does
-//! not leave the others idle. With one thread the frontier nodes are searched one after the
-//! other exactly as Bu & Korf describe (same nodes, same solution); with more, which optimal
-//! solution is returned and the node counts depend on timing. A* itself runs on one thread.
+//! not leave the others idle. An iteration's bound is finished before the next starts, so the
+//! first solution is optimal. With one thread the frontier nodes are searched one after the
+//! other exactly as Bu & Korf describe (same nodes, same solution); with more, which optimal solution is returned and the node counts depend on timing. A* itself
+//! runs on one thread.
 //!
 //! A frontier node's heuristic parts are rebuilt from the memo A* kept for it
 //! ([`Heuristic::memo_len`]) in every iteration, never by [`Heuristic::init`], which walks to
@@ -30,7 +39,8 @@
 use super::astar::{finish, queue_for, with_key, Engine, Node, Priority, QueueChoice, Step};
 use super::bucket_queue::{BucketQueue, HeapQueue, OpenList, TwoBucketQueue};
 use super::history::History;
-use super::parallel_ida::{first_task, iterate, thread_count, Setting};
+use super::parallel_ida::{first_task, iterate, thread_count, Progress, Setting};
+use super::root_order::RootScores;
 use super::steal::Task;
 use super::{goal_array, Outcome, Search};
 use crate::heuristic::Heuristic;
@@ -155,6 +165,7 @@ fn two_phases<H: Heuristic + Sync, K: Packed, Q: OpenList<K>>(
     let moves = MoveTable::for_goal(goal);
     let goal_tiles = goal_array(goal);
     let history = History::new(goal.board().cells());
+    let learned = RootScores::new(roots.len());
     let setting = Setting {
         moves: &moves,
         pruner: &pruner,
@@ -162,12 +173,20 @@ fn two_phases<H: Heuristic + Sync, K: Packed, Q: OpenList<K>>(
         clock: &e.clock,
         threads,
         history: &history,
+        // One thread keeps Bu & Korf's order: the same nodes whatever early stops of the
+        // heuristic (which shape the learned scores) its tables make.
+        learned: (threads > 1).then_some(&learned),
     };
     // The frontier's tasks, held beside A*'s table: the roots, each iteration's queue of
     // their copies, and each root's memo (an `Arc` of its own).
     let task_bytes = 2 * std::mem::size_of::<(Task, u32)>() + 16 + h.memo_len();
     let frontier_bytes = (roots.len() * task_bytes) as u64;
-    let run = iterate(h, &setting, &roots, e.nodes);
+    let progress = search.observer.as_ref().map(|observer| Progress {
+        observer,
+        tracker: Default::default(),
+        before: 0,
+    });
+    let run = iterate(h, &setting, &roots, e.nodes, progress);
     drop(roots);
     let mut stats = astar_stats;
     stats.peak_memory += frontier_bytes;

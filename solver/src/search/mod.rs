@@ -48,6 +48,7 @@ mod mtm_parallel;
 mod observer;
 mod outcome;
 mod parallel_ida;
+mod root_order;
 mod runner;
 mod solution;
 mod steal;
