@@ -269,7 +269,6 @@ mod tests {
         let mut out = Vec::new();
         let mut cells = vec![usize::MAX; n];
         fn fill(
-            ix: &ClassIndex,
             cell: usize,
             left: &mut Vec<usize>,
             blank_left: &mut bool,
@@ -291,20 +290,20 @@ mod tests {
             if *blank_left {
                 *blank_left = false;
                 cells[cell] = usize::MAX - 1;
-                fill(ix, cell + 1, left, blank_left, cells, out);
+                fill(cell + 1, left, blank_left, cells, out);
                 *blank_left = true;
             }
             for c in 0..left.len() {
                 if left[c] > 0 {
                     left[c] -= 1;
                     cells[cell] = c;
-                    fill(ix, cell + 1, left, blank_left, cells, out);
+                    fill(cell + 1, left, blank_left, cells, out);
                     left[c] += 1;
                 }
             }
         }
         let mut left = ix.counts().to_vec();
-        fill(ix, 0, &mut left, &mut true, &mut cells, &mut out);
+        fill(0, &mut left, &mut true, &mut cells, &mut out);
         out
     }
 
