@@ -202,7 +202,7 @@ fn bfs(index: &ClassIndex, metric: Metric, table: usize, observer: &dyn BuildObs
 }
 
 /// One class board being expanded: its blank, class masks and the class on every cell.
-struct ClassBoard<'a> {
+pub(crate) struct ClassBoard<'a> {
     index: &'a ClassIndex,
     blank: usize,
     masks: [u64; 64],
@@ -210,7 +210,7 @@ struct ClassBoard<'a> {
 }
 
 impl<'a> ClassBoard<'a> {
-    fn new(index: &'a ClassIndex) -> ClassBoard<'a> {
+    pub(crate) fn new(index: &'a ClassIndex) -> ClassBoard<'a> {
         ClassBoard {
             index,
             blank: 0,
@@ -220,7 +220,7 @@ impl<'a> ClassBoard<'a> {
     }
 
     /// Makes this the board of index `i`.
-    fn load(&mut self, i: u64) {
+    pub(crate) fn load(&mut self, i: u64) {
         let k = self.index.classes();
         self.blank = self.index.unrank(i, &mut self.masks[..k]);
         for (c, &m) in self.masks[..k].iter().enumerate() {
@@ -234,7 +234,7 @@ impl<'a> ClassBoard<'a> {
 
     /// Calls `f` with the index of every board one move of `metric` away, until `f` returns
     /// true; returns whether it did.
-    fn any_neighbour(&self, metric: Metric, mut f: impl FnMut(u64) -> bool) -> bool {
+    pub(crate) fn any_neighbour(&self, metric: Metric, mut f: impl FnMut(u64) -> bool) -> bool {
         let board = self.index.board();
         let (w, b) = (board.width() as isize, self.blank);
         let (row, col) = (board.row(b), board.col(b));

@@ -2,6 +2,7 @@
 
 mod build;
 mod byte_table;
+mod class_check;
 mod classes;
 #[cfg(feature = "mpi")]
 mod distributed;
