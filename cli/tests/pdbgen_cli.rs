@@ -406,3 +406,86 @@ fn distributed_without_the_mpi_feature_says_how_to_get_it() {
         .stderr(contains("mpirun -np N"));
     assert!(!out.exists());
 }
+
+#[test]
+fn mtm_class_tables_build_verify_and_describe() {
+    let dir = tempfile::tempdir().unwrap();
+    // Square board, blank on the diagonal: one goal-row table.
+    let out = build(dir.path(), "m3.pdb", &["--board", "3x3", "--metric", "mtm"]);
+    let f = PdbFile::open(&out).unwrap();
+    assert_eq!(f.header().metric, pdbformat::Metric::Mtm);
+    assert_eq!(f.header().tables.len(), 1);
+    assert_eq!(f.header().tables[0].entry_count, 5040);
+    // A rectangle: goal rows and goal columns, u4 when the values fit (on the 2x3 they do).
+    let out = build(
+        dir.path(),
+        "m23.pdb",
+        &["--board", "2x3", "--metric", "mtm", "--compress", "zstd"],
+    );
+    let h = PdbFile::open(&out).unwrap().header().clone();
+    assert_eq!(h.tables.len(), 2);
+    let fits = h.tables.iter().all(|t| t.max_value <= 15);
+    assert!(fits);
+    let want = if fits {
+        pdbformat::format::Encoding::U4
+    } else {
+        pdbformat::format::Encoding::U8
+    };
+    assert!(h.tables.iter().all(|t| t.encoding == want));
+    pdbgen().args(["verify"]).arg(&out).assert().success();
+    pdbgen()
+        .args(["info"])
+        .arg(&out)
+        .assert()
+        .success()
+        .stdout(contains("metric:      mtm"))
+        .stdout(contains("goal-columns classes"))
+        .stdout(contains("PDB version 2"));
+    // A damaged value is found by the semantic check.
+    let path = dir.path().join("bad.pdb");
+    let mut values = PdbFile::open(dir.path().join("m3.pdb"))
+        .unwrap()
+        .load(0, LoadOptions::default())
+        .unwrap()
+        .bytes
+        .to_vec();
+    values[100] = values[100].wrapping_add(3);
+    let goal = pdbformat::Goal::blank_first(pdbformat::Board::new(3, 3).unwrap());
+    let table = pdbformat::format::ClassTableSource {
+        axis: pdbformat::rank::ClassAxis::Rows,
+        encoding: pdbformat::format::Encoding::U8,
+        max_value: 20,
+        entries: &values,
+    };
+    pdbformat::format::write_class_pdb(
+        &path,
+        &goal,
+        pdbformat::Metric::Mtm,
+        &[table],
+        &WriteOptions::default(),
+    )
+    .unwrap();
+    pdbgen()
+        .args(["verify"])
+        .arg(&path)
+        .assert()
+        .failure()
+        .stdout(contains("changes a class table's value by at most 1"));
+    // Partitions are for STM; STM needs one.
+    for (args, msg) in [
+        (
+            vec!["--board", "3x3", "--metric", "mtm", "--partition", "1-8"],
+            "--partition does not apply to --metric mtm",
+        ),
+        (vec!["--board", "3x3"], "--partition is required"),
+        (vec!["--board", "3x3", "--metric", "fast"], "unknown metric"),
+    ] {
+        pdbgen()
+            .args(["build", "-o"])
+            .arg(dir.path().join("x.pdb"))
+            .args(&args)
+            .assert()
+            .failure()
+            .stderr(contains(msg));
+    }
+}

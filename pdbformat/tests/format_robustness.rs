@@ -465,8 +465,14 @@ fn check_flip(
         };
         let ok = match off {
             0..8 => matches!(&e, FormatError::BadMagic { found } if found[..] == flipped[..8]),
-            8..10 => matches!(e, FormatError::UnsupportedVersion { found, supported: 1 }
-                if found == u16::from_le_bytes([flipped[8], flipped[9]])),
+            // A flip to another known version is caught by the checksum.
+            8..10 => match u16::from_le_bytes([flipped[8], flipped[9]]) {
+                1..=FORMAT_VERSION => matches!(e, FormatError::HeaderChecksum { .. }),
+                v => {
+                    matches!(e, FormatError::UnsupportedVersion { found, supported: FORMAT_VERSION }
+                    if found == v)
+                }
+            },
             10..12 => is_field(&e, "flags"),
             12..16 => {
                 is_field(&e, "header length")
@@ -708,9 +714,9 @@ fn hostile_preambles() {
         matches!(&e, FormatError::BadMagic { found } if found.is_empty()),
         "{e:?}"
     );
-    // Versions other than 1, resealed or not: refused before anything else is read.
-    assert_eq!(FORMAT_VERSION, 1);
-    for v in [0u16, 2, 3, 0x0100, u16::MAX] {
+    // Versions other than 1 and 2, resealed or not: refused before anything else is read.
+    assert_eq!(FORMAT_VERSION, 2);
+    for v in [0u16, 3, 0x0100, u16::MAX] {
         for resealed in [false, true] {
             let mut b = base.clone();
             put_u16(&mut b, VERSION_AT, v);
@@ -724,7 +730,7 @@ fn hostile_preambles() {
             }
             let e = open_hostile(b);
             assert!(
-                matches!(e, FormatError::UnsupportedVersion { found, supported: 1 } if found == v),
+                matches!(e, FormatError::UnsupportedVersion { found, supported: 2 } if found == v),
                 "{e:?}"
             );
         }

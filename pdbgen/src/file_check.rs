@@ -228,10 +228,24 @@ fn check_values(
         }
     };
     obs.semantics_started(i, &t.pattern, t.entry_count);
-    let violations = verify_table(&h.goal, t.kind, &t.pattern, &values, &|n| {
-        obs.semantics_progress(i, n)
-    })
-    .map_err(|source| VerifyError::Check { table: i, source })?;
+    let violations = match t.classes {
+        Some(axis) => {
+            crate::class_check::check_class_table(&h.goal, axis, h.metric, &values, &|n| {
+                obs.semantics_progress(i, n)
+            })
+            .map_err(|source| VerifyError::Check {
+                table: i,
+                source: crate::error::CheckError::Index {
+                    pattern: format!("goal-{axis} classes"),
+                    source,
+                },
+            })?
+        }
+        None => verify_table(&h.goal, t.kind, &t.pattern, &values, &|n| {
+            obs.semantics_progress(i, n)
+        })
+        .map_err(|source| VerifyError::Check { table: i, source })?,
+    };
     obs.step_done(i);
     let sound = violations.is_empty();
     problems.extend(violations.into_iter().map(Problem::Check));

@@ -31,6 +31,8 @@ pub mod checks {
     pub const STEP: &str = "every pattern move changes the value by exactly 1";
     /// A non-zero entry has no neighbour one lower.
     pub const DESCENT: &str = "every non-zero entry has a neighbour one lower";
+    /// Class tables: a move changes the value by more than 1.
+    pub const CLASS_STEP: &str = "every move changes a class table's value by at most 1";
     /// bit1 tables: the restored values, encoded again, differ from the stored bits (checked
     /// by [`crate::verify_file`], which restores the values first).
     pub const STORED_BITS: &str = "stored bits match the restored values";

@@ -9,8 +9,11 @@ use indicatif::HumanCount;
 use pdbformat::format::WriteOptions;
 use pdbformat::system::available_memory;
 use pdbformat::units::bytes;
-use pdbformat::Partition;
-use pdbgen::{build_file, build_file_with_state, plan, BuildRequest, BuildState, StateOptions};
+use pdbformat::{Metric, Partition};
+use pdbgen::{
+    build_class_file, build_file, build_file_with_state, class_axes, plan, BuildRequest,
+    BuildState, ClassBuildRequest, StateOptions,
+};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -23,18 +26,26 @@ pub struct BuildArgs {
     board: String,
     /// Partition: a preset (78, 78b, 663, 555 on 4x4; 6666, 6666b, 6666c, 6666s, 7755s and the
     /// compound 6666x7, seven partitions over fourteen shared tables, on 5x5; full) or
-    /// patterns such as 1-7/8-15.
+    /// patterns such as 1-7/8-15. Required with --metric stm; refused with --metric mtm.
     #[arg(long, short)]
-    partition: String,
+    partition: Option<String>,
+    /// Move metric: stm (one tile per move: the additive pattern tables of --partition) or
+    /// mtm (a move slides 1..k tiles of the blank's row or column: one table over goal-row
+    /// class boards, every tile known only by its goal row, the blank exactly; plus a
+    /// goal-column table unless the board is square with the blank's goal cell on the
+    /// diagonal, where the row table looked up on the transposed position serves).
+    #[arg(long, default_value = "stm")]
+    metric: String,
     /// Goal: blank-first (0 1 2 ...), blank-last (1 2 ... 0) or an explicit tile list.
     #[arg(long, default_value = "blank-first")]
     goal: String,
     /// Table kind: zero-aware (exact, per blank region) or zero-unaware (minimum over the blank).
     #[arg(long, default_value = "zero-aware")]
     kind: String,
-    /// Entry encoding: u8, u4 (values up to 15) or bit1 (zero-aware only).
-    #[arg(long, default_value = "u8")]
-    encoding: String,
+    /// Entry encoding: u8, u4 (values up to 15) or bit1 (zero-aware only). Default: u8; with
+    /// --metric mtm, u4 when every value fits and u8 otherwise.
+    #[arg(long)]
+    encoding: Option<String>,
     /// Payload compression: none (memory-mappable), zstd or gzip.
     #[arg(long, default_value = "none")]
     compress: String,
@@ -74,13 +85,20 @@ pub struct BuildArgs {
 pub fn run(a: BuildArgs) -> Result<ExitCode> {
     let board = parse_board(&a.board)?;
     let goal = parse_goal(board, &a.goal)?;
-    let partition = Partition::parse(&goal, &a.partition).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let metric: Metric = a.metric.parse().map_err(|e| anyhow::anyhow!("{e}"))?;
+    if metric == Metric::Mtm {
+        return classes(goal, &a);
+    }
+    let Some(partition) = &a.partition else {
+        bail!("--partition is required with --metric stm (a preset such as 663, or patterns such as 1-7/8-15)");
+    };
+    let partition = Partition::parse(&goal, partition).map_err(|e| anyhow::anyhow!("{e}"))?;
     let req = BuildRequest {
         goal,
         partition,
         kind: parse_kind(&a.kind)?,
         threads: a.threads,
-        encoding: parse_encoding(&a.encoding)?,
+        encoding: parse_encoding(a.encoding.as_deref().unwrap_or("u8"))?,
         write: WriteOptions {
             compression: parse_compression(&a.compress)?,
             zstd_level: a.zstd_level,
@@ -148,6 +166,67 @@ pub fn run(a: BuildArgs) -> Result<ExitCode> {
         build_file_with_state(&req, &a.output, state, &BarObserver::new())?
     };
     print_summaries(&summaries, &a.output, start);
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `--metric mtm`: the goal-row (and goal-column) class tables, built in memory and written.
+fn classes(goal: pdbformat::Goal, a: &BuildArgs) -> Result<ExitCode> {
+    if a.partition.is_some() {
+        bail!("--partition does not apply to --metric mtm: its tables cover every tile by goal row (sums of disjoint pattern tables are not admissible when one move can slide tiles of several patterns)");
+    }
+    if a.distributed {
+        bail!("--distributed builds STM pattern tables only; an MTM class table is built on one machine");
+    }
+    let req = ClassBuildRequest {
+        goal,
+        metric: Metric::Mtm,
+        threads: a.threads,
+        encoding: a.encoding.as_deref().map(parse_encoding).transpose()?,
+        write: WriteOptions {
+            compression: parse_compression(&a.compress)?,
+            zstd_level: a.zstd_level,
+            ..WriteOptions::default()
+        },
+    };
+    let axes = class_axes(&req.goal);
+    let entries = pdbformat::rank::ClassIndex::for_goal(&req.goal, axes[0])?.len();
+    let names: Vec<&str> = axes.iter().map(|x| x.name()).collect();
+    eprintln!(
+        "building MTM class tables ({}) for {}, goal {}: {} entries each, peak memory about {}",
+        names.join(", "),
+        req.goal.board(),
+        req.goal,
+        HumanCount(entries),
+        bytes(2 * entries)
+    );
+    create_parent(&a.output)?;
+    let start = Instant::now();
+    let summaries = build_class_file(&req, &a.output, &BarObserver::new())?;
+    let size = std::fs::metadata(&a.output).map(|m| m.len()).unwrap_or(0);
+    crate::output::outln!(
+        "{:<8} {:>14} {:>4} {:>8} {:>9}",
+        "classes",
+        "entries",
+        "max",
+        "mean",
+        "seconds"
+    );
+    for (axis, s) in axes.iter().zip(&summaries) {
+        crate::output::outln!(
+            "{:<8} {:>14} {:>4} {:>8.3} {:>9.2}",
+            axis.name(),
+            s.entries,
+            s.max_value,
+            s.mean_value,
+            s.seconds
+        );
+    }
+    crate::output::outln!(
+        "wrote {} ({}) in {:.2} s",
+        a.output.display(),
+        bytes(size),
+        start.elapsed().as_secs_f64()
+    );
     Ok(ExitCode::SUCCESS)
 }
 

@@ -37,16 +37,14 @@ pub fn run(a: InfoArgs) -> Result<ExitCode> {
     let mut panels = Vec::new();
     let h = file.header();
     outln!("file:        {}", a.file.display());
-    outln!(
-        "format:      PDB version {}",
-        pdbformat::format::FORMAT_VERSION
-    );
+    outln!("format:      PDB version {}", h.version());
     outln!(
         "board:       {} ({} tiles)",
         h.board(),
         h.board().cells() - 1
     );
     outln!("goal:        {}", h.goal);
+    outln!("metric:      {}", h.metric);
     outln!(
         "size:        {} on disk, {} in memory",
         bytes(file.len()),
@@ -60,7 +58,10 @@ pub fn run(a: InfoArgs) -> Result<ExitCode> {
             t.pattern,
             t.pattern.len()
         );
-        outln!("  kind:      {} (index {})", t.kind, t.kind.scheme().name());
+        match t.classes {
+            Some(axis) => outln!("  kind:      goal-{axis} classes (index class-board)"),
+            None => outln!("  kind:      {} (index {})", t.kind, t.kind.scheme().name()),
+        }
         outln!(
             "  entries:   {} as {}, max value {}",
             t.entry_count,

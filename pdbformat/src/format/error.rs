@@ -22,11 +22,11 @@ pub enum FormatError {
         found: Vec<u8>,
     },
     /// The format version is not one this reader supports.
-    #[error("unsupported format version {found}: this reader supports version {supported}")]
+    #[error("unsupported format version {found}: this reader supports versions 1 to {supported}")]
     UnsupportedVersion {
         /// Version in the file.
         found: u16,
-        /// Version this reader supports.
+        /// The newest version this reader supports (it reads every version from 1 up).
         supported: u16,
     },
     /// The file ends before a part it declares.

@@ -8,14 +8,18 @@ use super::digest::Digest;
 use super::error::FormatError;
 use crate::board::Board;
 use crate::goal::Goal;
+use crate::metric::Metric;
 use crate::pattern::Pattern;
-use crate::rank::{IndexScheme, TableKind};
+use crate::rank::{ClassAxis, ClassIndex, IndexScheme, TableKind};
 
 /// The eight bytes every PDB file starts with (`\x89PDB\r\n\x1a\n`: non-ASCII first byte and
 /// line-ending bytes catch text-mode transfers, as in PNG).
 pub const MAGIC: [u8; 8] = [0x89, b'P', b'D', b'B', b'\r', b'\n', 0x1a, b'\n'];
-/// The format version this crate reads and writes.
-pub const FORMAT_VERSION: u16 = 1;
+/// The newest format version this crate reads and writes. It reads every version from 1 up;
+/// it writes version 1 for files that version 1 can express (single-tile metric, pattern
+/// tables only), so that such files stay byte-for-byte what they always were, and version 2
+/// for the others (the metric, goal-row and goal-column class tables).
+pub const FORMAT_VERSION: u16 = 2;
 /// The largest header a reader accepts (1 MiB), so that a hostile length cannot make it
 /// allocate more.
 pub const MAX_HEADER_LEN: u32 = 1 << 20;
@@ -33,6 +37,8 @@ pub(crate) const CHECKSUM_LEN: usize = 32;
 pub struct Header {
     /// The goal (and through it the board) of every table in the file.
     pub goal: Goal,
+    /// The move metric the tables count in (version 1 files: the single-tile metric).
+    pub metric: Metric,
     /// The tables, in file order.
     pub tables: Vec<TableHeader>,
 }
@@ -40,8 +46,12 @@ pub struct Header {
 /// What the header says about one table.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TableHeader {
-    /// Zero-aware or zero-unaware.
+    /// Zero-aware or zero-unaware; class tables, which keep the blank exactly, are zero-aware.
     pub kind: TableKind,
+    /// For a class table (version 2): the axis naming each tile's class (its goal row or goal
+    /// column); its pattern is then every tile and its index a [`ClassIndex`]. `None` for a
+    /// pattern table.
+    pub classes: Option<ClassAxis>,
     /// How entries are packed.
     pub encoding: Encoding,
     /// How the payload is stored.
@@ -89,6 +99,16 @@ impl TableHeader {
 }
 
 impl Header {
+    /// The version this header is written in: 1 when version 1 can express it (single-tile
+    /// metric, pattern tables only), 2 otherwise.
+    pub fn version(&self) -> u16 {
+        if self.metric == Metric::Stm && self.tables.iter().all(|t| t.classes.is_none()) {
+            1
+        } else {
+            2
+        }
+    }
+
     /// The board.
     pub fn board(&self) -> Board {
         self.goal.board()
@@ -117,21 +137,20 @@ impl Header {
         let len = Header::encoded_len(board.cells(), self.tables.iter().map(|t| t.pattern.len()));
         let mut b = Vec::with_capacity(len);
         b.extend_from_slice(&MAGIC);
-        b.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
+        b.extend_from_slice(&self.version().to_le_bytes());
         b.extend_from_slice(&0u16.to_le_bytes());
         b.extend_from_slice(&(len as u32).to_le_bytes());
         b.push(board.width() as u8);
         b.push(board.height() as u8);
         b.extend_from_slice(&(self.tables.len() as u16).to_le_bytes());
-        b.extend_from_slice(&0u32.to_le_bytes());
+        b.push(metric_code(self.metric));
+        b.extend_from_slice(&[0u8; 3]);
         b.extend(self.goal.tiles().iter().map(|&t| t as u8));
         pad8(&mut b);
         for t in &self.tables {
-            b.push(match t.kind {
-                TableKind::ZeroUnaware => 0,
-                TableKind::ZeroAware => 1,
-            });
-            b.push(scheme_code(t.kind.scheme()));
+            let (kind, scheme) = table_codes(t);
+            b.push(kind);
+            b.push(scheme);
             b.push(t.encoding.code());
             b.push(t.compression.code());
             b.push(t.pattern.len() as u8);
@@ -166,7 +185,7 @@ impl Header {
             });
         }
         let version = u16::from_le_bytes([p[8], p[9]]);
-        if version != FORMAT_VERSION {
+        if !(1..=FORMAT_VERSION).contains(&version) {
             return Err(FormatError::UnsupportedVersion {
                 found: version,
                 supported: FORMAT_VERSION,
@@ -176,7 +195,7 @@ impl Header {
         if flags != 0 {
             return Err(FormatError::invalid(
                 "flags",
-                format!("{flags:#06x} set, but version 1 defines no flags"),
+                format!("{flags:#06x} set, but versions 1 and 2 define no flags"),
             ));
         }
         let len = u32::from_le_bytes([p[12], p[13], p[14], p[15]]);
@@ -223,7 +242,23 @@ impl Header {
                 format!("{count} is not within 1..={MAX_TABLES}"),
             ));
         }
-        c.zero(4, "reserved header bytes")?;
+        let version = u16::from_le_bytes([bytes[8], bytes[9]]);
+        let metric = if version == 1 {
+            c.zero(1, "reserved header bytes")?;
+            Metric::Stm
+        } else {
+            match c.u8()? {
+                0 => Metric::Stm,
+                1 => Metric::Mtm,
+                m => {
+                    return Err(FormatError::invalid(
+                        "metric",
+                        format!("code {m}; known: 0 stm, 1 mtm"),
+                    ))
+                }
+            }
+        };
+        c.zero(3, "reserved header bytes")?;
         let goal_bytes: Vec<u16> = c.take(board.cells())?.iter().map(|&t| t as u16).collect();
         let goal = Goal::from_tiles(board, &goal_bytes)
             .map_err(|e| FormatError::invalid("goal", e.to_string()))?;
@@ -232,7 +267,7 @@ impl Header {
         let mut expected_offset = align_up(bytes.len() as u64, PAYLOAD_ALIGN);
         let mut counts = EntryCounts::default();
         for i in 0..count {
-            let t = decode_table(&mut c, i, board, expected_offset, &mut counts)?;
+            let t = decode_table(&mut c, i, &goal, version, expected_offset, &mut counts)?;
             expected_offset = align_up(t.payload_offset + t.stored_len, PAYLOAD_ALIGN);
             tables.push(t);
         }
@@ -246,37 +281,56 @@ impl Header {
                 ),
             ));
         }
-        Ok(Header { goal, tables })
+        Ok(Header {
+            goal,
+            metric,
+            tables,
+        })
     }
 }
 
 fn decode_table(
     c: &mut Cursor,
     i: usize,
-    board: Board,
+    goal: &Goal,
+    version: u16,
     expected_offset: u64,
     counts: &mut EntryCounts,
 ) -> Result<TableHeader, FormatError> {
+    let board = goal.board();
     let field = |name: &str| format!("table {i} {name}");
-    let kind = match c.u8()? {
-        0 => TableKind::ZeroUnaware,
-        1 => TableKind::ZeroAware,
-        k => {
+    let (kind, classes) = match (c.u8()?, version) {
+        (0, _) => (TableKind::ZeroUnaware, None),
+        (1, _) => (TableKind::ZeroAware, None),
+        (2, 2..) => (TableKind::ZeroAware, Some(ClassAxis::Rows)),
+        (3, 2..) => (TableKind::ZeroAware, Some(ClassAxis::Columns)),
+        (k, _) => {
             return Err(FormatError::invalid(
                 field("kind"),
-                format!("code {k}; known: 0 zero-unaware, 1 zero-aware"),
+                format!(
+                    "code {k}; known in version {version}: 0 zero-unaware, 1 zero-aware{}",
+                    if version >= 2 {
+                        ", 2 goal-row classes, 3 goal-column classes"
+                    } else {
+                        ""
+                    }
+                ),
             ))
         }
     };
     let scheme = c.u8()?;
-    if scheme != scheme_code(kind.scheme()) {
+    let want = match classes {
+        Some(_) => CLASS_SCHEME,
+        None => scheme_code(kind.scheme()),
+    };
+    if scheme != want {
+        let (what, name) = match classes {
+            Some(a) => (format!("goal-{} class", a.name()), "class-board"),
+            None => (kind.to_string(), kind.scheme().name()),
+        };
         return Err(FormatError::invalid(
             field("index scheme"),
-            format!(
-                "code {scheme}; {kind} tables use code {} ({})",
-                scheme_code(kind.scheme()),
-                kind.scheme().name()
-            ),
+            format!("code {scheme}; {what} tables use code {want} ({name})"),
         ));
     }
     let enc_code = c.u8()?;
@@ -316,9 +370,22 @@ fn decode_table(
     let pattern = Pattern::new(board, &tiles)
         .map_err(|e| FormatError::invalid(field("pattern"), e.to_string()))?;
     c.align8()?;
-    let expected_entries = counts
-        .get(board, k, kind)
-        .map_err(|why| FormatError::invalid(field("pattern size"), why))?;
+    let expected_entries = match classes {
+        Some(axis) => {
+            if k != board.cells() - 1 {
+                return Err(FormatError::invalid(
+                    field("pattern size"),
+                    format!("{k}; a class table holds every tile, {}", board.cells() - 1),
+                ));
+            }
+            ClassIndex::for_goal(goal, axis)
+                .map_err(|e| FormatError::invalid(field("pattern size"), e.to_string()))?
+                .len()
+        }
+        None => counts
+            .get(board, k, kind)
+            .map_err(|why| FormatError::invalid(field("pattern size"), why))?,
+    };
     if entry_count != expected_entries {
         return Err(FormatError::invalid(
             field("entry count"),
@@ -336,16 +403,18 @@ fn decode_table(
             ),
         ));
     }
-    if encoding == Encoding::Bit1 && kind != TableKind::ZeroAware {
+    if encoding == Encoding::Bit1 && (kind != TableKind::ZeroAware || classes.is_some()) {
         return Err(FormatError::invalid(
             field("encoding"),
-            "bit1 entries need a zero-aware table",
+            "bit1 entries need a zero-aware pattern table",
         ));
     }
-    if compression == Compression::ZstdSymmetric && kind != TableKind::ZeroAware {
+    if compression == Compression::ZstdSymmetric
+        && (kind != TableKind::ZeroAware || classes.is_some())
+    {
         return Err(FormatError::invalid(
             field("compression"),
-            "zstd-sym payloads need a zero-aware table",
+            "zstd-sym payloads need a zero-aware pattern table",
         ));
     }
     if encoding == Encoding::U4 && max_value > 15 {
@@ -377,6 +446,7 @@ fn decode_table(
     }
     Ok(TableHeader {
         kind,
+        classes,
         encoding,
         compression,
         pattern,
@@ -402,6 +472,27 @@ impl EntryCounts {
         let n = crate::rank::entry_count(board, k, kind).map_err(|e| e.to_string())?;
         self.0.push((k, kind, n));
         Ok(n)
+    }
+}
+
+/// The index scheme code of class tables ([`ClassIndex`]).
+const CLASS_SCHEME: u8 = 2;
+
+/// The kind and index scheme codes of a table.
+fn table_codes(t: &TableHeader) -> (u8, u8) {
+    match (t.classes, t.kind) {
+        (Some(ClassAxis::Rows), _) => (2, CLASS_SCHEME),
+        (Some(ClassAxis::Columns), _) => (3, CLASS_SCHEME),
+        (None, TableKind::ZeroUnaware) => (0, scheme_code(t.kind.scheme())),
+        (None, TableKind::ZeroAware) => (1, scheme_code(t.kind.scheme())),
+    }
+}
+
+/// The code of a metric in the header (version 2).
+fn metric_code(m: Metric) -> u8 {
+    match m {
+        Metric::Stm => 0,
+        Metric::Mtm => 1,
     }
 }
 
@@ -468,7 +559,7 @@ impl<'a> Cursor<'a> {
 
     fn zero(&mut self, n: usize, what: &str) -> Result<(), FormatError> {
         if self.take(n)?.iter().any(|&b| b != 0) {
-            return Err(FormatError::invalid(what, "must be zero in version 1"));
+            return Err(FormatError::invalid(what, "must be zero"));
         }
         Ok(())
     }

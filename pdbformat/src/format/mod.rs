@@ -1,4 +1,4 @@
-//! The PDB file format, version 1 (specified byte by byte in `docs/FORMAT.md`).
+//! The PDB file format, versions 1 and 2 (specified byte by byte in `docs/FORMAT.md`).
 //!
 //! A file holds one board and goal and one or more tables (usually a whole partition). Opening
 //! ([`PdbFile::open`]) reads and checks the header only; [`PdbFile::verify`] checks every
@@ -28,5 +28,6 @@ pub use header::{
 pub use reader::{LoadOptions, PdbFile};
 pub use view::EntryView;
 pub use writer::{
-    write_pdb, write_pdb_streamed, TableShape, TableSource, WriteOptions, DEFAULT_ZSTD_JOB_SIZE,
+    write_class_pdb, write_pdb, write_pdb_streamed, ClassTableSource, TableShape, TableSource,
+    WriteOptions, DEFAULT_ZSTD_JOB_SIZE,
 };

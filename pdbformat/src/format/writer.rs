@@ -9,8 +9,9 @@ use super::header::{align_up, Header, TableHeader, PAYLOAD_ALIGN};
 use super::pending::PendingFile;
 use super::symmetric;
 use crate::goal::Goal;
+use crate::metric::Metric;
 use crate::pattern::Pattern;
-use crate::rank::{entry_count, TableKind};
+use crate::rank::{entry_count, ClassAxis, ClassIndex, TableKind};
 use sha2::{Digest as _, Sha256};
 use std::io::{self, Seek, SeekFrom, Write};
 use std::path::Path;
@@ -83,6 +84,80 @@ pub struct TableShape<'a> {
     pub encoding: Encoding,
     /// The largest value in the table.
     pub max_value: u8,
+}
+
+/// One class table to write (see [`write_class_pdb`]): its axis and its encoded entries, in
+/// the order of [`ClassIndex`].
+#[derive(Clone, Copy, Debug)]
+pub struct ClassTableSource<'a> {
+    /// Goal rows or goal columns.
+    pub axis: ClassAxis,
+    /// How `entries` is packed (`u8` or `u4`).
+    pub encoding: Encoding,
+    /// The largest value in the table.
+    pub max_value: u8,
+    /// The encoded entries.
+    pub entries: &'a [u8],
+}
+
+/// Writes class tables (format version 2) for `goal` and `metric` to `path`, as
+/// [`write_pdb`] writes pattern tables. `bit1` entries and `zstd-sym` payloads are refused:
+/// they need zero-aware pattern tables.
+pub fn write_class_pdb(
+    path: &Path,
+    goal: &Goal,
+    metric: Metric,
+    tables: &[ClassTableSource<'_>],
+    opts: &WriteOptions,
+) -> Result<Header, FormatError> {
+    let all = Pattern::new(goal.board(), &(1..goal.board().cells()).collect::<Vec<_>>()).map_err(
+        |e| FormatError::BadTable {
+            table: 0,
+            why: e.to_string(),
+        },
+    )?;
+    if opts.compression == Compression::ZstdSymmetric {
+        return Err(FormatError::BadTable {
+            table: 0,
+            why: "zstd-sym payloads need zero-aware pattern tables, not class tables".into(),
+        });
+    }
+    let shapes: Vec<Shape<'_>> = tables
+        .iter()
+        .map(|t| Shape {
+            kind: TableKind::ZeroAware,
+            classes: Some(t.axis),
+            pattern: &all,
+            encoding: t.encoding,
+            max_value: t.max_value,
+        })
+        .collect();
+    write_shapes(path, goal, metric, &shapes, opts, &mut |i, w| {
+        for chunk in tables[i].entries.chunks(1 << 20) {
+            w.write_all(chunk)?;
+        }
+        Ok(())
+    })
+}
+
+/// A table's shape inside the writer: a [`TableShape`], or a class table.
+#[derive(Clone, Copy)]
+struct Shape<'a> {
+    kind: TableKind,
+    classes: Option<ClassAxis>,
+    pattern: &'a Pattern,
+    encoding: Encoding,
+    max_value: u8,
+}
+
+impl Shape<'_> {
+    /// The number of entries of this table for `goal`.
+    fn entries(&self, goal: &Goal) -> Result<u64, crate::rank::IndexError> {
+        match self.classes {
+            Some(axis) => Ok(ClassIndex::for_goal(goal, axis)?.len()),
+            None => entry_count(goal.board(), self.pattern.len(), self.kind),
+        }
+    }
 }
 
 /// Writes `tables` for `goal` to `path`; on any error nothing is left under `path` (an existing
@@ -159,6 +234,28 @@ pub fn write_pdb_streamed(
     opts: &WriteOptions,
     fill: &mut dyn FnMut(usize, &mut dyn Write) -> io::Result<()>,
 ) -> Result<Header, FormatError> {
+    let shapes: Vec<Shape<'_>> = tables
+        .iter()
+        .map(|t| Shape {
+            kind: t.kind,
+            classes: None,
+            pattern: t.pattern,
+            encoding: t.encoding,
+            max_value: t.max_value,
+        })
+        .collect();
+    write_shapes(path, goal, Metric::Stm, &shapes, opts, fill)
+}
+
+/// The one writer behind [`write_pdb_streamed`] and [`write_class_pdb`].
+fn write_shapes(
+    path: &Path,
+    goal: &Goal,
+    metric: Metric,
+    tables: &[Shape<'_>],
+    opts: &WriteOptions,
+    fill: &mut dyn FnMut(usize, &mut dyn Write) -> io::Result<()>,
+) -> Result<Header, FormatError> {
     let board = goal.board();
     if tables.is_empty() || tables.len() > super::header::MAX_TABLES {
         return Err(FormatError::BadTable {
@@ -172,9 +269,9 @@ pub fn write_pdb_streamed(
     }
     for (i, t) in tables.iter().enumerate() {
         let bad = |why: String| FormatError::BadTable { table: i, why };
-        entry_count(board, t.pattern.len(), t.kind).map_err(|e| bad(e.to_string()))?;
-        if t.encoding == Encoding::Bit1 && t.kind != TableKind::ZeroAware {
-            return Err(bad("bit1 entries need a zero-aware table".into()));
+        t.entries(goal).map_err(|e| bad(e.to_string()))?;
+        if t.encoding == Encoding::Bit1 && (t.kind != TableKind::ZeroAware || t.classes.is_some()) {
+            return Err(bad("bit1 entries need a zero-aware pattern table".into()));
         }
         if t.encoding == Encoding::U4 && t.max_value > 15 {
             return Err(bad(format!(
@@ -207,7 +304,7 @@ pub fn write_pdb_streamed(
                 write_zeros(&mut w, aligned - pos).map_err(|e| FormatError::io(ctx("write"), e))?;
                 pos = aligned;
             }
-            let entries = entry_count(board, t.pattern.len(), t.kind).expect("checked above");
+            let entries = t.entries(goal).expect("checked above");
             let raw_len = t.encoding.encoded_len(entries);
             let mut counting = CountingWriter {
                 inner: &mut w,
@@ -260,6 +357,7 @@ pub fn write_pdb_streamed(
             let raw_digest = raw.1.map_or(stored_digest, Digest::from_hasher);
             headers.push(TableHeader {
                 kind: t.kind,
+                classes: t.classes,
                 encoding: t.encoding,
                 compression,
                 pattern: t.pattern.clone(),
@@ -277,6 +375,7 @@ pub fn write_pdb_streamed(
     }
     let header = Header {
         goal: goal.clone(),
+        metric,
         tables: headers,
     };
     let f = tmp.file();
@@ -294,7 +393,7 @@ pub fn write_pdb_streamed(
 /// symmetry links it to an earlier table or to itself, `Zstd` otherwise.
 fn write_symmetric(
     goal: &Goal,
-    tables: &[TableShape<'_>],
+    tables: &[Shape<'_>],
     earlier: &[Vec<u8>],
     i: usize,
     raw: &[u8],

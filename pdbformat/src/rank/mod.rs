@@ -11,9 +11,12 @@
 //! dependent memory accesses); the reference indexes above define it and rank or unrank both
 //! ways.
 //!
+//! [`ClassIndex`] numbers the goal-row class boards of multi-tile-metric tables.
+//!
 //! Cells of pattern tiles are always given in the pattern's tile order (ascending tile numbers).
 
 mod binomial;
+mod classes;
 mod combination;
 mod fast;
 mod permutation;
@@ -21,6 +24,7 @@ mod regions;
 mod zero_aware;
 
 pub use binomial::{binomial, Binomials};
+pub use classes::{ClassAxis, ClassIndex};
 pub use combination::{rank_combination, unrank_combination};
 pub use fast::{FastIndex, FastZeroAware};
 pub use permutation::{permutation_count, rank_permutation, unrank_permutation, PermutationIndex};

@@ -53,6 +53,16 @@ pub enum DbError {
         /// Its blank cell (row, column).
         blank: (usize, usize),
     },
+    /// The database counts moves in another metric than the search.
+    #[error("database {path} holds tables for the {db_metric} metric, but the search counts moves in {metric}{}", if *.db_metric == pdbformat::Metric::Mtm { " (MTM class tables serve MTM searches; build STM pattern tables with `pdbgen build --partition ...`)" } else { " (sums of pattern tables overestimate MTM distances; build MTM class tables with `pdbgen build --metric mtm`)" })]
+    WrongMetric {
+        /// The file.
+        path: PathBuf,
+        /// The metric the file's tables were built for.
+        db_metric: pdbformat::Metric,
+        /// The search's metric.
+        metric: pdbformat::Metric,
+    },
     /// The background digest check ended without a verdict (its thread died): nothing about
     /// the entries was confirmed.
     #[error("cannot use database {path}: its digest check stopped before it finished; run again, or check the file with `pdbgen verify`")]

@@ -6,8 +6,9 @@
 use super::digest_check::{check_digests, mismatch, BackgroundCheck};
 use super::shared_index::shared_index;
 use super::walk::Walk;
-use super::{frame, Database, DbError, LoadedTable};
+use super::{frame, ClassTable, Database, DbError, LoadedTable};
 use pdbformat::format::{Compression, Encoding, FormatError, PdbFile, TableHeader};
+use pdbformat::rank::ClassIndex;
 use pdbformat::rank::TableKind;
 use pdbformat::Goal;
 use std::path::Path;
@@ -100,6 +101,9 @@ impl Database {
         if let Some(goal) = &opts.expect_goal {
             frame::between(&path, &header.goal, goal)?;
         }
+        if header.tables.iter().any(|t| t.classes.is_some()) {
+            return open_classes(&file, path, opts, progress, start);
+        }
         let background = opts.verify && opts.verify_in_background;
         let board = header.board();
         let residence = opts.residence.for_board(board.cells());
@@ -190,11 +194,65 @@ impl Database {
             bytes: file.len(),
             path,
             goal: header.goal,
+            metric: header.metric,
             tables,
+            classes: Vec::new(),
             load_seconds: start.elapsed().as_secs_f64(),
             background,
         })
     }
+}
+
+/// Opens a file of class tables (their digests, when asked, checked while they load): a
+/// database whose [`Database::class_tables`] are set and whose pattern tables are none.
+fn open_classes(
+    file: &PdbFile,
+    path: std::path::PathBuf,
+    opts: OpenOptions,
+    progress: &mut dyn FnMut(u64, u64),
+    start: Instant,
+) -> Result<Database, DbError> {
+    let header = file.header().clone();
+    let format = |source| DbError::Format {
+        path: path.clone(),
+        source,
+    };
+    if let Some(i) = header.tables.iter().position(|t| t.classes.is_none()) {
+        return Err(format(FormatError::InvalidField {
+            field: format!("table {i} kind"),
+            why: "a pattern table beside class tables; the solver reads files of one or the other"
+                .into(),
+        }));
+    }
+    let residence = opts.residence.for_board(header.board().cells());
+    let entries = read_all(file, &path, residence, opts.verify, progress).map_err(format)?;
+    let mut classes = Vec::with_capacity(entries.len());
+    for (th, entries) in header.tables.iter().zip(entries) {
+        let axis = th.classes.expect("only class tables here");
+        let index = ClassIndex::for_goal(&header.goal, axis).map_err(|e| {
+            format(FormatError::InvalidField {
+                field: "table index".into(),
+                why: e.to_string(),
+            })
+        })?;
+        classes.push(ClassTable {
+            axis,
+            index,
+            header: th.clone(),
+            entries,
+            encoding: th.encoding,
+        });
+    }
+    Ok(Database {
+        bytes: file.len(),
+        path,
+        goal: header.goal,
+        metric: header.metric,
+        tables: Vec::new(),
+        classes,
+        load_seconds: start.elapsed().as_secs_f64(),
+        background: None,
+    })
 }
 
 /// The most threads that read one file's tables at once: enough to overlap the kernel's

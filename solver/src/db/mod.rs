@@ -25,6 +25,7 @@
 //! `frame.rs` (which goals a database serves), `shared_index.rs` (one copy of each table shape's
 //! index per process).
 
+mod classes;
 mod digest_check;
 mod error;
 mod frame;
@@ -33,13 +34,14 @@ mod shared_index;
 mod table;
 mod walk;
 
+pub use classes::ClassTable;
 pub use error::DbError;
 pub use load::{OpenOptions, Residence};
 pub use table::LoadedTable;
 
 use digest_check::BackgroundCheck;
 use pdbformat::rank::TableKind;
-use pdbformat::{Board, Goal, Symmetry};
+use pdbformat::{Board, Goal, Metric, Symmetry};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -48,7 +50,11 @@ use std::sync::Arc;
 pub struct Database {
     path: PathBuf,
     goal: Goal,
+    /// The metric the tables count moves in, as the file says.
+    metric: Metric,
     tables: Vec<Arc<LoadedTable>>,
+    /// The class tables of a multi-tile-metric file (then `tables` is empty).
+    classes: Vec<ClassTable>,
     bytes: u64,
     load_seconds: f64,
     /// The digest check running beside the search, when it was asked for.
@@ -71,9 +77,34 @@ impl Database {
         self.goal.board()
     }
 
-    /// The tables, in file order.
+    /// The pattern tables, in file order (none in a file of class tables).
     pub fn tables(&self) -> &[Arc<LoadedTable>] {
         &self.tables
+    }
+
+    /// The move metric the file's tables count in (`stm` for version 1 files).
+    pub fn metric(&self) -> Metric {
+        self.metric
+    }
+
+    /// The class tables, in file order (none in a file of pattern tables).
+    pub fn class_tables(&self) -> &[ClassTable] {
+        &self.classes
+    }
+
+    /// Refuses a database whose tables count moves in another metric than `metric`, the
+    /// search's: an STM table overestimates MTM distances, and an MTM table belongs to the
+    /// class heuristic.
+    pub fn check_metric(&self, metric: Metric) -> Result<(), DbError> {
+        if self.metric == metric {
+            Ok(())
+        } else {
+            Err(DbError::WrongMetric {
+                path: self.path.clone(),
+                db_metric: self.metric,
+                metric,
+            })
+        }
     }
 
     /// The file's size in bytes.
@@ -88,6 +119,12 @@ impl Database {
 
     /// The patterns, `/`-separated, in the database goal's tile numbers (`1-7/8-15`).
     pub fn describe_patterns(&self) -> String {
+        if !self.classes.is_empty() {
+            let v: Vec<String> = (self.classes.iter())
+                .map(|c| format!("goal-{} classes", c.axis))
+                .collect();
+            return v.join("/");
+        }
         let v: Vec<String> = self.tables.iter().map(|t| t.pattern.to_string()).collect();
         v.join("/")
     }
@@ -95,10 +132,9 @@ impl Database {
     /// The tables' encodings, `/`-separated, each run of equal ones named once (`bit1`,
     /// `u8/bit1`).
     pub fn describe_encodings(&self) -> String {
-        let mut names: Vec<&str> = self
-            .tables
-            .iter()
-            .map(|t| t.header.encoding.name())
+        let mut names: Vec<&str> = (self.tables.iter().map(|t| &t.header))
+            .chain(self.classes.iter().map(|c| &c.header))
+            .map(|h| h.encoding.name())
             .collect();
         names.dedup();
         names.join("/")

@@ -4,11 +4,13 @@
 //! for the start position and then, for every move, [`Heuristic::apply`] (after the tile has
 //! moved on the board) and later [`Heuristic::undo`] with the token `apply` returned. Only what
 //! the moved tile touches is recomputed: one distance for Manhattan, two lines for linear
-//! conflict, one pattern per view for pattern databases.
+//! conflict, one pattern per view for pattern databases, two class boards for the
+//! multi-tile metric's class tables ([`ClassHeuristic`]).
 //!
 //! The position the heuristics read, [`Position`] (at most [`MAX_CELLS`] cells, moves made in
 //! place) and its [`MoveTable`], are here too, for code that drives a heuristic itself.
 
+mod classes;
 mod hamming;
 mod linear_conflict;
 mod manhattan;
@@ -16,6 +18,7 @@ pub mod pdb;
 mod walking_distance;
 
 pub use crate::position::{MoveTable, Position, MAX_CELLS};
+pub use classes::{ClassHeuristic, ClassParts, ClassPending, MAX_CLASSES};
 pub use hamming::Hamming;
 pub use linear_conflict::LinearConflict;
 pub use manhattan::Manhattan;

@@ -21,6 +21,9 @@ impl PdbHeuristic {
         // The tiles of the last group, which the next disjoint table joins.
         let mut covered = 0u64;
         for db in dbs {
+            // Sums of pattern tables count single-tile moves; MTM class tables are the class
+            // heuristic's.
+            db.check_metric(pdbformat::Metric::Stm)?;
             let frame = db.frame_for(goal)?;
             let first = tables.len();
             for t in db.tables() {

@@ -1,0 +1,178 @@
+//! The multi-tile metric's class heuristic against the exact MTM distance of every position of
+//! small boards: never above it (admissible), updated move by move to the value of a fresh
+//! start, and refused with the wrong metric's databases.
+
+mod common;
+
+use pdbformat::format::WriteOptions;
+use pdbformat::testkit::{PositionDistances, XorShift};
+use pdbformat::{Board, Goal, Metric, TableKind};
+use pdbgen::{build_class_file, ClassBuildRequest, NoProgress};
+use pdbsolver::heuristic::{
+    ClassHeuristic, Heuristic, MoveTable, PdbHeuristic, Position, MAX_CELLS,
+};
+use pdbsolver::{Database, DbError, OpenOptions};
+use std::path::Path;
+use std::sync::Arc;
+
+fn class_db(dir: &Path, goal: &Goal, metric: Metric) -> Arc<Database> {
+    let path = dir.join(format!("classes-{}-{metric}.pdb", goal.blank_cell()));
+    let req = ClassBuildRequest {
+        goal: goal.clone(),
+        metric,
+        threads: Some(2),
+        encoding: None,
+        write: WriteOptions::default(),
+    };
+    build_class_file(&req, &path, &NoProgress).unwrap();
+    Arc::new(Database::open(&path, OpenOptions::default()).unwrap())
+}
+
+fn tiles_of(cells: &[u8]) -> [u8; MAX_CELLS] {
+    let mut t = [0u8; MAX_CELLS];
+    t[..cells.len()].copy_from_slice(cells);
+    t
+}
+
+/// Checks the heuristic against every position's MTM distance; returns how many it gets
+/// exactly and how many positions there are.
+fn check_admissible(h: &ClassHeuristic, goal: &Goal) -> (usize, usize) {
+    let oracle = PositionDistances::new(goal, Metric::Mtm);
+    let (mut exact, mut sum_h, mut sum_d) = (0, 0u64, 0u64);
+    for (cells, d) in oracle.iter() {
+        let v = h.value(&h.init(&tiles_of(cells)));
+        assert!(v <= d as u32, "{cells:?}: h {v} above the MTM distance {d}");
+        exact += (v == d as u32) as usize;
+        sum_h += v as u64;
+        sum_d += d as u64;
+    }
+    assert_eq!(h.value(&h.init(&tiles_of(&goal_cells(goal)))), 0);
+    let n = oracle.reachable();
+    eprintln!(
+        "{goal}: exact on {exact} of {n} positions, mean h {:.3} against mean distance {:.3}",
+        sum_h as f64 / n as f64,
+        sum_d as f64 / n as f64
+    );
+    (exact, n)
+}
+
+fn goal_cells(goal: &Goal) -> Vec<u8> {
+    goal.tiles().iter().map(|&t| t as u8).collect()
+}
+
+/// Random single-tile steps from the goal: after each, the incremental value equals a fresh
+/// start's, and undo restores the parts.
+fn check_incremental(h: &ClassHeuristic, goal: &Goal, steps: usize) {
+    let moves = MoveTable::new(goal.board());
+    let mut s = Position::from_tiles(goal.tiles()).unwrap();
+    let mut parts = h.init(&s.tiles);
+    let mut rng = XorShift::new(7);
+    for _ in 0..steps {
+        let t = moves.targets(s.blank);
+        let from = t[rng.below(t.len())];
+        let to = s.blank;
+        let before = parts;
+        let tile = s.slide(from);
+        let pending = h.prepare(&parts, tile, from, to);
+        let (v, undo) = h.apply(&mut parts, &s.tiles, tile, from, to, u32::MAX, &pending);
+        let fresh = h.init(&s.tiles);
+        assert_eq!(parts, fresh, "parts after moving {tile}");
+        assert_eq!(v, h.value(&fresh));
+        h.undo(&mut parts, tile, from, to, undo);
+        assert_eq!(parts, before, "undo");
+        let (_, _) = h.apply(&mut parts, &s.tiles, tile, from, to, u32::MAX, &pending);
+    }
+}
+
+#[test]
+fn class_heuristic_is_admissible_on_every_three_by_three_position() {
+    let dir = tempfile::tempdir().unwrap();
+    let board = Board::new(3, 3).unwrap();
+    let off_diagonal = Goal::parse(board, "1 0 2 3 4 5 6 7 8").unwrap();
+    for goal in [
+        Goal::blank_first(board),
+        Goal::blank_last(board),
+        off_diagonal,
+    ] {
+        let db = class_db(dir.path(), &goal, Metric::Mtm);
+        let tables = db.class_tables().len();
+        assert_eq!(tables, if goal.blank_cell() == 1 { 2 } else { 1 });
+        let h = ClassHeuristic::new(&db, &goal).unwrap();
+        let (exact, all) = check_admissible(&h, &goal);
+        assert_eq!(all, 181_440);
+        // The maximum of both lookups is exact on part of the positions (about 7 % on the
+        // blank-first goal).
+        assert!(exact * 20 > all, "{goal}: exact on {exact} of {all}");
+        check_incremental(&h, &goal, 3000);
+    }
+}
+
+#[test]
+fn class_heuristic_is_admissible_on_a_rectangle() {
+    let dir = tempfile::tempdir().unwrap();
+    let board = Board::new(4, 2).unwrap();
+    for goal in [Goal::blank_first(board), Goal::blank_last(board)] {
+        let db = class_db(dir.path(), &goal, Metric::Mtm);
+        assert_eq!(db.class_tables().len(), 2, "a row and a column table");
+        let h = ClassHeuristic::new(&db, &goal).unwrap();
+        check_admissible(&h, &goal);
+        check_incremental(&h, &goal, 2000);
+    }
+}
+
+#[test]
+fn each_heuristic_refuses_the_other_metrics_tables() {
+    let dir = tempfile::tempdir().unwrap();
+    let goal = Goal::blank_first(Board::new(3, 3).unwrap());
+    let mtm = class_db(dir.path(), &goal, Metric::Mtm);
+    assert_eq!(mtm.metric(), Metric::Mtm);
+    assert!(mtm.tables().is_empty());
+    let e = PdbHeuristic::new(std::slice::from_ref(&mtm), &goal, true).unwrap_err();
+    assert!(
+        matches!(
+            e,
+            DbError::WrongMetric {
+                db_metric: Metric::Mtm,
+                metric: Metric::Stm,
+                ..
+            }
+        ),
+        "{e:?}"
+    );
+    assert!(
+        e.to_string()
+            .contains("MTM class tables serve MTM searches"),
+        "{e}"
+    );
+    let path = dir.path().join("stm.pdb");
+    common::write_db(
+        &path,
+        &goal,
+        &[&[1, 2, 3, 4], &[5, 6, 7, 8]],
+        TableKind::ZeroAware,
+    );
+    let stm = Arc::new(Database::open(&path, OpenOptions::default()).unwrap());
+    assert_eq!(stm.metric(), Metric::Stm);
+    let e = ClassHeuristic::new(&stm, &goal).unwrap_err();
+    assert!(
+        matches!(
+            e,
+            DbError::WrongMetric {
+                db_metric: Metric::Stm,
+                metric: Metric::Mtm,
+                ..
+            }
+        ),
+        "{e:?}"
+    );
+    assert!(e.to_string().contains("pdbgen build --metric mtm"), "{e}");
+    // Class tables built in STM are for STM searches: the class heuristic refuses them too.
+    let stm_classes = class_db(dir.path(), &goal, Metric::Stm);
+    assert!(ClassHeuristic::new(&stm_classes, &goal).is_err());
+    // Another board, another blank cell.
+    let other = Goal::blank_last(Board::new(3, 3).unwrap());
+    assert!(matches!(
+        ClassHeuristic::new(&mtm, &other),
+        Err(DbError::WrongGoal { .. })
+    ));
+}
