@@ -176,3 +176,54 @@ fn each_heuristic_refuses_the_other_metrics_tables() {
         Err(DbError::WrongGoal { .. })
     ));
 }
+
+/// A class-table database given to a search: in MTM the search finds the oracle's length for
+/// a fixed-seed sample of 3x3 positions (those at the diameter among them); in STM it is
+/// refused by the resolver and by `solve` itself.
+#[test]
+fn searches_use_class_databases_in_mtm_only() {
+    use pdbsolver::{DbChoice, HeuristicChoice, Quiet, Request, Resolver, Search};
+    let dir = tempfile::tempdir().unwrap();
+    let goal = Goal::blank_first(Board::new(3, 3).unwrap());
+    let db = class_db(dir.path(), &goal, Metric::Mtm);
+    let oracle = PositionDistances::new(&goal, Metric::Mtm);
+    let mut rng = XorShift::new(7);
+    let mut positions: Vec<(Vec<u8>, u8)> = oracle
+        .iter()
+        .filter(|_| rng.below(1000) == 0)
+        .map(|(p, d)| (p.to_vec(), d))
+        .collect();
+    positions.extend(
+        (oracle.iter())
+            .filter(|&(_, d)| d == oracle.max())
+            .map(|(p, d)| (p.to_vec(), d))
+            .take(3),
+    );
+    assert!(positions.len() > 150);
+    let choice = HeuristicChoice::Pdb {
+        databases: vec![db.clone()],
+        reflect: true,
+    };
+    let mut mtm = Search::default();
+    mtm.metric = Metric::Mtm;
+    for (tiles, d) in &positions {
+        let t: Vec<u16> = tiles.iter().map(|&x| x as u16).collect();
+        let puzzle = pdbformat::Puzzle::new(goal.board(), &t).unwrap();
+        let s = pdbsolver::solve(&mtm, &choice, &puzzle, &goal).unwrap();
+        assert_eq!(s.len(), *d as usize, "{tiles:?}");
+    }
+    let t: Vec<u16> = positions[0].0.iter().map(|&x| x as u16).collect();
+    let puzzle = pdbformat::Puzzle::new(goal.board(), &t).unwrap();
+    assert!(pdbsolver::solve(&Search::default(), &choice, &puzzle, &goal).is_err());
+    let resolver = Resolver::new(pdbsolver::ResolveOptions::default());
+    let choices = [DbChoice::Loaded(db)];
+    let mut request = Request::default();
+    request.metric = Some(Metric::Mtm);
+    let r = resolver.resolve(&request, &choices, &goal, &Quiet).unwrap();
+    assert!(r.heuristic.admissible_in(Metric::Mtm));
+    assert!(r.description.contains("class tables"), "{}", r.description);
+    let e = resolver
+        .resolve(&Request::default(), &choices, &goal, &Quiet)
+        .unwrap_err();
+    assert!(e.to_string().contains("mtm metric"), "{e}");
+}

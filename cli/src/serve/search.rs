@@ -179,9 +179,10 @@ pub fn run(p: &Prepared) -> Result<serde_json::Value, ApiError> {
 /// damaged (the server's fault, not the request's).
 fn db_error(e: &DbError) -> ApiError {
     let status = match e {
-        DbError::WrongBoard { .. } | DbError::WrongGoal { .. } | DbError::TooMany { .. } => {
-            StatusCode::UNPROCESSABLE_ENTITY
-        }
+        DbError::WrongBoard { .. }
+        | DbError::WrongGoal { .. }
+        | DbError::WrongMetric { .. }
+        | DbError::TooMany { .. } => StatusCode::UNPROCESSABLE_ENTITY,
         _ => StatusCode::INTERNAL_SERVER_ERROR,
     };
     ApiError::new(status, pdbformat::error::describe(e))

@@ -207,8 +207,22 @@ impl HeuristicChoice {
     /// in the single-tile metric; in the multi-tile metric only the walking distance (one move
     /// there can bring several tiles home, which Manhattan distance, linear conflicts,
     /// misplaced tiles and the single-tile databases count one by one).
+    /// A database heuristic is admissible in the metric its files were built for.
     pub fn admissible_in(&self, metric: Metric) -> bool {
-        self.name().admissible_in(metric)
+        match self {
+            HeuristicChoice::Pdb { databases, .. } => {
+                !databases.is_empty() && databases.iter().all(|d| d.metric() == metric)
+            }
+            _ => self.name().admissible_in(metric),
+        }
+    }
+
+    /// The metric this heuristic's databases were built for (`None` without databases).
+    pub fn database_metric(&self) -> Option<Metric> {
+        match self {
+            HeuristicChoice::Pdb { databases, .. } => databases.first().map(|d| d.metric()),
+            _ => None,
+        }
     }
 
     /// Checks that the heuristic can serve `goal` (its databases fit the board and goal), so
@@ -234,15 +248,17 @@ impl HeuristicChoice {
             let (_, words) = self.name().classic().expect("not a database heuristic");
             return Ok(words.to_string());
         };
+        if self.database_metric() == Some(Metric::Mtm) {
+            let db = single_class_database(databases)?;
+            ClassHeuristic::new(db, goal)?;
+            return Ok(format!(
+                "{} (multi-tile class tables: the larger of the goal-row and goal-column lookups)",
+                file_name(db)
+            ));
+        }
         let prepared = PdbHeuristic::new(databases, goal, *reflect)?;
         let files: Vec<String> = (databases.iter())
-            .map(|d| {
-                let file = d.path().file_name().map_or_else(
-                    || d.path().display().to_string(),
-                    |f| f.to_string_lossy().into_owned(),
-                );
-                format!("{file} [{}]", d.describe_patterns())
-            })
+            .map(|d| format!("{} [{}]", file_name(d), d.describe_patterns()))
             .collect();
         let names = |syms: &[pdbformat::Symmetry]| {
             syms.iter().map(|s| s.name()).collect::<Vec<_>>().join(", ")
@@ -445,5 +461,28 @@ mod tests {
             assert_eq!(choice.describe(&goal).unwrap(), words);
         }
         assert!(HeuristicName::Pdb.classic().is_none());
+    }
+}
+
+/// A database's file name (its whole path when it has none).
+fn file_name(d: &Database) -> String {
+    d.path().file_name().map_or_else(
+        || d.path().display().to_string(),
+        |f| f.to_string_lossy().into_owned(),
+    )
+}
+
+/// The one multi-tile-metric database of `databases`: its class tables are the whole
+/// heuristic, so a second one is refused rather than silently left out.
+pub(crate) fn single_class_database(
+    databases: &[Arc<Database>],
+) -> Result<&Arc<Database>, DbError> {
+    match databases {
+        [one] => Ok(one),
+        _ => Err(DbError::TooMany {
+            what: "class-table databases in a multi-tile-metric search",
+            max: 1,
+            found: databases.len(),
+        }),
     }
 }

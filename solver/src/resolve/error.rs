@@ -82,7 +82,10 @@ impl ResolveError {
         match self {
             ResolveError::Database(e) => matches!(
                 e,
-                DbError::WrongBoard { .. } | DbError::WrongGoal { .. } | DbError::TooMany { .. }
+                DbError::WrongBoard { .. }
+                    | DbError::WrongGoal { .. }
+                    | DbError::WrongMetric { .. }
+                    | DbError::TooMany { .. }
             ),
             ResolveError::BoardTooLarge { .. } | ResolveError::NoneFits { .. } => true,
             _ => false,

@@ -158,8 +158,24 @@ impl Resolver {
         }
         let name = request.heuristic;
         if request.metric() == Metric::Mtm {
-            // Only the walking distance is a lower bound there; no database is (yet).
+            // The walking distance and databases of MTM class tables are lower bounds there.
             return match name {
+                None | Some(HeuristicName::Pdb) if !databases.is_empty() => {
+                    let dbs = self.databases(databases, Some(goal), observer)?;
+                    if let Some(db) = dbs.iter().find(|d| d.metric() != Metric::Mtm) {
+                        db.check_metric(Metric::Mtm)?;
+                    }
+                    let load_seconds = dbs.iter().map(|d| d.load_seconds()).sum();
+                    let heuristic = HeuristicChoice::Pdb {
+                        databases: dbs,
+                        reflect: request.reflect(),
+                    };
+                    Ok(Resolved {
+                        description: heuristic.describe(goal)?,
+                        heuristic,
+                        load_seconds,
+                    })
+                }
                 None | Some(HeuristicName::WalkingDistance) if databases.is_empty() => {
                     let (choice, words) =
                         (HeuristicName::WalkingDistance.classic()).expect("a classic heuristic");
@@ -175,7 +191,11 @@ impl Resolver {
             if let Some(n) = name.filter(|&n| n != HeuristicName::Pdb) {
                 return Err(ResolveError::DatabasesNeedPdb(n));
             }
-            self.databases(databases, Some(goal), observer)?
+            let dbs = self.databases(databases, Some(goal), observer)?;
+            if let Some(db) = dbs.iter().find(|d| d.metric() != Metric::Stm) {
+                db.check_metric(Metric::Stm)?;
+            }
+            dbs
         } else if let Some((choice, words)) = name.and_then(HeuristicName::classic) {
             return Ok(Resolved::classic(choice, words));
         } else {

@@ -8,7 +8,8 @@ use super::{astar, bfs, dfs, hybrid, ida, mtm_bfs, mtm_ida, parallel_ida, strate
 use super::{Algorithm, AlgorithmName, Clock, Limits, Outcome, Solution, SolveError, Stats};
 use crate::db::DbError;
 use crate::heuristic::{
-    Hamming, Heuristic, HeuristicChoice, LinearConflict, Manhattan, PdbHeuristic, WalkingDistance,
+    single_class_database, ClassHeuristic, Hamming, Heuristic, HeuristicChoice, LinearConflict,
+    Manhattan, PdbHeuristic, WalkingDistance,
 };
 use crate::position::{direction_between, Position, MAX_CELLS};
 use pdbformat::{Goal, Metric, Puzzle};
@@ -260,6 +261,15 @@ fn dispatch(
             Ok(h) => task.go(&h),
             Err(why) => Err(why),
         },
+        HeuristicChoice::Pdb { databases, .. }
+            if choice.database_metric() == Some(Metric::Mtm)
+                && task.search.metric == Metric::Mtm =>
+        {
+            task.go(&ClassHeuristic::new(
+                single_class_database(databases)?,
+                goal,
+            )?)
+        }
         HeuristicChoice::Pdb { databases, reflect } => {
             let h = PdbHeuristic::new(databases, goal, *reflect)?;
             // Every search starts from the start's exact values: `bit1` tables give them by a
