@@ -18,7 +18,7 @@
 //! The tables depend only on the board and the number of tiles, and are shared (`Arc`) by
 //! clones: the tables of one size in a database use one copy, which keeps them in the cache.
 
-use super::{binomial, flood, BoardBits, PermutationIndex, TableIndex, ZeroAwareIndex};
+use super::{binomial, flood, popcount, BoardBits, PermutationIndex, TableIndex, ZeroAwareIndex};
 use crate::board::Board;
 use std::sync::Arc;
 
@@ -335,7 +335,7 @@ impl FastZeroAware {
                     return self.spilled_region(spill, w, blank);
                 }
                 let start = w & ((1u64 << start_bits) - 1);
-                let rank = (!occ & ((1u64 << blank) - 1)).count_ones();
+                let rank = popcount(!occ & ((1u64 << blank) - 1));
                 let shift = start_bits + rank * cell_bits;
                 start + ((w >> shift) & ((1u64 << cell_bits) - 1))
             }
@@ -388,7 +388,7 @@ impl FastZeroAware {
             let byte = (m & 0xff) as usize;
             if byte != 0 {
                 r = r.wrapping_add(self.colex[(chunk * 256 + byte) * (self.k + 1) + below]);
-                below += byte.count_ones() as usize;
+                below += popcount(byte as u64) as usize;
             }
             m >>= 8;
             chunk += 1;
@@ -407,7 +407,7 @@ impl FastZeroAware {
         let mut later = 0u64;
         let mut order = 0u64;
         for (&c, &w) in cells.iter().zip(self.weights.iter()).rev() {
-            let digit = (later & ((1u64 << c) - 1)).count_ones();
+            let digit = popcount(later & ((1u64 << c) - 1));
             order += digit as u64 * w;
             later |= 1u64 << c;
         }
@@ -446,7 +446,7 @@ impl FastZeroAware {
         while i > 0 {
             i -= 1;
             let c = cell_of(i) & 63;
-            let digit = (later & ((1u64 << c) - 1)).count_ones() as u64;
+            let digit = popcount(later & ((1u64 << c) - 1)) as u64;
             order += digit * FACTORIALS[K - 1 - i];
             later |= 1u64 << c;
         }
@@ -466,7 +466,7 @@ impl FastZeroAware {
         for chunk in 0..self.n.div_ceil(8) {
             let byte = (occ >> (8 * chunk) & 0xff) as usize;
             set = set.wrapping_add(self.colex[(chunk * 256 + byte) * (K + 1) + below]);
-            below += byte.count_ones() as usize;
+            below += popcount(byte as u64) as usize;
         }
         let region = self.region(set as usize, occ, blank);
         region * FACTORIALS[K] + order

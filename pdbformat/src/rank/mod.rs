@@ -17,6 +17,7 @@ mod binomial;
 mod combination;
 mod fast;
 mod permutation;
+mod popcount;
 mod regions;
 mod zero_aware;
 
@@ -24,6 +25,10 @@ pub use binomial::{binomial, Binomials};
 pub use combination::{rank_combination, unrank_combination};
 pub use fast::{FastIndex, FastZeroAware};
 pub use permutation::{permutation_count, rank_permutation, unrank_permutation, PermutationIndex};
+pub use popcount::{
+    hardware_popcount_available, popcount, popcount_path, select_popcount, PopcountPath,
+    POPCOUNT_ENV,
+};
 pub use regions::{flood, BoardBits};
 pub use zero_aware::ZeroAwareIndex;
 
