@@ -99,37 +99,57 @@ fn detect() {
 /// (see the module documentation).
 #[inline(always)]
 pub fn popcount(x: u64) -> u32 {
+    popcount_with(popcount_hardware(), x)
+}
+
+/// Whether [`popcount`] takes the POPCNT instruction (choosing the path on first use): read it
+/// once before many counts and give it to [`popcount_with`], one check instead of one a count.
+#[inline(always)]
+pub fn popcount_hardware() -> bool {
     #[cfg(all(target_arch = "x86_64", not(target_feature = "popcnt")))]
     {
         match PATH.load(Ordering::Relaxed) {
-            HARDWARE => {
-                let count: u64;
-                // SAFETY: PATH is HARDWARE only where the processor reported POPCNT
-                // (`select_popcount`, `detect`); the instruction reads and writes registers
-                // only (and the flags, which the default options allow).
-                unsafe {
-                    std::arch::asm!(
-                        "popcnt {count}, {x}",
-                        x = in(reg) x,
-                        count = lateout(reg) count,
-                        options(pure, nomem, nostack),
-                    );
-                }
-                return count as u32;
-            }
-            UNKNOWN => return first_popcount(x),
-            _ => {}
+            HARDWARE => true,
+            UNKNOWN => first_choice(),
+            _ => false,
         }
     }
+    #[cfg(not(all(target_arch = "x86_64", not(target_feature = "popcnt"))))]
+    {
+        true
+    }
+}
+
+/// The number of set bits of `x`, by POPCNT when `hardware` (which must come from
+/// [`popcount_hardware`]), else by the portable count.
+#[inline(always)]
+pub fn popcount_with(hardware: bool, x: u64) -> u32 {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "popcnt")))]
+    if hardware {
+        let count: u64;
+        // SAFETY: `hardware` comes from `popcount_hardware`, true only where the processor
+        // reported POPCNT (`select_popcount`, `detect`); the instruction reads and writes
+        // registers only (and the flags, which the default options allow).
+        unsafe {
+            std::arch::asm!(
+                "popcnt {count}, {x}",
+                x = in(reg) x,
+                count = lateout(reg) count,
+                options(pure, nomem, nostack),
+            );
+        }
+        return count as u32;
+    }
+    let _ = hardware;
     x.count_ones()
 }
 
-/// [`popcount`] before the path is chosen: chooses it, then counts.
+/// [`popcount_hardware`] before the path is chosen: chooses it.
 #[cold]
 #[inline(never)]
-fn first_popcount(x: u64) -> u32 {
+fn first_choice() -> bool {
     detect();
-    popcount(x)
+    popcount_path() == PopcountPath::Hardware
 }
 
 #[cfg(test)]
