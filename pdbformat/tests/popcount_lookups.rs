@@ -32,7 +32,14 @@ fn states(board: Board, k: usize, count: usize, seed: u64) -> Vec<(Vec<u8>, u8)>
 /// Every index of the random states of each case, checked against the reference ranking.
 fn indexes() -> Vec<u64> {
     let mut all = Vec::new();
-    for (w, h, k) in [(4, 4, 5), (4, 4, 7), (4, 4, 8), (5, 5, 5), (5, 5, 6), (5, 5, 7)] {
+    for (w, h, k) in [
+        (4, 4, 5),
+        (4, 4, 7),
+        (4, 4, 8),
+        (5, 5, 5),
+        (5, 5, 6),
+        (5, 5, 7),
+    ] {
         let board = Board::new(w, h).unwrap();
         let z = ZeroAwareIndex::new(board, k).unwrap();
         let fast = FastZeroAware::new(board, &z);
