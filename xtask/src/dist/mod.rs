@@ -130,11 +130,32 @@ pub fn commit(root: &Path) -> String {
 /// `cargo build --release --locked -p pdbtiles --bins` in `root`.
 fn cargo_build(root: &Path) -> Result<()> {
     run_tool(
-        Command::new(crate::ci::cargo())
+        without_package_env(&mut Command::new(crate::ci::cargo()))
             .args(["build", "--release", "--locked", "-p", "pdbtiles", "--bins"])
             .current_dir(root),
         "cargo build --release",
     )
+}
+
+/// `command` without the variables `cargo run` sets for this task (`CARGO_PKG_*`,
+/// `CARGO_MANIFEST_DIR`, …): build scripts that watch them (ring's) would otherwise see them
+/// change and rebuild what a plain `cargo build` built.
+pub fn without_package_env(command: &mut Command) -> &mut Command {
+    const SET_BY_RUN: &[&str] = &[
+        "CARGO_MANIFEST_DIR",
+        "CARGO_MANIFEST_PATH",
+        "CARGO_MANIFEST_LINKS",
+        "CARGO_CRATE_NAME",
+        "CARGO_BIN_NAME",
+        "CARGO_PRIMARY_PACKAGE",
+    ];
+    for (name, _) in std::env::vars_os() {
+        let Some(name) = name.to_str() else { continue };
+        if name.starts_with("CARGO_PKG_") || SET_BY_RUN.contains(&name) {
+            command.env_remove(name);
+        }
+    }
+    command
 }
 
 /// Creates `out`, which must hold no release yet unless `force` (then its files go).

@@ -46,7 +46,7 @@ pub fn maturin(root: &Path, given: Option<&Path>) -> Result<PathBuf> {
 pub fn wheel(root: &Path, out: &Path, maturin: &Path) -> Result<String> {
     let before = listing(out)?;
     run(
-        Command::new(maturin)
+        super::without_package_env(&mut Command::new(maturin))
             .args(["build", "--release", "--locked", "--strip"])
             .args(["--manifest-path", "python/Cargo.toml", "--out"])
             .arg(out)
@@ -60,7 +60,7 @@ pub fn wheel(root: &Path, out: &Path, maturin: &Path) -> Result<String> {
 pub fn sdist(root: &Path, out: &Path, maturin: &Path) -> Result<String> {
     let before = listing(out)?;
     run(
-        Command::new(maturin)
+        super::without_package_env(&mut Command::new(maturin))
             .args(["sdist", "--manifest-path", "python/Cargo.toml", "--out"])
             .arg(out)
             .current_dir(root),
