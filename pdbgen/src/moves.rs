@@ -1,7 +1,7 @@
 //! Moves in the abstract space of one pattern: a pattern tile next to the blank's free-cell
 //! region slides into that region (cost 1); the blank's moves among free cells are free.
 
-use pdbformat::rank::{rank_combination, Binomials, ZeroAwareIndex};
+use pdbformat::rank::{popcount, rank_combination, Binomials, ZeroAwareIndex};
 use pdbformat::{Board, Direction};
 
 /// Tile orders are tabulated as slot lists and their inverses up to this pattern size
@@ -219,7 +219,7 @@ impl<'a> ZeroAwareMoves<'a> {
     /// the sets of the other parity.
     #[inline]
     pub fn set_parity(&self, occ: u64) -> u8 {
-        (occ & self.odd_cells).count_ones() as u8 & 1
+        popcount(occ & self.odd_cells) as u8 & 1
     }
 
     /// Calls `f(index)` for every neighbour of `state` (each pattern-tile move into the region).
@@ -248,7 +248,7 @@ impl<'a> ZeroAwareMoves<'a> {
             while movers != 0 {
                 let p = movers.trailing_zeros() as usize;
                 movers &= movers - 1;
-                let slot = (state.occ & ((1u64 << p) - 1)).count_ones() as usize;
+                let slot = popcount(state.occ & ((1u64 << p) - 1)) as usize;
                 let region = self.region_after(state.set, state.occ, p, slot, d);
                 if f(self.idx.index_of(region, state.order)) {
                     return true;
@@ -260,16 +260,16 @@ impl<'a> ZeroAwareMoves<'a> {
             while movers != 0 {
                 let p = movers.trailing_zeros() as usize;
                 movers &= movers - 1;
-                let slot = (state.occ & ((1u64 << p) - 1)).count_ones() as usize;
+                let slot = popcount(state.occ & ((1u64 << p) - 1)) as usize;
                 let region = self.region_after(state.set, state.occ, p, slot, d);
                 // The tiles passed sit on the slots between the old and the new cell.
                 let i = state.tile_of_slot[slot] as usize;
                 let (first, count) = if d == DOWN {
                     let q = p + self.width;
-                    (slot + 1, between(state.occ, p, q).count_ones() as usize)
+                    (slot + 1, popcount(between(state.occ, p, q)) as usize)
                 } else {
                     let q = p - self.width;
-                    let m = between(state.occ, q, p).count_ones() as usize;
+                    let m = popcount(between(state.occ, q, p)) as usize;
                     (slot - m, m)
                 };
                 let passed = &state.tile_of_slot[first..first + count];
@@ -311,11 +311,11 @@ impl<'a> ZeroAwareMoves<'a> {
             while movers != 0 {
                 let p = movers.trailing_zeros() as usize;
                 movers &= movers - 1;
-                let slot = (occ & ((1u64 << p) - 1)).count_ones() as usize;
+                let slot = popcount(occ & ((1u64 << p) - 1)) as usize;
                 let base = self.region_after(set, occ, p, slot, d) as u64 * fact;
                 let passed = match d {
-                    DOWN => between(occ, p, p + self.width).count_ones() as usize,
-                    UP => between(occ, p - self.width, p).count_ones() as usize,
+                    DOWN => popcount(between(occ, p, p + self.width)) as usize,
+                    UP => popcount(between(occ, p - self.width, p)) as usize,
                     _ => 0,
                 };
                 if passed == 0 {
@@ -432,7 +432,7 @@ impl<'a> ZeroAwareMoves<'a> {
     fn order_rank(&self, cells: &[u8], occ: u64) -> u64 {
         let mut slots = [0u8; MAX_TILES];
         for (i, &c) in cells.iter().enumerate() {
-            slots[i] = (occ & ((1u64 << c) - 1)).count_ones() as u8;
+            slots[i] = popcount(occ & ((1u64 << c) - 1)) as u8;
         }
         pdbformat::rank::rank_permutation(&slots[..cells.len()], cells.len())
     }

@@ -2,7 +2,7 @@
 //! runnable by hand.
 //!
 //! `.ci/run` also installs what a fresh machine lacks (toolchain components, a C compiler) and
-//! runs the Python, browser, MPI and fuzz checks; the steps below are its Rust checks, in its
+//! runs the Python, browser, MPI, release (`.ci/dist`) and fuzz checks; the steps below are its Rust checks, in its
 //! order and with its flags: keep the two in step.
 
 use anyhow::{Context, Result};
@@ -12,6 +12,10 @@ use std::process::Command;
 /// The budgets' step, `cargo xtask ci --budgets` ([`crate::budgets`]): run in this process
 /// rather than through cargo.
 pub const BUDGETS: &[&str] = &["xtask", "ci", "--budgets"];
+
+/// The release step, `cargo xtask dist --out target/dist --force` ([`crate::dist`]): run in
+/// this process rather than through cargo (`.ci/run` then checks the release with `.ci/dist`).
+pub const DIST: &[&str] = &["xtask", "dist", "--out", "target/dist", "--force"];
 
 /// The cargo invocations of CI, in order (those of `.ci/run`).
 pub const STEPS: &[&[&str]] = &[
@@ -27,6 +31,7 @@ pub const STEPS: &[&[&str]] = &[
         "warnings",
     ],
     &["test", "--workspace", "--locked"],
+    DIST,
 ];
 
 /// The cargo that runs this task (`$CARGO`, set by `cargo run`), or `cargo` from the path.
@@ -42,6 +47,18 @@ pub fn run(root: &Path) -> Result<bool> {
         println!("$ {line}");
         let passed = if *step == BUDGETS {
             crate::budgets::run(root)?
+        } else if *step == DIST {
+            let options = crate::dist::DistOptions {
+                force: true,
+                ..Default::default()
+            };
+            match crate::dist::run(root, &root.join(DIST[3]), &options) {
+                Ok(_) => true,
+                Err(e) => {
+                    eprintln!("error: {}", pdbformat::error::describe(&*e));
+                    false
+                }
+            }
         } else {
             let status = Command::new(cargo())
                 .args(*step)

@@ -3,7 +3,7 @@
 //! One module per task: [`artifacts`] (build, verify, record, compress and publish the
 //! standard databases of [`pdbformat::standard`] against the committed [`manifest`]), [`bench`](mod@bench) (the figures of
 //! `BENCHMARKS.md`, with [`bench::memory_section`]'s lookup costs, and `cargo xtask vs-pdbsearch`,
-//! [`bench::pdbsearch`]), [`ci`] (what CI runs) and [`budgets`] (the limits CI enforces on the
+//! [`bench::pdbsearch`]), [`ci`] (what CI runs), [`dist`] (the release of the programs: tarball, wheel, sdist) and [`budgets`] (the limits CI enforces on the
 //! repository's files, `cargo xtask ci --budgets`). Every task takes its folders as arguments, so
 //! the tests run them on temporary folders instead of the real `artifacts/`.
 
@@ -11,6 +11,7 @@ pub mod artifacts;
 pub mod bench;
 pub mod budgets;
 pub mod ci;
+pub mod dist;
 pub mod manifest;
 
 use anyhow::{Context, Result};

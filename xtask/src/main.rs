@@ -4,7 +4,7 @@ use clap::{Args, Parser, Subcommand};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use xtask::artifacts::{self, build::BuildOptions, compress::CompressOptions};
-use xtask::{bench, budgets, ci, project_root};
+use xtask::{bench, budgets, ci, dist, project_root};
 
 /// Maintainers' tasks of the PDB toolchain.
 #[derive(Parser)]
@@ -25,6 +25,26 @@ enum Task {
     VsPdbsearch(VsArgs),
     /// What CI runs: cargo fmt --check, the budgets, clippy -D warnings, the tests.
     Ci(CiArgs),
+    /// Make a release of the programs: a tarball of `solver` and `pdbgen` for x86-64 Linux,
+    /// the Python wheel (abi3, manylinux) and sdist, and SHA256SUMS.
+    Dist(DistArgs),
+}
+
+#[derive(Args)]
+struct DistArgs {
+    /// The release folder (created; must be empty unless --force).
+    #[arg(long, value_name = "DIR")]
+    out: PathBuf,
+    /// Replace the files of a previous release in DIR.
+    #[arg(long)]
+    force: bool,
+    /// Leave out the Python wheel and sdist.
+    #[arg(long)]
+    no_python: bool,
+    /// The maturin to run (default: maturin on the PATH, else one pip installs into
+    /// target/dist-tools/).
+    #[arg(long, value_name = "FILE")]
+    maturin: Option<PathBuf>,
 }
 
 #[derive(Args)]
@@ -210,6 +230,16 @@ fn main() -> ExitCode {
     let result = match cli.task {
         Task::Ci(a) if a.budgets => budgets::run(&root),
         Task::Ci(_) => ci::run(&root),
+        Task::Dist(a) => dist::run(
+            &root,
+            &a.out,
+            &dist::DistOptions {
+                force: a.force,
+                no_python: a.no_python,
+                maturin: a.maturin,
+            },
+        )
+        .map(|_| true),
         Task::VsPdbsearch(a) => bench::vs_pdbsearch(
             &root,
             &bench::pdbsearch::PairOptions {

@@ -18,7 +18,10 @@
 //! The tables depend only on the board and the number of tiles, and are shared (`Arc`) by
 //! clones: the tables of one size in a database use one copy, which keeps them in the cache.
 
-use super::{binomial, flood, BoardBits, PermutationIndex, TableIndex, ZeroAwareIndex};
+use super::{
+    binomial, flood, popcount_hardware, popcount_with, BoardBits, PermutationIndex, TableIndex,
+    ZeroAwareIndex,
+};
 use crate::board::Board;
 use std::sync::Arc;
 
@@ -312,7 +315,7 @@ impl FastZeroAware {
     /// The region of the free cell `blank` of the set of rank `set` (the cells of `occ`), in
     /// the whole numbering.
     #[inline(always)]
-    fn region(&self, set: usize, occ: u64, blank: u8) -> u64 {
+    fn region(&self, hw: bool, set: usize, occ: u64, blank: u8) -> u64 {
         match &self.regions {
             Regions::Packed {
                 words,
@@ -335,7 +338,7 @@ impl FastZeroAware {
                     return self.spilled_region(spill, w, blank);
                 }
                 let start = w & ((1u64 << start_bits) - 1);
-                let rank = (!occ & ((1u64 << blank) - 1)).count_ones();
+                let rank = popcount_with(hw, !occ & ((1u64 << blank) - 1));
                 let shift = start_bits + rank * cell_bits;
                 start + ((w >> shift) & ((1u64 << cell_bits) - 1))
             }
@@ -379,7 +382,7 @@ impl FastZeroAware {
 
     /// The colex rank of the occupied set `occ` (k cells).
     #[inline(always)]
-    fn set_rank(&self, occ: u64) -> usize {
+    fn set_rank(&self, hw: bool, occ: u64) -> usize {
         let mut r = 0u32;
         let mut below = 0usize;
         let mut m = occ;
@@ -388,7 +391,7 @@ impl FastZeroAware {
             let byte = (m & 0xff) as usize;
             if byte != 0 {
                 r = r.wrapping_add(self.colex[(chunk * 256 + byte) * (self.k + 1) + below]);
-                below += byte.count_ones() as usize;
+                below += popcount_with(hw, byte as u64) as usize;
             }
             m >>= 8;
             chunk += 1;
@@ -400,14 +403,15 @@ impl FastZeroAware {
     /// the blank on the free cell `blank`.
     #[inline(always)]
     pub fn index(&self, cells: &[u8], occ: u64, blank: u8) -> u64 {
-        let region = self.region(self.set_rank(occ), occ, blank);
+        let hw = popcount_hardware();
+        let region = self.region(hw, self.set_rank(hw, occ), occ, blank);
         // Lehmer rank of the tiles' slots (slot: rank of the tile's cell within `occ`). Tile
         // i's digit is the number of later tiles on lower slots, i.e. on lower cells, and
         // weighs (k − 1 − i)!: a sum of independent products.
         let mut later = 0u64;
         let mut order = 0u64;
         for (&c, &w) in cells.iter().zip(self.weights.iter()).rev() {
-            let digit = (later & ((1u64 << c) - 1)).count_ones();
+            let digit = popcount_with(hw, later & ((1u64 << c) - 1));
             order += digit as u64 * w;
             later |= 1u64 << c;
         }
@@ -439,6 +443,7 @@ impl FastZeroAware {
     #[inline(always)]
     pub fn index_of<const K: usize>(&self, cell_of: impl Fn(usize) -> u8, blank: u8) -> u64 {
         debug_assert_eq!(K, self.k);
+        let hw = popcount_hardware();
         // Tile i's digit is the number of later tiles on lower cells.
         let mut later = 0u64;
         let mut order = 0u64;
@@ -446,11 +451,11 @@ impl FastZeroAware {
         while i > 0 {
             i -= 1;
             let c = cell_of(i) & 63;
-            let digit = (later & ((1u64 << c) - 1)).count_ones() as u64;
+            let digit = popcount_with(hw, later & ((1u64 << c) - 1)) as u64;
             order += digit * FACTORIALS[K - 1 - i];
             later |= 1u64 << c;
         }
-        self.index_from::<K>(later, blank, order)
+        self.index_from_with::<K>(hw, later, blank, order)
     }
 
     /// The index of the state whose `K` tiles (`K` must be [`FastZeroAware::k`]) occupy
@@ -459,6 +464,13 @@ impl FastZeroAware {
     /// compute the order themselves.
     #[inline(always)]
     pub fn index_from<const K: usize>(&self, occ: u64, blank: u8, order: u64) -> u64 {
+        self.index_from_with::<K>(popcount_hardware(), occ, blank, order)
+    }
+
+    /// [`FastZeroAware::index_from`], counting bits by POPCNT when `hw`
+    /// ([`popcount_hardware`], read once by the caller).
+    #[inline(always)]
+    fn index_from_with<const K: usize>(&self, hw: bool, occ: u64, blank: u8, order: u64) -> u64 {
         debug_assert_eq!(K, self.k);
         // The colex rank of `occ`, one table row per byte of the cell mask.
         let mut set = 0u32;
@@ -466,9 +478,9 @@ impl FastZeroAware {
         for chunk in 0..self.n.div_ceil(8) {
             let byte = (occ >> (8 * chunk) & 0xff) as usize;
             set = set.wrapping_add(self.colex[(chunk * 256 + byte) * (K + 1) + below]);
-            below += byte.count_ones() as usize;
+            below += popcount_with(hw, byte as u64) as usize;
         }
-        let region = self.region(set as usize, occ, blank);
+        let region = self.region(hw, set as usize, occ, blank);
         region * FACTORIALS[K] + order
     }
 }

@@ -20,6 +20,7 @@ mod classes;
 mod combination;
 mod fast;
 mod permutation;
+mod popcount;
 mod regions;
 mod zero_aware;
 
@@ -28,6 +29,10 @@ pub use classes::{ClassAxis, ClassIndex};
 pub use combination::{rank_combination, unrank_combination};
 pub use fast::{FastIndex, FastZeroAware};
 pub use permutation::{permutation_count, rank_permutation, unrank_permutation, PermutationIndex};
+pub use popcount::{
+    hardware_popcount_available, popcount, popcount_hardware, popcount_path, popcount_with,
+    select_popcount, PopcountPath, POPCOUNT_ENV,
+};
 pub use regions::{flood, BoardBits};
 pub use zero_aware::ZeroAwareIndex;
 

@@ -1,6 +1,6 @@
 //! Ranking of k-permutations of n cells (the zero-unaware index) by mixed-radix Lehmer codes.
 
-use super::{check_pattern_size, checked_len, IndexError};
+use super::{check_pattern_size, checked_len, popcount, IndexError};
 use crate::board::Board;
 
 /// `n!/(n-k)!`, or `None` on overflow.
@@ -19,7 +19,7 @@ pub fn rank_permutation(positions: &[u8], n: usize) -> u64 {
     let mut r = 0u64;
     for (i, &p) in positions.iter().enumerate() {
         let below = (1u64 << p) - 1;
-        let digit = p as u64 - (used & below).count_ones() as u64;
+        let digit = p as u64 - popcount(used & below) as u64;
         r = r * (n - i) as u64 + digit;
         used |= 1 << p;
     }

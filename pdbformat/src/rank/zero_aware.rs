@@ -8,7 +8,7 @@ use super::binomial::{binomial, Binomials};
 use super::combination::{rank_combination, unrank_combination};
 use super::permutation::{rank_permutation, unrank_permutation};
 use super::regions::{flood, BoardBits};
-use super::{check_pattern_size, checked_len, IndexError};
+use super::{check_pattern_size, checked_len, popcount, IndexError};
 use crate::board::Board;
 
 /// The largest number of cell sets a zero-aware index may tabulate (2^22).
@@ -150,7 +150,7 @@ impl ZeroAwareIndex {
     pub fn order_rank(&self, cells: &[u8], occ: u64) -> u64 {
         let mut slots = [0u8; 64];
         for (i, &c) in cells.iter().enumerate() {
-            slots[i] = (occ & ((1u64 << c) - 1)).count_ones() as u8;
+            slots[i] = popcount(occ & ((1u64 << c) - 1)) as u8;
         }
         rank_permutation(&slots[..cells.len()], cells.len())
     }
