@@ -204,8 +204,10 @@ fn searches_use_class_databases_in_mtm_only() {
         databases: vec![db.clone()],
         reflect: true,
     };
-    let mut mtm = Search::default();
-    mtm.metric = Metric::Mtm;
+    let mtm = Search {
+        metric: Metric::Mtm,
+        ..Search::default()
+    };
     for (tiles, d) in &positions {
         let t: Vec<u16> = tiles.iter().map(|&x| x as u16).collect();
         let puzzle = pdbformat::Puzzle::new(goal.board(), &t).unwrap();
@@ -217,8 +219,10 @@ fn searches_use_class_databases_in_mtm_only() {
     assert!(pdbsolver::solve(&Search::default(), &choice, &puzzle, &goal).is_err());
     let resolver = Resolver::new(pdbsolver::ResolveOptions::default());
     let choices = [DbChoice::Loaded(db)];
-    let mut request = Request::default();
-    request.metric = Some(Metric::Mtm);
+    let request = Request {
+        metric: Some(Metric::Mtm),
+        ..Request::default()
+    };
     let r = resolver.resolve(&request, &choices, &goal, &Quiet).unwrap();
     assert!(r.heuristic.admissible_in(Metric::Mtm));
     assert!(r.description.contains("class tables"), "{}", r.description);
