@@ -79,6 +79,30 @@ impl Resolved {
             load_seconds: 0.0,
         }
     }
+
+    /// The databases `dbs` as the request's heuristic: refused when one was built for another
+    /// metric than the request's (a single-tile table overestimates multi-tile distances; a
+    /// class table is refused in STM, where it is admissible but never the better choice).
+    fn from_databases(
+        dbs: Vec<Arc<Database>>,
+        request: &Request,
+        goal: &Goal,
+    ) -> Result<Resolved, ResolveError> {
+        let metric = request.metric();
+        if let Some(db) = dbs.iter().find(|d| d.metric() != metric) {
+            db.check_metric(metric)?;
+        }
+        let load_seconds = dbs.iter().map(|d| d.load_seconds()).sum();
+        let heuristic = HeuristicChoice::Pdb {
+            databases: dbs,
+            reflect: request.reflect(),
+        };
+        Ok(Resolved {
+            description: heuristic.describe(goal)?,
+            heuristic,
+            load_seconds,
+        })
+    }
 }
 
 /// Resolves heuristics, opening each database file once for all the requests it serves.
@@ -162,19 +186,7 @@ impl Resolver {
             return match name {
                 None | Some(HeuristicName::Pdb) if !databases.is_empty() => {
                     let dbs = self.databases(databases, Some(goal), observer)?;
-                    if let Some(db) = dbs.iter().find(|d| d.metric() != Metric::Mtm) {
-                        db.check_metric(Metric::Mtm)?;
-                    }
-                    let load_seconds = dbs.iter().map(|d| d.load_seconds()).sum();
-                    let heuristic = HeuristicChoice::Pdb {
-                        databases: dbs,
-                        reflect: request.reflect(),
-                    };
-                    Ok(Resolved {
-                        description: heuristic.describe(goal)?,
-                        heuristic,
-                        load_seconds,
-                    })
+                    Resolved::from_databases(dbs, request, goal)
                 }
                 None | Some(HeuristicName::WalkingDistance) if databases.is_empty() => {
                     let (choice, words) =
@@ -191,11 +203,7 @@ impl Resolver {
             if let Some(n) = name.filter(|&n| n != HeuristicName::Pdb) {
                 return Err(ResolveError::DatabasesNeedPdb(n));
             }
-            let dbs = self.databases(databases, Some(goal), observer)?;
-            if let Some(db) = dbs.iter().find(|d| d.metric() != Metric::Stm) {
-                db.check_metric(Metric::Stm)?;
-            }
-            dbs
+            self.databases(databases, Some(goal), observer)?
         } else if let Some((choice, words)) = name.and_then(HeuristicName::classic) {
             return Ok(Resolved::classic(choice, words));
         } else {
@@ -218,16 +226,7 @@ impl Resolver {
                 }
             }
         };
-        let load_seconds = dbs.iter().map(|d| d.load_seconds()).sum();
-        let heuristic = HeuristicChoice::Pdb {
-            databases: dbs,
-            reflect: request.reflect(),
-        };
-        Ok(Resolved {
-            description: heuristic.describe(goal)?,
-            heuristic,
-            load_seconds,
-        })
+        Resolved::from_databases(dbs, request, goal)
     }
 
     /// The databases `choices` stand for, in order (a catalogue name stands for its members),
