@@ -97,8 +97,11 @@ def test_threads_give_the_results_of_one_thread(db663):
         assert [(s.length, s.nodes, s.moves) for s in many] == [
             (s.length, s.nodes, s.moves) for s in one
         ]
-    single = [pdbtiles.solve(p, db=db) for p in puzzles[:3]]
+    single = [pdbtiles.solve(p, db=db, threads=1) for p in puzzles[:3]]
     assert [(s.length, s.nodes) for s in single] == [(s.length, s.nodes) for s in one[:3]]
+    # The default (parallel-ida on every core): the same lengths, its node counts may differ.
+    default = [pdbtiles.solve(p, db=db) for p in puzzles[:3]]
+    assert [s.length for s in default] == [s.length for s in one[:3]]
     # parallel-ida's threads: the same length.
     s = pdbtiles.solve(puzzles[0], db=db, algorithm="parallel-ida", threads=2)
     assert s.length == one[0].length
