@@ -185,18 +185,21 @@ impl ResolveObserver for Printer {
     }
 }
 
-/// A loaded database in one line: its file, kind, encodings, tables, size and load time.
+/// A loaded database in one line: its file, kind (zero-aware, zero-unaware or multi-tile class
+/// tables), encodings, tables, size and load time.
 pub fn describe_loaded(db: &Database) -> String {
     format!(
         "{} ({} {}, {} tables: {}, {:.1} MB) loaded in {:.3} s",
         db.path().display(),
-        if db.is_zero_aware() {
+        if !db.class_tables().is_empty() {
+            "multi-tile class"
+        } else if db.is_zero_aware() {
             "zero-aware"
         } else {
             "zero-unaware"
         },
         db.describe_encodings(),
-        db.tables().len(),
+        db.tables().len() + db.class_tables().len(),
         db.describe_patterns(),
         db.file_bytes() as f64 / 1e6,
         db.load_seconds()
