@@ -19,6 +19,15 @@ mod solver_cli;
 pub mod summary;
 
 pub use pdbgen_cli::run as pdbgen_main;
+
+/// What `--version` prints after the command's name: the package version and the commit it
+/// was built from (`unknown` outside git; see the build script).
+pub const VERSION: &str = concat!(
+    env!("CARGO_PKG_VERSION"),
+    " (commit ",
+    env!("PDBTILES_COMMIT"),
+    ")"
+);
 /// The server's reader of `POST /api/solve` bodies, for the fuzz targets.
 #[cfg(feature = "serve")]
 pub use serve::check_solve_body;

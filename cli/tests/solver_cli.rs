@@ -524,3 +524,19 @@ fn a_closed_standard_output_ends_quietly() {
         assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
     }
 }
+
+#[test]
+fn version_names_the_commit() {
+    // `cargo xtask dist` checks the released commands print the commit they were built from;
+    // here the build script's fallback: the checkout's commit, or `unknown` outside git.
+    let home = tempfile::tempdir().unwrap();
+    let out = String::from_utf8(success_stdout(solver(home.path()).arg("--version"))).unwrap();
+    let commit = out
+        .strip_prefix(concat!("solver ", env!("CARGO_PKG_VERSION"), " (commit "))
+        .and_then(|rest| rest.trim().strip_suffix(')'))
+        .unwrap_or_else(|| panic!("{out:?}"));
+    assert!(
+        commit == "unknown" || commit.trim_end_matches("-dirty").len() >= 7,
+        "{out:?}"
+    );
+}

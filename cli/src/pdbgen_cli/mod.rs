@@ -17,7 +17,7 @@ use std::process::ExitCode;
 
 /// Build, verify, inspect and recompress additive pattern databases for sliding-tile puzzles.
 #[derive(Parser)]
-#[command(name = "pdbgen", version, long_about = None)]
+#[command(name = "pdbgen", version = crate::VERSION, long_about = None)]
 struct Args {
     #[command(subcommand)]
     command: Command,

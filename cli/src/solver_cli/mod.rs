@@ -107,7 +107,7 @@ EXIT STATUS
 
 /// The top-level command line.
 #[derive(Parser, Debug)]
-#[command(name = "solver", version, about = ABOUT, after_help = AFTER_HELP)]
+#[command(name = "solver", version = crate::VERSION, about = ABOUT, after_help = AFTER_HELP)]
 pub struct Cli {
     #[command(subcommand)]
     command: Command,

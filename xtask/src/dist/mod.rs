@@ -53,7 +53,7 @@ pub fn run(root: &Path, out: &Path, opts: &DistOptions) -> Result<Release> {
     let version = crate_version(root)?;
     let commit = commit(root);
     println!("dist: pdbtiles {version} at {commit}: cargo build --release --locked");
-    cargo_build(root)?;
+    cargo_build(root, &commit)?;
     let tarball = tarball::write(root, out, &version, &commit)?;
     println!("dist: {tarball}");
     let (python, manylinux) = if opts.no_python {
@@ -127,10 +127,12 @@ pub fn commit(root: &Path) -> String {
     }
 }
 
-/// `cargo build --release --locked -p pdbtiles --bins` in `root`.
-fn cargo_build(root: &Path) -> Result<()> {
+/// `cargo build --release --locked -p pdbtiles --bins` in `root`, with the build script's
+/// `PDBTILES_COMMIT` set to `commit`, so that `--version` names it exactly.
+fn cargo_build(root: &Path, commit: &str) -> Result<()> {
     run_tool(
         without_package_env(&mut Command::new(crate::ci::cargo()))
+            .env("PDBTILES_COMMIT", commit)
             .args(["build", "--release", "--locked", "-p", "pdbtiles", "--bins"])
             .current_dir(root),
         "cargo build --release",

@@ -4,7 +4,7 @@
 //! and times (the same tree gives the same bytes).
 
 use super::{check_size, run_tool as run};
-use anyhow::{Context, Result};
+use anyhow::{bail, Context, Result};
 use std::path::Path;
 use std::process::Command;
 
@@ -41,7 +41,11 @@ pub fn write(root: &Path, out: &Path, version: &str, commit: &str) -> Result<Str
             .arg("--version")
             .output()
             .with_context(|| format!("cannot run {command} --version"))?;
-        versions.push_str(String::from_utf8_lossy(&printed.stdout).trim());
+        let printed = String::from_utf8_lossy(&printed.stdout);
+        if !printed.contains(&format!("(commit {commit})")) {
+            bail!("{command} --version printed {printed:?}, not the commit {commit}");
+        }
+        versions.push_str(printed.trim());
         versions.push('\n');
     }
     versions.push_str(&format!("commit {commit}\ntarget {TARGET}\n"));
