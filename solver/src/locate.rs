@@ -8,13 +8,13 @@
 //! In each directory the default file name ([`default_file_name`], `15-663-za.pdb` on 4×4: the
 //! board's default in [`pdbformat::standard`]) is tried first, then every other `*.pdb` file in
 //! name order, the uncompressed file of a name before its zstd and gzip copies. A file fits when it
-//! is for the same board, a board symmetry takes its goal's blank cell to the goal's blank cell,
-//! its tables cover every tile, and the solver reads its encoding. Only headers are read while
-//! searching.
+//! is for the same board and the single-tile metric (a multi-tile class table is passed over in
+//! silence), a board symmetry takes its goal's blank cell to the goal's blank cell, its tables
+//! cover every tile, and the solver reads its encoding. Only headers are read while searching.
 
 use pdbformat::format::{Compression, PdbFile};
 use pdbformat::standard::{self, StandardDb};
-use pdbformat::{Board, Goal, Symmetry};
+use pdbformat::{Board, Goal, Metric, Symmetry};
 use std::path::{Path, PathBuf};
 
 /// The environment variable naming the first directory searched (and where builds go).
@@ -107,6 +107,9 @@ pub enum Fit {
     Fits,
     /// It is for another board (not worth mentioning).
     OtherBoard,
+    /// It counts moves in another metric than the single-tile one of the default database:
+    /// a multi-tile class table, named with `--db` when wanted (not worth mentioning either).
+    OtherMetric,
     /// It is for this board but cannot be used, with why.
     Unusable(String),
 }
@@ -121,6 +124,9 @@ pub fn check_fits(path: &Path, goal: &Goal) -> Fit {
     let board = goal.board();
     if h.board() != board {
         return Fit::OtherBoard;
+    }
+    if h.metric != Metric::Stm {
+        return Fit::OtherMetric;
     }
     if Symmetry::taking(board, goal.blank_cell(), h.goal.blank_cell()).is_none() {
         return Fit::Unusable(format!("built for goal {}, which does not fit", h.goal));
@@ -170,7 +176,7 @@ pub fn find_in(dirs: &[SearchDir], goal: &Goal) -> Located {
                     out.path = Some(p);
                     return out;
                 }
-                Fit::OtherBoard => {}
+                Fit::OtherBoard | Fit::OtherMetric => {}
                 Fit::Unusable(why) => out.skipped.push((p, why)),
             }
         }

@@ -280,3 +280,46 @@ fn boards_past_the_heuristics_limit_are_refused() {
         "{e}"
     );
 }
+
+#[test]
+fn a_multi_tile_class_table_in_a_search_folder_is_passed_over_in_silence() {
+    // Alone in the folder, the class table is no default database (it counts moves in MTM);
+    // beside a fitting file it is skipped without a word and the fitting file is found.
+    let dir = tempfile::tempdir().unwrap();
+    let req = pdbgen::ClassBuildRequest {
+        goal: goal33(),
+        metric: pdbformat::Metric::Mtm,
+        threads: Some(1),
+        encoding: None,
+        write: pdbformat::format::WriteOptions::default(),
+    };
+    let class_file = dir.path().join("8-rows-mtm.pdb");
+    pdbgen::build_class_file(&req, &class_file, &pdbgen::NoProgress).unwrap();
+    let dirs = [SearchDir {
+        path: dir.path().to_path_buf(),
+        origin: "test",
+    }];
+    assert_eq!(
+        pdbsolver::locate::check_fits(&class_file, &goal33()),
+        pdbsolver::locate::Fit::OtherMetric
+    );
+    let found = pdbsolver::locate::find_in(&dirs, &goal33());
+    assert_eq!((found.path, found.skipped), (None, vec![]));
+    let log = Log::default();
+    let resolved = resolver_in(dir.path())
+        .resolve(&asking(None), &[], &goal33(), &log)
+        .unwrap();
+    assert!(matches!(
+        resolved.heuristic,
+        HeuristicChoice::LinearConflict
+    ));
+    write_db(
+        &dir.path().join("9-44-za.pdb"),
+        &goal33(),
+        &[&[1, 2, 3, 4], &[5, 6, 7, 8]],
+        TableKind::ZeroAware,
+    );
+    let found = pdbsolver::locate::find_in(&dirs, &goal33());
+    assert_eq!(found.path, Some(dir.path().join("9-44-za.pdb")));
+    assert!(found.skipped.is_empty(), "{:?}", found.skipped);
+}
