@@ -38,6 +38,7 @@ mod bounded;
 mod bucket_queue;
 mod children;
 mod dfs;
+mod frontier_states;
 mod history;
 mod hybrid;
 mod ida;
