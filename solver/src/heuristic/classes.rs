@@ -11,12 +11,19 @@
 //!
 //! The parts are the class masks of both lookups (those of the second already transposed when
 //! the row table serves it) and the two values: a single-tile step flips two bits of one mask
-//! of each, and two ranks and two lookups give the new values.
+//! of each, and two ranks and two lookups give the new values. On boards of at most 16 cells
+//! the ranks come from small tables (`classes/rank.rs`); [`Heuristic::prepare`] prefetches
+//! the child's two entries and those of the next step along the same line (the search's
+//! next child there), and [`Heuristic::apply`] skips the second lookup when the first alone
+//! exceeds the limit.
+
+mod rank;
 
 use super::{Heuristic, StepChange, MAX_CELLS};
 use crate::db::{Database, DbError};
 use pdbformat::rank::{ClassAxis, ClassIndex};
 use pdbformat::{Board, Goal, Metric};
+use rank::{SmallRank, SMALL_CELLS};
 use std::sync::Arc;
 
 /// The most classes (rows or columns) a class table may have here.
@@ -38,7 +45,15 @@ pub struct ClassHeuristic {
     cell: [[u8; MAX_CELLS]; 2],
     cells: usize,
     classes: [usize; 2],
+    /// The table-driven ranks of both lookups, on boards small enough.
+    fast: Option<[SmallRank; 2]>,
+    /// `ahead[from * SMALL_CELLS + to]`: the cell beyond `from` on the line from `to`
+    /// through `from` ([`NONE`] past the edge, or on larger boards).
+    ahead: [u8; SMALL_CELLS * SMALL_CELLS],
 }
+
+/// No cell.
+const NONE: u8 = u8::MAX;
 
 /// The state of a position: per lookup, the blank's cell, the class masks and the value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -108,6 +123,8 @@ impl ClassHeuristic {
             cell: [[0; MAX_CELLS]; 2],
             cells: n,
             classes: [0; 2],
+            fast: None,
+            ahead: [NONE; SMALL_CELLS * SMALL_CELLS],
         };
         for (k, &t) in h.tables.iter().enumerate() {
             let classes = db.class_tables()[t].index.classes();
@@ -134,14 +151,65 @@ impl ClassHeuristic {
             h.bit[0][c] = 1 << c;
             h.bit[1][c] = 1 << t;
         }
+        if n <= SMALL_CELLS {
+            let first = SmallRank::new(h.table(0));
+            let second = first
+                .as_ref()
+                .and_then(|f| SmallRank::sharing(h.table(1), Some(f)));
+            h.fast = first.zip(second).map(|(a, b)| [a, b]);
+            for from in 0..n {
+                for to in 0..n {
+                    let (fr, fc) = (board.row(from) as isize, board.col(from) as isize);
+                    let (tr, tc) = (board.row(to) as isize, board.col(to) as isize);
+                    if (fr - tr).abs() + (fc - tc).abs() != 1 {
+                        continue;
+                    }
+                    let (r, c) = (2 * fr - tr, 2 * fc - tc);
+                    if (0..board.height() as isize).contains(&r)
+                        && (0..board.width() as isize).contains(&c)
+                    {
+                        h.ahead[from * SMALL_CELLS + to] = board.cell(r as usize, c as usize) as u8;
+                    }
+                }
+            }
+        }
         Ok(h)
     }
 
     /// The index of lookup `k` for the blank on `blank` (in that lookup's board) and `masks`.
     #[inline(always)]
     fn index(&self, k: usize, blank: u8, masks: &[u64; MAX_CLASSES]) -> u64 {
-        self.table(k)
-            .rank(blank as usize, &masks[..self.classes[k]])
+        match &self.fast {
+            Some(f) => f[k].rank(blank, masks),
+            None => self
+                .table(k)
+                .rank(blank as usize, &masks[..self.classes[k]]),
+        }
+    }
+
+    /// Prefetches the entries of the step after `p`'s (the blank now on `from`, having come
+    /// from `to`) that continues along the same line, if any: the tile beyond `from` moves
+    /// onto `from`.
+    #[inline(always)]
+    fn prefetch_ahead(&self, p: &ClassParts, from: u8, to: u8) {
+        if self.fast.is_none() {
+            return;
+        }
+        let next = self.ahead[from as usize * SMALL_CELLS + to as usize];
+        if next == NONE {
+            return;
+        }
+        for k in 0..2 {
+            let (nb, fb) = (self.bit[k][next as usize], self.bit[k][from as usize]);
+            let mut masks = p.masks[k];
+            for m in masks[..self.classes[k]].iter_mut() {
+                if *m & nb != 0 {
+                    *m ^= nb | fb;
+                }
+            }
+            let i = self.index(k, self.cell[k][next as usize], &masks);
+            self.db.class_tables()[self.tables[k]].prefetch(i);
+        }
     }
 
     #[inline(always)]
@@ -206,6 +274,7 @@ impl Heuristic for ClassHeuristic {
             *i = self.index(k, p.blank[k], &p.masks[k]);
             self.db.class_tables()[self.tables[k]].prefetch(*i);
         }
+        self.prefetch_ahead(&p, from, to);
         ClassPending { index }
     }
 
@@ -217,14 +286,18 @@ impl Heuristic for ClassHeuristic {
         tile: u8,
         from: u8,
         to: u8,
-        _limit: u32,
+        limit: u32,
         pending: &ClassPending,
     ) -> (u32, [u8; 2]) {
         let undo = parts.values;
         *parts = self.stepped(parts, tile, from, to);
-        for k in 0..2 {
-            parts.values[k] = self.lookup(k, pending.index[k]);
+        parts.values[0] = self.lookup(0, pending.index[0]);
+        if parts.values[0] as u32 > limit {
+            // Above the limit already: the second value is left stale (the search prunes
+            // this child; `undo` restores both).
+            return (parts.values[0] as u32, undo);
         }
+        parts.values[1] = self.lookup(1, pending.index[1]);
         (self.value(parts), undo)
     }
 

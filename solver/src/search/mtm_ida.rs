@@ -201,12 +201,22 @@ impl<'a, H: Heuristic, B: Budget> Probe<'a, H, B> {
         }
         self.expanded += 1;
         let rays = self.rays;
-        for d in 0..4 {
+        // Every first step up front: the heuristic may prefetch what the children will read.
+        let mut first = [H::Pending::default(); 4];
+        for (d, p) in first.iter_mut().enumerate() {
+            if axis(d) == last_axis {
+                continue;
+            }
+            if let Some(&from) = rays.ray(self.blank, d).first() {
+                *p = (self.h).prepare(&self.parts, self.tiles[from as usize], from, self.blank);
+            }
+        }
+        for (d, &pending) in first.iter().enumerate() {
             if axis(d) == last_axis {
                 continue;
             }
             let ray = rays.ray(self.blank, d);
-            if !ray.is_empty() && self.line(ray, g, bound, axis(d)) {
+            if !ray.is_empty() && self.line(ray, g, bound, axis(d), pending) {
                 return true;
             }
             if self.stopped {
@@ -217,8 +227,9 @@ impl<'a, H: Heuristic, B: Budget> Probe<'a, H, B> {
     }
 
     /// The children along `ray` (k = 1, 2, …), each made one single step after the previous
-    /// one and searched in turn, then every step undone. True when the goal is found.
-    fn line(&mut self, ray: &[u8], g: u32, bound: u32, on: u8) -> bool {
+    /// one and searched in turn, then every step undone. `pending` is what the heuristic
+    /// prepared for the first step. True when the goal is found.
+    fn line(&mut self, ray: &[u8], g: u32, bound: u32, on: u8, pending: H::Pending) -> bool {
         let Some((&from, rest)) = ray.split_first() else {
             return false;
         };
@@ -232,16 +243,26 @@ impl<'a, H: Heuristic, B: Budget> Probe<'a, H, B> {
         self.tiles[to as usize] = tile;
         self.tiles[from as usize] = 0;
         self.blank = from;
-        let pending = self.h.prepare(&self.parts, tile, from, to);
+        // A child above this limit is pruned: the heuristic may stop early there, unless the
+        // line goes on from this child's parts (an early stop leaves them fit only for undo).
+        let limit = if rest.is_empty() {
+            bound.saturating_sub(g + 1)
+        } else {
+            u32::MAX
+        };
         let (est, undo) = self.h.apply(
             &mut self.parts,
             &self.tiles,
             tile,
             from,
             to,
-            u32::MAX,
+            limit,
             &pending,
         );
+        // The next step along the line, prepared from this child's board.
+        let next = rest
+            .first()
+            .map(|&n| (self.h).prepare(&self.parts, self.tiles[n as usize], n, from));
         self.path.push(from);
         let f = g + 1 + est;
         let found = if f <= bound {
@@ -249,7 +270,7 @@ impl<'a, H: Heuristic, B: Budget> Probe<'a, H, B> {
         } else {
             self.next_bound = self.next_bound.min(f);
             false
-        } || (!self.stopped && self.line(rest, g, bound, on));
+        } || (!self.stopped && next.is_some_and(|p| self.line(rest, g, bound, on, p)));
         if found {
             return true;
         }
