@@ -193,9 +193,10 @@ fn searches_use_class_databases_in_mtm_only() {
         .filter(|_| rng.below(1000) == 0)
         .map(|(p, d)| (p.to_vec(), d))
         .collect();
+    let max = oracle.max();
     positions.extend(
         (oracle.iter())
-            .filter(|&(_, d)| d == oracle.max())
+            .filter(|&(_, d)| d == max)
             .map(|(p, d)| (p.to_vec(), d))
             .take(3),
     );

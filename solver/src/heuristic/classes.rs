@@ -152,11 +152,8 @@ impl ClassHeuristic {
             h.bit[1][c] = 1 << t;
         }
         if n <= SMALL_CELLS {
-            let first = SmallRank::new(h.table(0));
-            let second = first
-                .as_ref()
-                .and_then(|f| SmallRank::sharing(h.table(1), Some(f)));
-            h.fast = first.zip(second).map(|(a, b)| [a, b]);
+            let ranks = SmallRank::new(h.table(0)).zip(SmallRank::new(h.table(1)));
+            h.fast = ranks.map(|(a, b)| [a, b]);
             for from in 0..n {
                 for to in 0..n {
                     let (fr, fc) = (board.row(from) as isize, board.col(from) as isize);
@@ -164,6 +161,7 @@ impl ClassHeuristic {
                     if (fr - tr).abs() + (fc - tc).abs() != 1 {
                         continue;
                     }
+
                     let (r, c) = (2 * fr - tr, 2 * fc - tc);
                     if (0..board.height() as isize).contains(&r)
                         && (0..board.width() as isize).contains(&c)
@@ -195,6 +193,7 @@ impl ClassHeuristic {
         if self.fast.is_none() {
             return;
         }
+
         let next = self.ahead[from as usize * SMALL_CELLS + to as usize];
         if next == NONE {
             return;

@@ -9,7 +9,10 @@
 //! gathers and one rank lookup per class, all in tables that stay in the cache.
 
 use pdbformat::rank::{binomial, ClassIndex};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
+
+/// The lookup tables, built once per process on first use.
+static TABLES: OnceLock<Arc<Tables>> = OnceLock::new();
 
 /// The most cells a board may have for [`SmallRank`].
 pub(super) const SMALL_CELLS: usize = 16;
@@ -17,7 +20,7 @@ pub(super) const SMALL_CELLS: usize = 16;
 /// The most classes [`SmallRank`] handles (one radix per class but the last).
 const MAX_RADICES: usize = 8;
 
-/// The lookup tables every [`SmallRank`] shares (192 KiB).
+/// The lookup tables every [`SmallRank`] shares (128 KiB).
 #[derive(Debug)]
 struct Tables {
     /// `gather[f * 256 + m]`: the bits of `m` at the set bits of `f`, packed low.
@@ -44,11 +47,6 @@ impl SmallRank {
     /// The fast ranking of `index`, or `None` when its board has more than
     /// [`SMALL_CELLS`] cells or it has more classes than handled here.
     pub(super) fn new(index: &ClassIndex) -> Option<SmallRank> {
-        SmallRank::sharing(index, None)
-    }
-
-    /// As [`SmallRank::new`], sharing `other`'s lookup tables when given.
-    pub(super) fn sharing(index: &ClassIndex, other: Option<&SmallRank>) -> Option<SmallRank> {
         let n = index.board().cells();
         let counts = index.counts();
         if n > SMALL_CELLS || counts.len() > MAX_RADICES + 1 {
@@ -61,7 +59,7 @@ impl SmallRank {
             left -= k;
         }
         Some(SmallRank {
-            tables: other.map_or_else(|| Arc::new(Tables::new()), |o| o.tables.clone()),
+            tables: TABLES.get_or_init(|| Arc::new(Tables::new())).clone(),
             radices,
             ranked: counts.len() - 1,
             full: ((1u64 << n) - 1) as u32,
