@@ -161,7 +161,6 @@ impl ClassHeuristic {
                     if (fr - tr).abs() + (fc - tc).abs() != 1 {
                         continue;
                     }
-
                     let (r, c) = (2 * fr - tr, 2 * fc - tc);
                     if (0..board.height() as isize).contains(&r)
                         && (0..board.width() as isize).contains(&c)
@@ -193,7 +192,6 @@ impl ClassHeuristic {
         if self.fast.is_none() {
             return;
         }
-
         let next = self.ahead[from as usize * SMALL_CELLS + to as usize];
         if next == NONE {
             return;

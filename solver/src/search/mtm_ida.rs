@@ -14,6 +14,12 @@
 //! children were generated. The path returned is the blank's single steps, so that replay and
 //! notation stay those of the single-tile searches; the solution's length is counted in MTM.
 //!
+//! **Lookups ahead**: a node prepares the first step of every direction before applying any
+//! ([`Heuristic::prepare`]), and each step prepares the next one along its line before its own
+//! subtree is searched, so a heuristic that prefetches has its children's entries on the way
+//! together. Only a line's last step gets a `limit` (an early stop there is undone at once;
+//! the line's other steps are the base of the next one and must stay whole).
+//!
 //! The serial search is [`search`]; `parallel-ida` in MTM runs the same probe on threads
 //! (`search/mtm_parallel.rs`).
 
