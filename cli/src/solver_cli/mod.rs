@@ -177,8 +177,9 @@ pub struct HeuristicArgs {
     /// Where uncompressed tables live while searched: `map` (mapped from the file: no copy,
     /// the fastest start, for many short searches), `huge-pages` (read into memory that asks
     /// for huge pages: a copy at load, then lookups with fewer TLB misses; for long searches)
-    /// or `auto`: huge pages on boards of more than 16 cells, whose searches are long, else
-    /// mapped. Compressed tables are always decoded into huge-page memory.
+    /// or `auto`: huge pages on boards of more than 16 cells and for multi-tile class tables,
+    /// whose searches are long, else mapped. Compressed tables are always decoded into
+    /// huge-page memory.
     #[arg(long, value_name = "HOW", default_value = "auto", value_parser = parse_residence)]
     pub load: pdbsolver::Residence,
     /// Never build the default database; fall back to linear-conflict when none is found.

@@ -46,14 +46,16 @@ pub enum Residence {
     /// place).
     Mapped,
     /// [`HugePages`](Self::HugePages) for boards of more than 16 cells, whose searches last
-    /// seconds to hours (5×5, Korf's ten instances: 0.71-0.79 of the mapped time), else
-    /// [`Mapped`](Self::Mapped) (4×4 searches of milliseconds, for which the copy would cost
-    /// more than it saves).
+    /// seconds to hours (5×5, Korf's ten instances: 0.71-0.79 of the mapped time), and for
+    /// multi-tile class tables (4×4 MTM searches of seconds, about 0.75 of the mapped time),
+    /// else [`Mapped`](Self::Mapped) (4×4 searches of milliseconds, for which the copy would
+    /// cost more than it saves).
     Auto,
 }
 
 impl Residence {
-    /// What [`Residence::Auto`] stands for on a board of `cells` cells; the others as they are.
+    /// What [`Residence::Auto`] stands for on a board of `cells` cells, for pattern tables;
+    /// the others as they are.
     pub fn for_board(self, cells: usize) -> Residence {
         match self {
             Residence::Auto if cells > 16 => Residence::HugePages,
@@ -224,7 +226,10 @@ fn open_classes(
                 .into(),
         }));
     }
-    let residence = opts.residence.for_board(header.board().cells());
+    let residence = match opts.residence {
+        Residence::Auto => Residence::HugePages,
+        other => other,
+    };
     let entries = read_all(file, &path, residence, opts.verify, progress).map_err(format)?;
     let mut classes = Vec::with_capacity(entries.len());
     for (th, entries) in header.tables.iter().zip(entries) {
