@@ -160,3 +160,35 @@ fn the_api_takes_and_answers_the_metric() {
     let (s, v) = server.solve(&json!({"puzzle": P8, "metric": "sideways"}));
     assert_eq!(s, 400, "{v}");
 }
+
+#[test]
+fn the_api_writes_moves_in_the_chosen_notation() {
+    use pdbformat::notation::{read_moves, read_tokens, write_moves, Notation};
+    let server = Server::start(&[]);
+    let goal = Goal::blank_first(Board::new(3, 3).unwrap());
+    let (s, v) = server.solve(&json!({"puzzle": P8, "metric": "mtm", "notation": "tiles"}));
+    assert_eq!(s, 200, "{v}");
+    let tiles = v["moves"].as_str().unwrap();
+    // One token a multi-tile move, `R2`-style: as many as the length.
+    let tokens = read_tokens(tiles, Notation::Tiles).unwrap();
+    assert_eq!(tokens.len() as u64, mtm_distance(P8), "{tiles}");
+    // The same steps in the blank's letters replay to the goal.
+    let steps = read_moves(tiles, Notation::Tiles).unwrap();
+    let mut blank = v.clone();
+    blank["moves"] = json!(write_moves(&steps, Notation::Blank));
+    assert_eq!(replay_runs(&blank, &goal), mtm_distance(P8));
+    // The default stays the blank's letters.
+    let (s, v) = server.solve(&json!({"puzzle": P8}));
+    assert_eq!(s, 200, "{v}");
+    assert!(
+        v["moves"]
+            .as_str()
+            .unwrap()
+            .chars()
+            .all(|c| "UDLR".contains(c)),
+        "{v}"
+    );
+    let (s, v) = server.solve(&json!({"puzzle": P8, "notation": "semaphore"}));
+    assert_eq!(s, 400, "{v}");
+    assert!(v["error"].as_str().unwrap().contains("notation"), "{v}");
+}

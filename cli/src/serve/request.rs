@@ -6,17 +6,19 @@
 
 use super::error::ApiError;
 use crate::answer::failure_message;
+use pdbformat::notation::Notation;
 use pdbformat::{Board, Goal, Puzzle};
 use pdbsolver::{HeuristicName, Request};
 use serde_json::{Map, Value};
 
 /// The fields a request may have.
-const FIELDS: [&str; 11] = [
+const FIELDS: [&str; 12] = [
     "puzzle",
     "board",
     "goal",
     "algorithm",
     "metric",
+    "notation",
     "heuristic",
     "databases",
     "max_nodes",
@@ -34,6 +36,9 @@ pub struct SolveRequest {
     pub goal: Goal,
     /// The databases asked for by name (`None`: every loaded one that fits the goal).
     pub databases: Option<Vec<String>>,
+    /// How the answer's `moves` are written: the blank's letters (the default) or the
+    /// tiles' (`R2` slides two tiles right), as `solver solve --notation` writes them.
+    pub notation: Notation,
     /// The search asked for: algorithm, heuristic, reflection, weight, and the node and time
     /// limits (clamped to the server's caps later, [`super::limits::Caps::clamp`]).
     pub search: Request,
@@ -83,6 +88,12 @@ pub fn parse(body: &[u8]) -> Result<SolveRequest, ApiError> {
                 .map_err(|e| ApiError::bad(e.to_string()))?;
         }
     }
+    let notation = match text(&o, "notation")? {
+        Some(n) => n
+            .parse::<Notation>()
+            .map_err(|e| ApiError::bad(format!("notation: {e}")))?,
+        None => Notation::Blank,
+    };
     let heuristic = search.heuristic;
     let databases = match o.get("databases") {
         None | Some(Value::Null) => None,
@@ -130,6 +141,7 @@ pub fn parse(body: &[u8]) -> Result<SolveRequest, ApiError> {
         puzzle,
         goal,
         databases,
+        notation,
         search,
     })
 }

@@ -7,7 +7,7 @@ use super::cost::Kind;
 use super::error::ApiError;
 use super::limits::Caps;
 use super::request::{unsolvable, SolveRequest};
-use crate::answer::{failure_json, solution_json};
+use crate::answer::{failure_json, solution_json_in};
 use axum::http::StatusCode;
 use pdbformat::{Board, PuzzleError};
 use pdbsolver::prune::{cache, default_depth, Pruning, DEFAULT_DEPTH};
@@ -147,7 +147,7 @@ pub fn run(p: &Prepared) -> Result<serde_json::Value, ApiError> {
     let r = &p.request;
     match solve(&p.options, &p.heuristic, &r.puzzle, &r.goal) {
         Ok(s) => {
-            let mut v = solution_json(&r.puzzle, &p.description, &s);
+            let mut v = solution_json_in(&r.puzzle, &p.description, &s, r.notation);
             v["goal"] = json!(r.goal.to_string());
             v["board"] = json!(r.goal.board().to_string());
             Ok(v)
