@@ -81,6 +81,20 @@ impl Solution {
         )
     }
 
+    /// The moves as one string in `notation`: `"blank"` (the blank's letters, as `moves`) or
+    /// `"tiles"` (the letters of the direction the tiles slide, a count for several tiles of
+    /// one line: `"R2"`, as speedsolvers and `solver solve --notation tiles` write them).
+    #[pyo3(signature = (notation="tiles"))]
+    fn written(&self, notation: &str) -> PyResult<String> {
+        use pdbformat::notation::{read_moves, write_moves, Notation};
+        let to_value = |e: pdbformat::notation::MoveError| {
+            pyo3::exceptions::PyValueError::new_err(e.to_string())
+        };
+        let notation: Notation = notation.parse().map_err(to_value)?;
+        let steps = read_moves(&self.moves, Notation::Blank).map_err(to_value)?;
+        Ok(write_moves(&steps, notation))
+    }
+
     /// The fields as a dict, with the keys of `solver solve --json`.
     fn as_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let d = PyDict::new(py);

@@ -6,6 +6,7 @@ import _thread
 import json
 import os
 import random
+import re
 import signal
 import subprocess
 import threading
@@ -174,3 +175,12 @@ def test_the_multi_tile_metric_by_keyword():
     assert mtm.length == runs < len(mtm.moves)
     with pytest.raises(Exception, match="walking-distance"):
         pdbtiles.solve("8 6 7 2 5 4 3 0 1", goal="blank-last", metric="mtm", heuristic="manhattan")
+    # The speedsolvers' notation: one token a move, the tiles' direction (the blank's
+    # opposite), a count for a run of several.
+    tokens = re.findall(r"[UDLR][0-9]*", mtm.written("tiles"))
+    assert "".join(tokens) == mtm.written() and len(tokens) == mtm.length
+    opposite = {"U": "D", "D": "U", "L": "R", "R": "L"}
+    steps = "".join(opposite[t[0]] * int(t[1:] or 1) for t in tokens)
+    assert steps == mtm.moves == mtm.written("blank")
+    with pytest.raises(ValueError, match="notation"):
+        mtm.written("semaphore")
