@@ -5,12 +5,11 @@
 
 mod common;
 
-use common::{assert_replays, every_position, ida_by_bound, random_walk, Rng, Settings};
+use common::{assert_replays, db663, every_position, ida_by_bound, random_walk, Rng, Settings};
 use pdbformat::{Board, Goal, Puzzle};
-use pdbsolver::{AlgorithmName, Database, HeuristicChoice, OpenOptions, Pruning, Solution};
+use pdbsolver::{AlgorithmName, HeuristicChoice, Pruning, Solution};
 use std::collections::BTreeMap;
-use std::path::PathBuf;
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, Mutex};
 
 /// `hybrid` of `p` with an A* budget of `budget` positions: the solution (checked to replay)
 /// and the nodes of each iteration that ended without the goal, by its bound.
@@ -81,22 +80,6 @@ fn optimal_on_a_sample_of_every_3x3_position() {
         checked += 1;
     }
     assert!(checked >= 1000, "{checked} positions");
-}
-
-/// The 6-6-3 zero-aware database, built on first use and kept between test runs.
-fn db663() -> Arc<Database> {
-    static DB: OnceLock<Arc<Database>> = OnceLock::new();
-    DB.get_or_init(|| {
-        let path = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("solver-15-663-za.pdb");
-        let board = Board::new(4, 4).unwrap();
-        let db = Database::open(&path, OpenOptions::default()).or_else(|_| {
-            let default = pdbsolver::locate::default_db(board).unwrap();
-            pdbgen::build_standard(default, &path, None, &pdbgen::NoProgress).unwrap();
-            Database::open(&path, OpenOptions::default())
-        });
-        Arc::new(db.unwrap())
-    })
-    .clone()
 }
 
 #[test]

@@ -5,27 +5,9 @@
 
 mod common;
 
-use common::{assert_replays, Ida};
+use common::{assert_replays, db663, Ida};
 use pdbformat::{Board, Goal, Puzzle, Symmetry};
-use pdbsolver::{Database, HeuristicChoice, Limits, OpenOptions};
-use std::path::PathBuf;
-use std::sync::{Arc, OnceLock};
-
-/// The 6-6-3 zero-aware database, built on first use and kept between test runs.
-fn db663() -> Arc<Database> {
-    static DB: OnceLock<Arc<Database>> = OnceLock::new();
-    DB.get_or_init(|| {
-        let path = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("solver-15-663-za.pdb");
-        let board = Board::new(4, 4).unwrap();
-        let db = Database::open(&path, OpenOptions::default()).or_else(|_| {
-            let default = pdbsolver::locate::default_db(board).unwrap();
-            pdbgen::build_standard(default, &path, None, &pdbgen::NoProgress).unwrap();
-            Database::open(&path, OpenOptions::default())
-        });
-        Arc::new(db.unwrap())
-    })
-    .clone()
-}
+use pdbsolver::{HeuristicChoice, Limits};
 
 /// The instances of bench/korf100.txt with their optimal lengths.
 fn korf() -> Vec<(Puzzle, usize)> {

@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::{all_distances, distance_key, puzzle_of_key, Rng};
+use common::{all_distances, db663, distance_key, puzzle_of_key, Rng};
 use pdbformat::{Board, Direction, Goal, Puzzle};
 use pdbsolver::prune::{default_depth, Pruner, FORBIDDEN};
 use pdbsolver::{HeuristicChoice, Ida, Pruning, Search, Solution};
@@ -238,19 +238,6 @@ fn lengths_and_nodes_on_3x4_against_no_pruning() {
     }
     // And it does take nodes away (148 of the 150 at the default depth).
     assert!(pruned_fewer >= 140, "{pruned_fewer}");
-}
-
-/// The 6-6-3 zero-aware database, built on first use and kept between test runs (the same
-/// file as `korf.rs`).
-fn db663() -> std::sync::Arc<pdbsolver::Database> {
-    let path = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("solver-15-663-za.pdb");
-    let board = Board::new(4, 4).unwrap();
-    let db = pdbsolver::Database::open(&path, pdbsolver::OpenOptions::default()).or_else(|_| {
-        let default = pdbsolver::locate::default_db(board).unwrap();
-        pdbgen::build_standard(default, &path, None, &pdbgen::NoProgress).unwrap();
-        pdbsolver::Database::open(&path, pdbsolver::OpenOptions::default())
-    });
-    std::sync::Arc::new(db.unwrap())
 }
 
 #[test]

@@ -413,3 +413,21 @@ pub fn damage(path: &Path, f: impl Fn(&mut [u8])) {
     f(&mut bytes[start..start + th.stored_len as usize]);
     std::fs::write(path, &bytes).unwrap();
 }
+
+/// The 6-6-3 zero-aware database, built on first use into the tests' temporary folder and kept
+/// between test runs; one copy per test process.
+pub fn db663() -> std::sync::Arc<pdbsolver::Database> {
+    use pdbsolver::{Database, OpenOptions};
+    static DB: std::sync::OnceLock<std::sync::Arc<Database>> = std::sync::OnceLock::new();
+    DB.get_or_init(|| {
+        let path = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("solver-15-663-za.pdb");
+        let board = Board::new(4, 4).unwrap();
+        let db = Database::open(&path, OpenOptions::default()).or_else(|_| {
+            let default = pdbsolver::locate::default_db(board).unwrap();
+            pdbgen::build_standard(default, &path, None, &pdbgen::NoProgress).unwrap();
+            Database::open(&path, OpenOptions::default())
+        });
+        std::sync::Arc::new(db.unwrap())
+    })
+    .clone()
+}
