@@ -322,6 +322,19 @@ fn bench_runs_a_file() {
             .arg(&list),
         &["median", "database load"],
     );
+    // The header names the search that runs: the default on every core, or one thread.
+    succeeds_saying(
+        solver(home.path())
+            .args(["bench", "--heuristic", "lc", "--threads", "1"])
+            .arg(&list),
+        &["ida, one thread"],
+    );
+    succeeds_saying(
+        solver(home.path())
+            .args(["bench", "--heuristic", "lc", "--threads", "2"])
+            .arg(&list),
+        &["parallel-ida, 2 threads"],
+    );
     std::fs::write(&list, "8 6 7 2 5 4 3 0 1 25\n").unwrap();
     fails(
         solver(home.path())

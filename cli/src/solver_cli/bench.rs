@@ -19,7 +19,7 @@ use anyhow::Result;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use pdbformat::units::{rate, thousands};
-use pdbsolver::{solve, Search, SolveError, Stop};
+use pdbsolver::{solve, Algorithm, Search, SolveError, Stop};
 use serde_json::json;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -91,9 +91,10 @@ pub fn run(a: BenchArgs) -> Result<i32> {
     let published = lines.iter().any(|l| l.published_nodes.is_some());
     if !a.json {
         outln!(
-            "{}: {} instances, {board} board, goal {goal}, single thread",
+            "{}: {} instances, {board} board, goal {goal}, {}",
             a.file.display(),
-            lines.len()
+            lines.len(),
+            search_words(&opts)
         );
         outln!("heuristic: {}", setup.description);
         outln!("database load: {:.3} s", setup.load_seconds);
@@ -276,7 +277,7 @@ pub fn run(a: BenchArgs) -> Result<i32> {
                 ),
                 lines.len()
             ),
-            subtitle: format!("single thread, {}", setup.description),
+            subtitle: format!("{}, {}", search_words(&opts), setup.description),
             instances: &plotted,
         };
         draw(path, &figure)?;
@@ -334,4 +335,24 @@ fn ratio(nodes: u64, published: u64) -> f64 {
     } else {
         nodes as f64 / published as f64
     }
+}
+
+/// The search in words for the header: its algorithm and threads (`ida, one thread`,
+/// `parallel-ida, 2 threads`), the threads of a `0` setting being the cores.
+fn search_words(opts: &Search) -> String {
+    let threads = match &opts.algorithm {
+        Algorithm::ParallelIda(p) => p.threads,
+        Algorithm::Hybrid(h) => h.threads,
+        _ => 1,
+    };
+    let threads = match threads {
+        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        n => n,
+    };
+    let threads = if threads == 1 {
+        "one thread".to_string()
+    } else {
+        format!("{threads} threads")
+    };
+    format!("{}, {threads}", opts.algorithm.name())
 }

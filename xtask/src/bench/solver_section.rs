@@ -64,6 +64,10 @@ pub(super) fn solver_section(
         let mut args: Vec<String> = vec![
             "bench".into(),
             "--json".into(),
+            // One thread, as the section says: the default would be parallel-ida on every
+            // core, whose node counts depend on timing.
+            "--threads".into(),
+            "1".into(),
             instances.display().to_string(),
             "--db".into(),
             path.display().to_string(),
