@@ -12,6 +12,12 @@ use std::process::Command;
 /// The maturin versions the release is made with (those of `python/pyproject.toml`).
 pub const MATURIN: &str = "maturin>=1.9,<2";
 
+/// The package installed beside maturin: zig, through which maturin links the extension
+/// against glibc 2.17 (`--zig --compatibility manylinux2014`), so that the wheel installs on
+/// every distribution manylinux2014 covers (without it the wheel needs the build machine's
+/// glibc: manylinux_2_34 on Debian 12).
+pub const ZIG: &str = "ziglang";
+
 /// The folder of the tools `cargo xtask dist` installs for itself, under `root`.
 pub const TOOLS_DIR: &str = "target/dist-tools";
 
@@ -39,20 +45,52 @@ pub fn maturin(root: &Path, given: Option<&Path>) -> Result<PathBuf> {
             "pip install maturin",
         )?;
     }
+    if zig_python(&installed).is_none() {
+        println!("dist: installing {ZIG} into {}", venv.display());
+        run(
+            Command::new(venv.join("bin/python")).args(["-m", "pip", "install", "--quiet", ZIG]),
+            "pip install ziglang",
+        )?;
+    }
     Ok(installed)
 }
 
-/// Builds the wheel into `out`; returns its file name.
+/// The folder of a Python beside `maturin` that has zig (`python -m ziglang`), which maturin
+/// then finds on the PATH; `None` where there is none.
+fn zig_python(maturin: &Path) -> Option<PathBuf> {
+    let dir = maturin.parent().filter(|d| d.join("python").exists())?;
+    let ok = Command::new(dir.join("python"))
+        .args(["-m", "ziglang", "version"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    ok.then(|| dir.to_path_buf())
+}
+
+/// Builds the wheel into `out`; returns its file name. Linked through zig for manylinux2014
+/// where `maturin` has zig beside it ([`ZIG`]), else against this machine's glibc.
 pub fn wheel(root: &Path, out: &Path, maturin: &Path) -> Result<String> {
     let before = listing(out)?;
-    run(
-        super::without_package_env(&mut Command::new(maturin))
-            .args(["build", "--release", "--locked", "--strip"])
-            .args(["--manifest-path", "python/Cargo.toml", "--out"])
-            .arg(out)
-            .current_dir(root),
-        "maturin build",
-    )?;
+    let mut command = Command::new(maturin);
+    super::without_package_env(&mut command)
+        .args(["build", "--release", "--locked", "--strip"])
+        .args(["--manifest-path", "python/Cargo.toml", "--out"])
+        .arg(out)
+        .current_dir(root);
+    match zig_python(maturin) {
+        Some(dir) => {
+            let path = std::env::var_os("PATH").unwrap_or_default();
+            let mut dirs = vec![dir];
+            dirs.extend(std::env::split_paths(&path));
+            command
+                .args(["--zig", "--compatibility", "manylinux2014"])
+                .env("PATH", std::env::join_paths(dirs)?);
+        }
+        None => println!(
+            "dist: no zig beside {}: the wheel needs this machine's glibc",
+            maturin.display()
+        ),
+    }
+    run(&mut command, "maturin build")?;
     one_new(out, &before, ".whl")
 }
 
