@@ -5,8 +5,9 @@
 //! - `pdbtiles-VERSION-x86_64-unknown-linux-gnu.tar.gz`: the `solver` and `pdbgen` commands
 //!   of a release build, stripped, with the README, the licences and a `VERSION` file (what
 //!   their `--version` prints, and the commit they were built from) ([`tarball`]);
-//! - the abi3 wheel of the Python package for CPython 3.9 and later, checked and tagged by
-//!   maturin's own manylinux check, and the Python package's sdist ([`python`]);
+//! - the abi3 wheel of the Python package for CPython 3.9 and later, linked through zig for
+//!   manylinux2014 (glibc 2.17) and checked by maturin's own manylinux check, and the Python
+//!   package's sdist ([`python`]);
 //! - `SHA256SUMS` over all of them, which `sha256sum -c SHA256SUMS` accepts.
 //!
 //! The build uses no target flags (the workspace sets none): the fast paths, POPCNT above
