@@ -5,7 +5,9 @@
 
 mod common;
 
-use common::{assert_replays, db663, every_position, ida_by_bound, random_walk, Rng, Settings};
+use common::{
+    assert_replays, db663, every_position, ida_by_bound, korf100, random_walk, Rng, Settings,
+};
 use pdbformat::{Board, Goal, Puzzle};
 use pdbsolver::{AlgorithmName, HeuristicChoice, Pruning, Solution};
 use std::collections::BTreeMap;
@@ -84,19 +86,12 @@ fn optimal_on_a_sample_of_every_3x3_position() {
 
 #[test]
 fn korfs_first_15_puzzles_with_the_663_database() {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../bench/korf100.txt");
-    let text = std::fs::read_to_string(path).unwrap();
     let goal = Goal::blank_first(Board::new(4, 4).unwrap());
     let h = HeuristicChoice::Pdb {
         databases: vec![db663()],
         reflect: true,
     };
-    for (i, line) in pdbsolver::input::read_puzzles(&text, None)
-        .into_iter()
-        .take(4)
-        .enumerate()
-    {
-        let (p, want) = (line.puzzle.unwrap(), line.expected.unwrap() as usize);
+    for (i, (p, want)) in korf100().into_iter().take(4).enumerate() {
         let (_, ida) = ida_by_bound(&h, &p, &goal, ida_settings(Pruning::BoardDefault));
         for (budget, threads) in [(2_000, 1), (40_000, 1), (20_000, 2)] {
             let what = format!("instance {}: budget {budget}, {threads} threads", i + 1);

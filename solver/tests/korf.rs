@@ -5,19 +5,9 @@
 
 mod common;
 
-use common::{assert_replays, db663, Ida};
+use common::{assert_replays, db663, korf100 as korf, Ida};
 use pdbformat::{Board, Goal, Puzzle, Symmetry};
 use pdbsolver::{HeuristicChoice, Limits};
-
-/// The instances of bench/korf100.txt with their optimal lengths.
-fn korf() -> Vec<(Puzzle, usize)> {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../bench/korf100.txt");
-    let text = std::fs::read_to_string(path).unwrap();
-    pdbsolver::input::read_puzzles(&text, None)
-        .into_iter()
-        .map(|l| (l.puzzle.unwrap(), l.expected.unwrap() as usize))
-        .collect()
-}
 
 fn pdb(reflect: bool) -> HeuristicChoice {
     HeuristicChoice::Pdb {

@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::{all_distances, db663, distance_key, puzzle_of_key, Rng};
+use common::{all_distances, db663, distance_key, korf100, puzzle_of_key, Rng};
 use pdbformat::{Board, Direction, Goal, Puzzle};
 use pdbsolver::prune::{default_depth, Pruner, FORBIDDEN};
 use pdbsolver::{HeuristicChoice, Ida, Pruning, Search, Solution};
@@ -242,21 +242,15 @@ fn lengths_and_nodes_on_3x4_against_no_pruning() {
 
 #[test]
 fn korf_instances_same_lengths_fewer_nodes() {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../bench/korf100.txt");
-    let text = std::fs::read_to_string(path).unwrap();
     let goal = Goal::blank_first(Board::new(4, 4).unwrap());
     let h = HeuristicChoice::Pdb {
         databases: vec![db663()],
         reflect: true,
     };
     let (mut on_total, mut off_total) = (0, 0);
-    for line in pdbsolver::input::read_puzzles(&text, None)
-        .into_iter()
-        .take(6)
-    {
-        let p = line.puzzle.unwrap();
+    for (p, want) in korf100().into_iter().take(6) {
         let (off, off_nodes) = solve_by_bound(&h, &p, &goal, Pruning::Off);
-        assert_eq!(off.moves.len(), line.expected.unwrap() as usize);
+        assert_eq!(off.moves.len(), want);
         for depth in [8, default_depth(goal.board()), 14] {
             let (on, on_nodes) = solve_by_bound(&h, &p, &goal, Pruning::Depth(depth));
             assert_eq!(on.moves.len(), off.moves.len(), "{p:#} depth {depth}");

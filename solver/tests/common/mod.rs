@@ -431,3 +431,13 @@ pub fn db663() -> std::sync::Arc<pdbsolver::Database> {
     })
     .clone()
 }
+
+/// The instances of bench/korf100.txt with their optimal lengths.
+pub fn korf100() -> Vec<(Puzzle, usize)> {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../bench/korf100.txt");
+    let text = std::fs::read_to_string(path).unwrap();
+    pdbsolver::input::read_puzzles(&text, None)
+        .into_iter()
+        .map(|l| (l.puzzle.unwrap(), l.expected.unwrap() as usize))
+        .collect()
+}
