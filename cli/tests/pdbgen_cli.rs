@@ -452,7 +452,7 @@ fn mtm_class_tables_build_verify_and_describe() {
     values[100] = values[100].wrapping_add(3);
     let goal = pdbformat::Goal::blank_first(pdbformat::Board::new(3, 3).unwrap());
     let table = pdbformat::format::ClassTableSource {
-        axis: pdbformat::rank::ClassAxis::Rows,
+        labels: pdbformat::rank::ClassLabels::Rows,
         encoding: pdbformat::format::Encoding::U8,
         max_value: 20,
         entries: &values,
@@ -471,11 +471,69 @@ fn mtm_class_tables_build_verify_and_describe() {
         .assert()
         .failure()
         .stdout(contains("changes a class table's value by at most 1"));
-    // Partitions are for STM; STM needs one.
+    // Labelled tables beside the rows: one table each, verified, named by info.
+    let out = build(
+        dir.path(),
+        "m3-labelled.pdb",
+        &[
+            "--board",
+            "3x3",
+            "--metric",
+            "mtm",
+            "--classes",
+            "rows",
+            "--classes",
+            "1,2,4/3,5,6/7,8",
+        ],
+    );
+    let h = PdbFile::open(&out).unwrap().header().clone();
+    assert_eq!(h.tables.len(), 2);
+    assert_eq!(
+        h.tables[0].classes,
+        Some(pdbformat::rank::ClassLabels::Rows)
+    );
+    assert!(matches!(
+        h.tables[1].classes,
+        Some(pdbformat::rank::ClassLabels::Cells(_))
+    ));
+    assert_eq!(h.tables[1].entry_count, 9 * 28 * 20);
+    pdbgen().args(["verify"]).arg(&out).assert().success();
+    pdbgen()
+        .args(["info"])
+        .arg(&out)
+        .assert()
+        .success()
+        .stdout(contains("labelled (goal cells 1,2,4/3,5,6/7,8) classes"));
+    // Partitions are for STM; STM needs one; labellings are for MTM and must be whole.
     for (args, msg) in [
         (
             vec!["--board", "3x3", "--metric", "mtm", "--partition", "1-8"],
             "--partition does not apply to --metric mtm",
+        ),
+        (
+            vec!["--board", "3x3", "--partition", "1-8", "--classes", "rows"],
+            "--classes applies to --metric mtm only",
+        ),
+        (
+            vec!["--board", "3x3", "--metric", "mtm", "--classes", "1-4/5-7"],
+            "tile 8 has no class",
+        ),
+        (
+            vec!["--board", "3x3", "--metric", "mtm", "--classes", "rokicki"],
+            "the rokicki labelling is of the 4x4",
+        ),
+        (
+            vec![
+                "--board",
+                "3x3",
+                "--metric",
+                "mtm",
+                "--classes",
+                "rows",
+                "--classes",
+                "rows",
+            ],
+            "asked for twice",
         ),
         (vec!["--board", "3x3"], "--partition is required"),
         (vec!["--board", "3x3", "--metric", "fast"], "unknown metric"),

@@ -5,7 +5,7 @@ use pdbformat::format::{
     write_class_pdb, write_pdb, ClassTableSource, Compression, Encoding, FormatError, LoadOptions,
     PdbFile, TableSource, WriteOptions, FORMAT_VERSION,
 };
-use pdbformat::rank::{ClassAxis, ClassIndex, TableKind};
+use pdbformat::rank::{CellClasses, ClassIndex, ClassLabels, TableKind};
 use pdbformat::{Board, Goal, Metric, Pattern};
 use sha2::{Digest as _, Sha256};
 use std::path::Path;
@@ -20,19 +20,19 @@ fn goal() -> Goal {
 /// A file of a row table and a column table on the 3×3 with made-up entries.
 fn class_file(dir: &Path, compression: Compression) -> (Vec<u8>, Vec<Vec<u8>>) {
     let g = goal();
-    let n = ClassIndex::for_goal(&g, ClassAxis::Rows).unwrap().len() as usize;
+    let n = ClassIndex::for_goal(&g, ClassLabels::Rows).unwrap().len() as usize;
     let rows: Vec<u8> = (0..n).map(|i| (i % 13) as u8).collect();
     let cols: Vec<u8> = (0..n).map(|i| (i % 7) as u8).collect();
     let path = dir.join(format!("classes-{compression}.pdb"));
     let tables = [
         ClassTableSource {
-            axis: ClassAxis::Rows,
+            labels: ClassLabels::Rows,
             encoding: Encoding::U8,
             max_value: 12,
             entries: &rows,
         },
         ClassTableSource {
-            axis: ClassAxis::Columns,
+            labels: ClassLabels::Columns,
             encoding: Encoding::U8,
             max_value: 6,
             entries: &cols,
@@ -72,8 +72,8 @@ fn class_tables_round_trip_with_their_metric() {
         f.verify().unwrap();
         let h = f.header();
         assert_eq!(h.metric, Metric::Mtm);
-        assert_eq!(h.tables[0].classes, Some(ClassAxis::Rows));
-        assert_eq!(h.tables[1].classes, Some(ClassAxis::Columns));
+        assert_eq!(h.tables[0].classes, Some(ClassLabels::Rows));
+        assert_eq!(h.tables[1].classes, Some(ClassLabels::Columns));
         assert_eq!(h.tables[0].pattern.len(), 8);
         assert_eq!(h.tables[0].kind, TableKind::ZeroAware);
         for (i, e) in entries.iter().enumerate() {
@@ -81,6 +81,53 @@ fn class_tables_round_trip_with_their_metric() {
             assert_eq!(&t.bytes[..], &e[..]);
         }
     }
+}
+
+/// The 3×3 labelling {1,5}, {2,3,6}, {4,7,8} of the blank-last goal.
+fn labels() -> ClassLabels {
+    let groups = vec![vec![1, 5], vec![2, 3, 6], vec![4, 7, 8]];
+    ClassLabels::Cells(CellClasses::from_tile_groups(&goal(), &groups).unwrap())
+}
+
+#[test]
+fn labelled_class_tables_round_trip_and_hostile_labels_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let g = goal();
+    let n = ClassIndex::for_goal(&g, labels()).unwrap().len() as usize;
+    let entries: Vec<u8> = (0..n).map(|i| (i % 11) as u8).collect();
+    let path = dir.path().join("labelled.pdb");
+    let table = ClassTableSource {
+        labels: labels(),
+        encoding: Encoding::U8,
+        max_value: 10,
+        entries: &entries,
+    };
+    write_class_pdb(&path, &g, Metric::Mtm, &[table], &WriteOptions::default()).unwrap();
+    let base = std::fs::read(&path).unwrap();
+    let d0 = 40;
+    assert_eq!(base[d0], 4, "the kind code of labelled classes");
+    // Tile t's class at d0 + 104 + t - 1.
+    assert_eq!(&base[d0 + 104..d0 + 112], &[0, 1, 1, 2, 0, 1, 2, 2]);
+    let f = PdbFile::from_bytes(base.clone()).unwrap();
+    f.verify().unwrap();
+    assert_eq!(f.header().tables[0].classes, Some(labels()));
+    assert_eq!(f.header().tables[0].pattern.len(), 8);
+    assert_eq!(
+        &f.load(0, LoadOptions::default()).unwrap().bytes[..],
+        &entries[..]
+    );
+    let hostile = |at: usize, v: u8| {
+        let mut b = base.clone();
+        b[at] = v;
+        reseal(&mut b);
+        field_of(b)
+    };
+    // A class with no tile, a tile without a class, more classes than tiles allow.
+    assert_eq!(hostile(d0 + 104, 4), "table 0 classes");
+    assert_eq!(hostile(d0 + 105, 0xff), "table 0 classes");
+    assert_eq!(hostile(d0 + 111, 9), "table 0 classes");
+    // Labels that change the class sizes change the entry count.
+    assert_eq!(hostile(d0 + 104, 1), "table 0 entry count");
 }
 
 #[test]
@@ -140,9 +187,11 @@ fn hostile_class_descriptors_are_refused() {
         }),
         "table 0 kind"
     );
-    for k in [4u8, 0xff] {
+    for k in [5u8, 0xff] {
         assert_eq!(hostile(&|b| b[d0] = k), "table 0 kind");
     }
+    // A row table's tiles (1 … 8) read as a labelling leave class 0 empty.
+    assert_eq!(hostile(&|b| b[d0] = 4), "table 0 classes");
     // A class table with a pattern scheme, and a pattern table with the class scheme.
     for s in [0u8, 1, 3] {
         assert_eq!(hostile(&|b| b[d0 + 1] = s), "table 0 index scheme");
@@ -188,7 +237,7 @@ fn writers_refuse_what_class_tables_cannot_hold() {
     let entries = vec![0u8; 5040];
     let path = dir.path().join("bad.pdb");
     let table = |encoding, entries: &'static [u8]| ClassTableSource {
-        axis: ClassAxis::Rows,
+        labels: ClassLabels::Rows,
         encoding,
         max_value: 0,
         entries,

@@ -6,24 +6,24 @@
 use crate::byte_table::UNREACHED;
 use crate::classes::ClassBoard;
 use crate::semantic::{checks, Violation};
-use pdbformat::rank::{ClassAxis, ClassIndex};
+use pdbformat::rank::{ClassIndex, ClassLabels};
 use pdbformat::{Goal, Metric};
 use rayon::prelude::*;
 
 /// Entries per unit of work.
 const CHUNK: usize = 1 << 16;
 
-/// The violations of the class table `values` of `goal`'s board along `axis` in `metric`
+/// The violations of the class table `values` of `goal`'s board labelled by `labels` in `metric`
 /// (its length is the index's, as the reader checked); `progress` gets the entries checked
 /// so far per chunk.
 pub(crate) fn check_class_table(
     goal: &Goal,
-    axis: ClassAxis,
+    labels: ClassLabels,
     metric: Metric,
     values: &[u8],
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<Vec<Violation>, pdbformat::rank::IndexError> {
-    let index = ClassIndex::for_goal(goal, axis)?;
+    let index = ClassIndex::for_goal(goal, labels)?;
     let mut masks = [0u64; 64];
     index.goal_masks(&mut masks[..index.classes()]);
     let goal_index = index.rank(index.blank_goal(), &masks[..index.classes()]);
@@ -112,10 +112,11 @@ mod tests {
         let goal = Goal::blank_last(Board::new(3, 3).unwrap());
         for metric in Metric::ALL {
             let (entries, _) =
-                build_class_table(&goal, ClassAxis::Rows, metric, Some(2), 0, &NoProgress).unwrap();
+                build_class_table(&goal, ClassLabels::Rows, metric, Some(2), 0, &NoProgress)
+                    .unwrap();
             let mut values = entries.to_vec();
             let check =
-                |v: &[u8]| check_class_table(&goal, ClassAxis::Rows, metric, v, &|_| {}).unwrap();
+                |v: &[u8]| check_class_table(&goal, ClassLabels::Rows, metric, v, &|_| {}).unwrap();
             assert!(check(&values).is_empty());
             let i = values.iter().position(|&v| v > 3).unwrap();
             values[i] += 2;

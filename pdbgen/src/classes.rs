@@ -1,8 +1,8 @@
-//! Class tables: the breadth-first search over goal-row (or goal-column) class boards, in
-//! either move metric, and the file of them ([`build_class_file`]).
+//! Class tables: the breadth-first search over class boards, in either move metric, and the
+//! file of them ([`build_class_file`]).
 //!
-//! A class board keeps the blank exactly and knows every tile only by the row (or column) of
-//! its goal cell ([`ClassIndex`]). Moves of either metric map class boards onto class boards
+//! A class board keeps the blank exactly and knows every tile only by its class: the row or
+//! column of its goal cell, or a class given per goal cell ([`ClassIndex`]). Moves of either metric map class boards onto class boards
 //! and can be undone by a move of the same kind, so a BFS from the goal's class board gives
 //! every board's exact distance in the abstraction: an admissible estimate of the positions
 //! it abstracts. Unlike sums of disjoint pattern tables, it stays admissible in the
@@ -20,7 +20,7 @@ use crate::observer::{BuildObserver, TableSummary};
 use crate::pool::in_pool;
 use crate::stats::ValueStats;
 use pdbformat::format::{write_class_pdb, ClassTableSource, Encoding, WriteOptions};
-use pdbformat::rank::{ClassAxis, ClassIndex};
+use pdbformat::rank::{ClassIndex, ClassLabels};
 use pdbformat::{Goal, Metric, Pattern, TableKind};
 use rayon::prelude::*;
 use std::path::Path;
@@ -34,6 +34,8 @@ pub struct ClassBuildRequest {
     pub goal: Goal,
     /// The metric the tables count moves in.
     pub metric: Metric,
+    /// The labellings, one table each ([`default_labels`] for the goal-row tables).
+    pub labels: Vec<ClassLabels>,
     /// Worker threads; `None` for all cores.
     pub threads: Option<usize>,
     /// Entry encoding (`u8` or `u4`); `None` for `u4` when every value fits, `u8` otherwise.
@@ -42,21 +44,21 @@ pub struct ClassBuildRequest {
     pub write: WriteOptions,
 }
 
-/// The class tables a file for `goal` holds: the goal-row table, and the goal-column table
-/// unless the transposed row lookup serves (a square board with the blank's goal cell on the
-/// main diagonal, where transposing maps the goal's class board onto itself).
-pub fn class_axes(goal: &Goal) -> Vec<ClassAxis> {
+/// The goal-row class tables of `goal`: the goal-row table, and the goal-column table unless
+/// the transposed row lookup serves (a square board with the blank's goal cell on the main
+/// diagonal, where transposing maps the goal's class board onto itself).
+pub fn default_labels(goal: &Goal) -> Vec<ClassLabels> {
     let board = goal.board();
     let b = goal.blank_cell();
     if board.is_square() && board.row(b) == board.col(b) {
-        vec![ClassAxis::Rows]
+        vec![ClassLabels::Rows]
     } else {
-        vec![ClassAxis::Rows, ClassAxis::Columns]
+        vec![ClassLabels::Rows, ClassLabels::Columns]
     }
 }
 
-/// Builds the class tables of `req` ([`class_axes`]) and writes them to `path`; returns each
-/// table's summary. On any error nothing is left under `path`.
+/// Builds the class tables of `req` (one per labelling) and writes them to `path`; returns
+/// each table's summary. On any error nothing is left under `path`.
 pub fn build_class_file(
     req: &ClassBuildRequest,
     path: &Path,
@@ -65,12 +67,14 @@ pub fn build_class_file(
     if matches!(req.encoding, Some(e) if e == Encoding::Bit1) {
         return Err(BuildError::Bit1NeedsZeroAware);
     }
-    let axes = class_axes(&req.goal);
-    let mut built = Vec::with_capacity(axes.len());
-    for (t, &axis) in axes.iter().enumerate() {
+    if req.labels.is_empty() {
+        return Err(BuildError::NoClasses);
+    }
+    let mut built = Vec::with_capacity(req.labels.len());
+    for (t, &labels) in req.labels.iter().enumerate() {
         built.push(build_class_table(
             &req.goal,
-            axis,
+            labels,
             req.metric,
             req.threads,
             t,
@@ -94,9 +98,9 @@ pub fn build_class_file(
             _ => pdbformat::format::encode_entries(e, encoding),
         })
         .collect();
-    let sources: Vec<ClassTableSource<'_>> = (axes.iter().zip(&built).zip(&encoded))
-        .map(|((&axis, (_, s)), entries)| ClassTableSource {
-            axis,
+    let sources: Vec<ClassTableSource<'_>> = (req.labels.iter().zip(&built).zip(&encoded))
+        .map(|((&labels, (_, s)), entries)| ClassTableSource {
+            labels,
             encoding,
             max_value: s.max_value,
             entries,
@@ -112,12 +116,12 @@ pub fn build_class_file(
     Ok(built.into_iter().map(|(_, s)| s).collect())
 }
 
-/// Builds the class table of `goal`'s board and blank cell along `axis` in `metric`, as table
+/// Builds the class table of `goal`'s board and blank cell labelled by `labels` in `metric`, as table
 /// number `table` for `observer`: its entries (one exact distance per class board, in the
 /// order of [`ClassIndex`]) and its summary.
 pub fn build_class_table(
     goal: &Goal,
-    axis: ClassAxis,
+    labels: ClassLabels,
     metric: Metric,
     threads: Option<usize>,
     table: usize,
@@ -126,8 +130,8 @@ pub fn build_class_table(
     let board = goal.board();
     let all: Vec<usize> = (1..board.cells()).collect();
     let pattern = Pattern::new(board, &all).expect("every tile is a pattern");
-    let index = ClassIndex::for_goal(goal, axis).map_err(|source| BuildError::Index {
-        pattern: format!("goal-{} classes", axis.name()),
+    let index = ClassIndex::for_goal(goal, labels).map_err(|source| BuildError::Index {
+        pattern: format!("{labels} classes"),
         source,
     })?;
     observer.table_started(table, &pattern, TableKind::ZeroAware, index.len());
@@ -292,7 +296,7 @@ mod tests {
     use std::collections::{HashMap, VecDeque};
 
     /// The class table by a plain BFS over class boards held as cell arrays in a hash map.
-    fn brute_force(goal: &Goal, axis: ClassAxis, metric: Metric) -> HashMap<Vec<u8>, u8> {
+    fn brute_force(goal: &Goal, labels: ClassLabels, metric: Metric) -> HashMap<Vec<u8>, u8> {
         let board = goal.board();
         let n = board.cells();
         let start: Vec<u8> = (0..n)
@@ -300,7 +304,7 @@ mod tests {
                 if c == goal.blank_cell() {
                     u8::MAX
                 } else {
-                    axis.class_of(board, c) as u8
+                    labels.class_of(board, c) as u8
                 }
             })
             .collect();
@@ -333,7 +337,14 @@ mod tests {
         for (w, h) in [(3, 3), (2, 4), (4, 2), (3, 2)] {
             let board = pdbformat::Board::new(w, h).unwrap();
             for goal in [Goal::blank_first(board), Goal::blank_last(board)] {
-                for axis in [ClassAxis::Rows, ClassAxis::Columns] {
+                // Rows, columns, and every tile's class its number mod 3 (neither).
+                let thirds: Vec<Vec<usize>> = (0..3)
+                    .map(|c| (1..board.cells()).filter(|t| t % 3 == c).collect())
+                    .collect();
+                let thirds = ClassLabels::Cells(
+                    pdbformat::rank::CellClasses::from_tile_groups(&goal, &thirds).unwrap(),
+                );
+                for axis in [ClassLabels::Rows, ClassLabels::Columns, thirds] {
                     for metric in Metric::ALL {
                         let index = ClassIndex::for_goal(&goal, axis).unwrap();
                         let (entries, summary) =

@@ -27,6 +27,9 @@ pub enum BuildError {
         #[source]
         source: IndexError,
     },
+    /// A class file asked for without any labelling.
+    #[error("a class file needs at least one labelling")]
+    NoClasses,
     /// bit1 entries asked for zero-unaware tables.
     #[error("bit1 entries need zero-aware tables (zero-unaware values can change by more than 1 per move)")]
     Bit1NeedsZeroAware,
@@ -182,6 +185,7 @@ impl BuildError {
             BuildError::Standard(_)
                 | BuildError::Index { .. }
                 | BuildError::Bit1NeedsZeroAware
+                | BuildError::NoClasses
                 | BuildError::UnreachedNeedsU8 { .. }
                 | BuildError::TooLargeForU4 { .. }
                 | BuildError::TooDeep { .. }

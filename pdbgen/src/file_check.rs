@@ -229,14 +229,14 @@ fn check_values(
     };
     obs.semantics_started(i, &t.pattern, t.entry_count);
     let violations = match t.classes {
-        Some(axis) => {
-            crate::class_check::check_class_table(&h.goal, axis, h.metric, &values, &|n| {
+        Some(labels) => {
+            crate::class_check::check_class_table(&h.goal, labels, h.metric, &values, &|n| {
                 obs.semantics_progress(i, n)
             })
             .map_err(|source| VerifyError::Check {
                 table: i,
                 source: crate::error::CheckError::Index {
-                    pattern: format!("goal-{axis} classes"),
+                    pattern: format!("{labels} classes"),
                     source,
                 },
             })?

@@ -5,9 +5,10 @@
 mod common;
 
 use pdbformat::format::WriteOptions;
+use pdbformat::rank::ClassLabels;
 use pdbformat::testkit::{PositionDistances, XorShift};
 use pdbformat::{Board, Goal, Metric, TableKind};
-use pdbgen::{build_class_file, ClassBuildRequest, NoProgress};
+use pdbgen::{build_class_file, default_labels, ClassBuildRequest, NoProgress};
 use pdbsolver::heuristic::{
     ClassHeuristic, Heuristic, MoveTable, PdbHeuristic, Position, MAX_CELLS,
 };
@@ -16,10 +17,19 @@ use std::path::Path;
 use std::sync::Arc;
 
 fn class_db(dir: &Path, goal: &Goal, metric: Metric) -> Arc<Database> {
-    let path = dir.join(format!("classes-{}-{metric}.pdb", goal.blank_cell()));
+    class_db_of(dir, goal, metric, default_labels(goal))
+}
+
+fn class_db_of(dir: &Path, goal: &Goal, metric: Metric, labels: Vec<ClassLabels>) -> Arc<Database> {
+    let path = dir.join(format!(
+        "classes-{}-{metric}-{}.pdb",
+        goal.blank_cell(),
+        labels.len()
+    ));
     let req = ClassBuildRequest {
         goal: goal.clone(),
         metric,
+        labels,
         threads: Some(2),
         encoding: None,
         write: WriteOptions::default(),
@@ -104,6 +114,52 @@ fn class_heuristic_is_admissible_on_every_three_by_three_position() {
         // blank-first goal).
         assert!(exact * 20 > all, "{goal}: exact on {exact} of {all}");
         check_incremental(&h, &goal, 3000);
+    }
+}
+
+#[test]
+fn labelled_tables_beside_the_rows_stay_admissible_and_prune_more() {
+    let dir = tempfile::tempdir().unwrap();
+    let board = Board::new(3, 3).unwrap();
+    let goal = Goal::blank_first(board);
+    let rows = ClassHeuristic::new(&class_db(dir.path(), &goal, Metric::Mtm), &goal).unwrap();
+    assert_eq!(rows.lookups(), 2, "the row table and its transpose");
+    let (rows_exact, _) = check_admissible(&rows, &goal);
+    // A labelling that transposing changes (two lookups), and one that transposing only
+    // renames (the quadrant-like {1,3,4}/{2,5,6,7,8}: one lookup).
+    let odd = ClassLabels::parse(&goal, "1,2,4/3,5,6/7,8").unwrap();
+    let sym = ClassLabels::parse(&goal, "1,3,4/2,5,6,7,8").unwrap();
+    let labels = vec![ClassLabels::Rows, odd, sym];
+    let db = class_db_of(dir.path(), &goal, Metric::Mtm, labels.clone());
+    let got: Vec<ClassLabels> = db.class_tables().iter().map(|t| t.labels).collect();
+    assert_eq!(got, labels, "the labellings read back from the file");
+    let h = ClassHeuristic::new(&db, &goal).unwrap();
+    assert_eq!(h.lookups(), 5);
+    let (exact, all) = check_admissible(&h, &goal);
+    assert_eq!(all, 181_440);
+    assert!(
+        exact > rows_exact,
+        "exact on {exact} against {rows_exact} with rows alone"
+    );
+    check_incremental(&h, &goal, 3000);
+    // A sample of positions: the maximum is at least the rows' value, and MTM IDA* with the
+    // file finds the exact distance.
+    let oracle = PositionDistances::new(&goal, Metric::Mtm);
+    let search = pdbsolver::Search {
+        metric: Metric::Mtm,
+        ..pdbsolver::Search::new(pdbsolver::AlgorithmName::Ida)
+    };
+    let choice = pdbsolver::HeuristicChoice::Pdb {
+        databases: vec![db.clone()],
+        reflect: true,
+    };
+    for (cells, d) in oracle.iter().step_by(97) {
+        let t = tiles_of(cells);
+        assert!(h.value(&h.init(&t)) >= rows.value(&rows.init(&t)));
+        let tiles: Vec<u16> = cells.iter().map(|&c| c as u16).collect();
+        let p = pdbformat::Puzzle::new(board, &tiles).unwrap();
+        let sol = pdbsolver::solve(&search, &choice, &p, &goal).unwrap();
+        assert_eq!(sol.len(), d as usize, "{p:#}");
     }
 }
 

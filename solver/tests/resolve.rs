@@ -289,6 +289,7 @@ fn a_multi_tile_class_table_in_a_search_folder_is_passed_over_in_silence() {
     let req = pdbgen::ClassBuildRequest {
         goal: goal33(),
         metric: pdbformat::Metric::Mtm,
+        labels: pdbgen::default_labels(&goal33()),
         threads: Some(1),
         encoding: None,
         write: pdbformat::format::WriteOptions::default(),

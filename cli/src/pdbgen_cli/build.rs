@@ -7,11 +7,12 @@ use anyhow::{bail, Result};
 use clap::Args;
 use indicatif::HumanCount;
 use pdbformat::format::WriteOptions;
+use pdbformat::rank::ClassLabels;
 use pdbformat::system::available_memory;
 use pdbformat::units::bytes;
 use pdbformat::{Metric, Partition};
 use pdbgen::{
-    build_class_file, build_file, build_file_with_state, class_axes, plan, BuildRequest,
+    build_class_file, build_file, build_file_with_state, default_labels, plan, BuildRequest,
     BuildState, ClassBuildRequest, StateOptions,
 };
 use std::path::PathBuf;
@@ -36,6 +37,13 @@ pub struct BuildArgs {
     /// diagonal, where the row table looked up on the transposed position serves).
     #[arg(long, default_value = "stm")]
     metric: String,
+    /// With --metric mtm, the class tables to build, one per use: `rows` (the goal-row
+    /// tables above, the default), `columns`, `rokicki` (Rokicki's 4x4 labelling, whose
+    /// classes follow neither rows nor columns; with its transposed lookup it prunes more
+    /// than goal rows), or the tiles of each class, such as 1,2,4,5/3,6,7,10,11/8,9,12,13/14,15.
+    /// The solver takes the maximum over every table of the file.
+    #[arg(long = "classes", value_name = "LABELLING")]
+    classes: Vec<String>,
     /// Goal: blank-first (0 1 2 ...), blank-last (1 2 ... 0) or an explicit tile list.
     #[arg(long, default_value = "blank-first")]
     goal: String,
@@ -88,6 +96,9 @@ pub fn run(a: BuildArgs) -> Result<ExitCode> {
     let metric: Metric = a.metric.parse().map_err(|e| anyhow::anyhow!("{e}"))?;
     if metric == Metric::Mtm {
         return classes(goal, &a);
+    }
+    if !a.classes.is_empty() {
+        bail!("--classes applies to --metric mtm only (STM databases are pattern tables: --partition)");
     }
     let Some(partition) = &a.partition else {
         bail!("--partition is required with --metric stm (a preset such as 663, or patterns such as 1-7/8-15)");
@@ -169,7 +180,8 @@ pub fn run(a: BuildArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// `--metric mtm`: the goal-row (and goal-column) class tables, built in memory and written.
+/// `--metric mtm`: the class tables of `--classes` (goal rows by default), built in memory
+/// and written.
 fn classes(goal: pdbformat::Goal, a: &BuildArgs) -> Result<ExitCode> {
     if a.partition.is_some() {
         bail!("--partition does not apply to --metric mtm: its tables cover every tile by goal row (sums of disjoint pattern tables are not admissible when one move can slide tiles of several patterns)");
@@ -177,9 +189,27 @@ fn classes(goal: pdbformat::Goal, a: &BuildArgs) -> Result<ExitCode> {
     if a.distributed {
         bail!("--distributed builds STM pattern tables only; an MTM class table is built on one machine");
     }
+    let mut labels = Vec::new();
+    for spec in (a.classes.iter().map(String::as_str)).chain(a.classes.is_empty().then_some("rows"))
+    {
+        let parsed = ClassLabels::parse(&goal, spec)
+            .map_err(|e| anyhow::anyhow!("--classes {spec}: {e}"))?;
+        let add = if parsed == ClassLabels::Rows {
+            default_labels(&goal)
+        } else {
+            vec![parsed]
+        };
+        for l in add {
+            if labels.contains(&l) {
+                bail!("--classes: the {l} table is asked for twice");
+            }
+            labels.push(l);
+        }
+    }
     let req = ClassBuildRequest {
         goal,
         metric: Metric::Mtm,
+        labels,
         threads: a.threads,
         encoding: a.encoding.as_deref().map(parse_encoding).transpose()?,
         write: WriteOptions {
@@ -188,11 +218,13 @@ fn classes(goal: pdbformat::Goal, a: &BuildArgs) -> Result<ExitCode> {
             ..WriteOptions::default()
         },
     };
-    let axes = class_axes(&req.goal);
-    let entries = pdbformat::rank::ClassIndex::for_goal(&req.goal, axes[0])?.len();
-    let names: Vec<&str> = axes.iter().map(|x| x.name()).collect();
+    let mut entries = 0;
+    for labels in &req.labels {
+        entries = entries.max(pdbformat::rank::ClassIndex::for_goal(&req.goal, *labels)?.len());
+    }
+    let names: Vec<String> = req.labels.iter().map(|x| x.to_string()).collect();
     eprintln!(
-        "building MTM class tables ({}) for {}, goal {}: {} entries each, peak memory about {}",
+        "building MTM class tables ({}) for {}, goal {}: up to {} entries each, peak memory about {}",
         names.join(", "),
         req.goal.board(),
         req.goal,
@@ -211,10 +243,10 @@ fn classes(goal: pdbformat::Goal, a: &BuildArgs) -> Result<ExitCode> {
         "mean",
         "seconds"
     );
-    for (axis, s) in axes.iter().zip(&summaries) {
+    for (labels, s) in req.labels.iter().zip(&summaries) {
         crate::output::outln!(
             "{:<8} {:>14} {:>4} {:>8.3} {:>9.2}",
-            axis.name(),
+            labels.name(),
             s.entries,
             s.max_value,
             s.mean_value,

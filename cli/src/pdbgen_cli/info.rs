@@ -59,7 +59,7 @@ pub fn run(a: InfoArgs) -> Result<ExitCode> {
             t.pattern.len()
         );
         match t.classes {
-            Some(axis) => outln!("  kind:      goal-{axis} classes (index class-board)"),
+            Some(labels) => outln!("  kind:      {labels} classes (index class-board)"),
             None => outln!("  kind:      {} (index {})", t.kind, t.kind.scheme().name()),
         }
         outln!(

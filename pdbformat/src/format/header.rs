@@ -10,7 +10,7 @@ use crate::board::Board;
 use crate::goal::Goal;
 use crate::metric::Metric;
 use crate::pattern::Pattern;
-use crate::rank::{ClassAxis, ClassIndex, IndexScheme, TableKind};
+use crate::rank::{CellClasses, ClassIndex, ClassLabels, IndexScheme, TableKind};
 
 /// The eight bytes every PDB file starts with (`\x89PDB\r\n\x1a\n`: non-ASCII first byte and
 /// line-ending bytes catch text-mode transfers, as in PNG).
@@ -48,10 +48,10 @@ pub struct Header {
 pub struct TableHeader {
     /// Zero-aware or zero-unaware; class tables, which keep the blank exactly, are zero-aware.
     pub kind: TableKind,
-    /// For a class table (version 2): the axis naming each tile's class (its goal row or goal
-    /// column); its pattern is then every tile and its index a [`ClassIndex`]. `None` for a
-    /// pattern table.
-    pub classes: Option<ClassAxis>,
+    /// For a class table (version 2): the labelling naming each tile's class (its goal row,
+    /// its goal column, or a class per goal cell); its pattern is then every tile and its
+    /// index a [`ClassIndex`]. `None` for a pattern table.
+    pub classes: Option<ClassLabels>,
     /// How entries are packed.
     pub encoding: Encoding,
     /// How the payload is stored.
@@ -161,7 +161,10 @@ impl Header {
             }
             b.extend_from_slice(&t.stored_digest.0);
             b.extend_from_slice(&t.raw_digest.0);
-            b.extend_from_slice(t.pattern.tiles());
+            match t.classes {
+                Some(ClassLabels::Cells(l)) => b.extend_from_slice(&l.by_tile(&self.goal)),
+                _ => b.extend_from_slice(t.pattern.tiles()),
+            }
             pad8(&mut b);
         }
         let sum = Digest::of(&b);
@@ -299,18 +302,23 @@ fn decode_table(
 ) -> Result<TableHeader, FormatError> {
     let board = goal.board();
     let field = |name: &str| format!("table {i} {name}");
-    let (kind, classes) = match (c.u8()?, version) {
+    let code = c.u8()?;
+    // A labelled class table (code 4) gives the class of every tile in place of the pattern's
+    // tiles: its labelling is read with them, below.
+    let labelled = code == 4 && version >= 2;
+    let (kind, mut classes) = match (code, version) {
         (0, _) => (TableKind::ZeroUnaware, None),
         (1, _) => (TableKind::ZeroAware, None),
-        (2, 2..) => (TableKind::ZeroAware, Some(ClassAxis::Rows)),
-        (3, 2..) => (TableKind::ZeroAware, Some(ClassAxis::Columns)),
+        (2, 2..) => (TableKind::ZeroAware, Some(ClassLabels::Rows)),
+        (3, 2..) => (TableKind::ZeroAware, Some(ClassLabels::Columns)),
+        (4, 2..) => (TableKind::ZeroAware, None),
         (k, _) => {
             return Err(FormatError::invalid(
                 field("kind"),
                 format!(
                     "code {k}; known in version {version}: 0 zero-unaware, 1 zero-aware{}",
                     if version >= 2 {
-                        ", 2 goal-row classes, 3 goal-column classes"
+                        ", 2 goal-row classes, 3 goal-column classes, 4 labelled classes"
                     } else {
                         ""
                     }
@@ -320,11 +328,13 @@ fn decode_table(
     };
     let scheme = c.u8()?;
     let want = match classes {
+        _ if labelled => CLASS_SCHEME,
         Some(_) => CLASS_SCHEME,
         None => scheme_code(kind.scheme()),
     };
     if scheme != want {
         let (what, name) = match classes {
+            _ if labelled => ("labelled class".to_string(), "class-board"),
             Some(a) => (format!("goal-{} class", a.name()), "class-board"),
             None => (kind.to_string(), kind.scheme().name()),
         };
@@ -360,6 +370,24 @@ fn decode_table(
         ));
     }
     let tiles = c.take(k)?;
+    if labelled {
+        if k != board.cells() - 1 {
+            return Err(FormatError::invalid(
+                field("pattern size"),
+                format!("{k}; a class table holds every tile, {}", board.cells() - 1),
+            ));
+        }
+        let l = CellClasses::from_tiles(goal, tiles)
+            .map_err(|why| FormatError::invalid(field("classes"), why))?;
+        classes = Some(ClassLabels::Cells(l));
+    }
+    let every: Vec<u8>;
+    let tiles = if labelled {
+        every = (1..board.cells() as u8).collect();
+        &every[..]
+    } else {
+        tiles
+    };
     if tiles.windows(2).any(|w| w[0] >= w[1]) {
         return Err(FormatError::invalid(
             field("pattern"),
@@ -371,14 +399,14 @@ fn decode_table(
         .map_err(|e| FormatError::invalid(field("pattern"), e.to_string()))?;
     c.align8()?;
     let expected_entries = match classes {
-        Some(axis) => {
+        Some(labels) => {
             if k != board.cells() - 1 {
                 return Err(FormatError::invalid(
                     field("pattern size"),
                     format!("{k}; a class table holds every tile, {}", board.cells() - 1),
                 ));
             }
-            ClassIndex::for_goal(goal, axis)
+            ClassIndex::for_goal(goal, labels)
                 .map_err(|e| FormatError::invalid(field("pattern size"), e.to_string()))?
                 .len()
         }
@@ -481,8 +509,9 @@ const CLASS_SCHEME: u8 = 2;
 /// The kind and index scheme codes of a table.
 fn table_codes(t: &TableHeader) -> (u8, u8) {
     match (t.classes, t.kind) {
-        (Some(ClassAxis::Rows), _) => (2, CLASS_SCHEME),
-        (Some(ClassAxis::Columns), _) => (3, CLASS_SCHEME),
+        (Some(ClassLabels::Rows), _) => (2, CLASS_SCHEME),
+        (Some(ClassLabels::Columns), _) => (3, CLASS_SCHEME),
+        (Some(ClassLabels::Cells(_)), _) => (4, CLASS_SCHEME),
         (None, TableKind::ZeroUnaware) => (0, scheme_code(t.kind.scheme())),
         (None, TableKind::ZeroAware) => (1, scheme_code(t.kind.scheme())),
     }

@@ -11,7 +11,7 @@ use super::symmetric;
 use crate::goal::Goal;
 use crate::metric::Metric;
 use crate::pattern::Pattern;
-use crate::rank::{entry_count, ClassAxis, ClassIndex, TableKind};
+use crate::rank::{entry_count, ClassIndex, ClassLabels, TableKind};
 use sha2::{Digest as _, Sha256};
 use std::io::{self, Seek, SeekFrom, Write};
 use std::path::Path;
@@ -86,12 +86,12 @@ pub struct TableShape<'a> {
     pub max_value: u8,
 }
 
-/// One class table to write (see [`write_class_pdb`]): its axis and its encoded entries, in
+/// One class table to write (see [`write_class_pdb`]): its labelling and its encoded entries, in
 /// the order of [`ClassIndex`].
 #[derive(Clone, Copy, Debug)]
 pub struct ClassTableSource<'a> {
-    /// Goal rows or goal columns.
-    pub axis: ClassAxis,
+    /// Goal rows, goal columns or a class per goal cell.
+    pub labels: ClassLabels,
     /// How `entries` is packed (`u8` or `u4`).
     pub encoding: Encoding,
     /// The largest value in the table.
@@ -126,7 +126,7 @@ pub fn write_class_pdb(
         .iter()
         .map(|t| Shape {
             kind: TableKind::ZeroAware,
-            classes: Some(t.axis),
+            classes: Some(t.labels),
             pattern: &all,
             encoding: t.encoding,
             max_value: t.max_value,
@@ -144,7 +144,7 @@ pub fn write_class_pdb(
 #[derive(Clone, Copy)]
 struct Shape<'a> {
     kind: TableKind,
-    classes: Option<ClassAxis>,
+    classes: Option<ClassLabels>,
     pattern: &'a Pattern,
     encoding: Encoding,
     max_value: u8,
@@ -154,7 +154,7 @@ impl Shape<'_> {
     /// The number of entries of this table for `goal`.
     fn entries(&self, goal: &Goal) -> Result<u64, crate::rank::IndexError> {
         match self.classes {
-            Some(axis) => Ok(ClassIndex::for_goal(goal, axis)?.len()),
+            Some(labels) => Ok(ClassIndex::for_goal(goal, labels)?.len()),
             None => entry_count(goal.board(), self.pattern.len(), self.kind),
         }
     }

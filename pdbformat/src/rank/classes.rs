@@ -1,6 +1,6 @@
-//! Goal-row (or goal-column) class boards: the abstraction of multi-tile-metric tables.
+//! Class boards: the abstraction of multi-tile-metric tables.
 //!
-//! Every tile is known only by its *class*, the row (or column) of its goal cell; the blank is
+//! Every tile is known only by its *class* (`rank/class_labels.rs` says which); the blank is
 //! kept exactly. A move of the multi-tile metric maps class boards onto class boards, so the
 //! distance between class boards never exceeds the distance between the positions they
 //! abstract, in either metric.
@@ -10,58 +10,17 @@
 //! among the cells left after class 0, and so on; the last class takes the cells that remain.
 //! A class board is given as the blank's cell and one cell mask per class.
 
+use super::class_labels::{CellClasses, ClassLabels};
 use super::{binomial::Binomials, permutation::MAX_ENTRIES, IndexError};
 use crate::board::Board;
 use crate::goal::Goal;
-use std::fmt;
 
-/// Which coordinate of its goal cell names a tile's class.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum ClassAxis {
-    /// The goal row (tables looked up as they are, and transposed on square boards).
-    Rows,
-    /// The goal column (for boards where the transposed row lookup does not apply).
-    Columns,
-}
-
-impl ClassAxis {
-    /// The name used in reports: `rows` or `columns`.
-    pub fn name(self) -> &'static str {
-        match self {
-            ClassAxis::Rows => "rows",
-            ClassAxis::Columns => "columns",
-        }
-    }
-
-    /// The class of a tile whose goal cell is `cell`.
-    #[inline]
-    pub fn class_of(self, board: Board, cell: usize) -> usize {
-        match self {
-            ClassAxis::Rows => board.row(cell),
-            ClassAxis::Columns => board.col(cell),
-        }
-    }
-
-    /// How many classes the board has along this axis.
-    pub fn classes(self, board: Board) -> usize {
-        match self {
-            ClassAxis::Rows => board.height(),
-            ClassAxis::Columns => board.width(),
-        }
-    }
-}
-
-impl fmt::Display for ClassAxis {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-/// The dense numbering of the class boards of one board, axis and goal cell of the blank.
+/// The dense numbering of the class boards of one board, labelling and goal cell of the
+/// blank.
 #[derive(Clone, Debug)]
 pub struct ClassIndex {
     board: Board,
-    axis: ClassAxis,
+    labels: ClassLabels,
     blank_goal: usize,
     /// Tiles per class (the blank's goal cell excluded).
     counts: Vec<usize>,
@@ -72,9 +31,14 @@ pub struct ClassIndex {
 }
 
 impl ClassIndex {
-    /// The index of class boards along `axis` on `board` whose goal has the blank on
-    /// `blank_goal`.
-    pub fn new(board: Board, axis: ClassAxis, blank_goal: usize) -> Result<ClassIndex, IndexError> {
+    /// The index of class boards labelled by `labels` on `board` whose goal has the blank on
+    /// `blank_goal`. A [`ClassLabels::Cells`] labelling must be of this board and leave
+    /// exactly the blank's goal cell without a class.
+    pub fn new(
+        board: Board,
+        labels: ClassLabels,
+        blank_goal: usize,
+    ) -> Result<ClassIndex, IndexError> {
         let n = board.cells();
         let bad = |why: &str| IndexError::unsupported(board, n - 1, why);
         if !board.fits_pdb() {
@@ -83,9 +47,22 @@ impl ClassIndex {
         if blank_goal >= n {
             return Err(bad("the blank's goal cell is off the board"));
         }
-        let mut counts = vec![0usize; axis.classes(board)];
+        if let ClassLabels::Cells(l) = labels {
+            if l.cells() != n {
+                return Err(bad("the labelling is of another board"));
+            }
+            if (0..n).any(|c| (l.class(c) == CellClasses::NONE) != (c == blank_goal)) {
+                return Err(bad(
+                    "the labelling must leave exactly the blank's goal cell out",
+                ));
+            }
+        }
+        let mut counts = vec![0usize; labels.classes(board)];
         for c in (0..n).filter(|&c| c != blank_goal) {
-            counts[axis.class_of(board, c)] += 1;
+            counts[labels.class_of(board, c)] += 1;
+        }
+        if counts.len() < 2 {
+            return Err(bad("a labelling needs at least two classes"));
         }
         let binomials = Binomials::new();
         let mut left = n - 1;
@@ -102,7 +79,7 @@ impl ClassIndex {
             .ok_or_else(|| bad("the class table would exceed 2^40 entries"))?;
         Ok(ClassIndex {
             board,
-            axis,
+            labels,
             blank_goal,
             counts,
             radices,
@@ -112,8 +89,8 @@ impl ClassIndex {
     }
 
     /// The index for `goal`'s board and blank cell.
-    pub fn for_goal(goal: &Goal, axis: ClassAxis) -> Result<ClassIndex, IndexError> {
-        ClassIndex::new(goal.board(), axis, goal.blank_cell())
+    pub fn for_goal(goal: &Goal, labels: ClassLabels) -> Result<ClassIndex, IndexError> {
+        ClassIndex::new(goal.board(), labels, goal.blank_cell())
     }
 
     /// The board.
@@ -121,9 +98,9 @@ impl ClassIndex {
         self.board
     }
 
-    /// The axis that names classes.
-    pub fn axis(&self) -> ClassAxis {
-        self.axis
+    /// The labelling that names classes.
+    pub fn labels(&self) -> ClassLabels {
+        self.labels
     }
 
     /// The goal cell of the blank.
@@ -151,12 +128,12 @@ impl ClassIndex {
         self.len == 0
     }
 
-    /// The class masks of the goal: every cell but the blank's in the class of its own row
-    /// (or column). Fills `masks` (one per class).
+    /// The class masks of the goal: every cell but the blank's in its own class. Fills
+    /// `masks` (one per class).
     pub fn goal_masks(&self, masks: &mut [u64]) {
         masks.iter_mut().for_each(|m| *m = 0);
         for c in (0..self.board.cells()).filter(|&c| c != self.blank_goal) {
-            masks[self.axis.class_of(self.board, c)] |= 1 << c;
+            masks[self.labels.class_of(self.board, c)] |= 1 << c;
         }
     }
 
@@ -311,7 +288,7 @@ mod tests {
     fn rank_is_a_bijection_onto_the_range() {
         for (w, h) in [(3, 3), (2, 4), (4, 2), (2, 2), (3, 2)] {
             let board = Board::new(w, h).unwrap();
-            for axis in [ClassAxis::Rows, ClassAxis::Columns] {
+            for axis in [ClassLabels::Rows, ClassLabels::Columns] {
                 for blank_goal in [0, board.cells() - 1, 1] {
                     let ix = ClassIndex::new(board, axis, blank_goal).unwrap();
                     let boards = all_boards(&ix);
@@ -332,11 +309,91 @@ mod tests {
         }
     }
 
+    /// A labelling of the 3x3 with the blank first: classes {1,5}, {2,3,6}, {4,7,8}.
+    fn odd_three(goal: &Goal) -> ClassLabels {
+        let groups = vec![vec![1, 5], vec![2, 3, 6], vec![4, 7, 8]];
+        ClassLabels::Cells(CellClasses::from_tile_groups(goal, &groups).unwrap())
+    }
+
+    #[test]
+    fn labelled_rank_is_a_bijection_onto_the_range() {
+        let board = Board::new(3, 3).unwrap();
+        for goal in [Goal::blank_first(board), Goal::blank_last(board)] {
+            let ix = ClassIndex::for_goal(&goal, odd_three(&goal)).unwrap();
+            assert_eq!(ix.counts(), &[2, 3, 3]);
+            let boards = all_boards(&ix);
+            assert_eq!(boards.len() as u64, ix.len());
+            assert_eq!(ix.len(), 9 * 28 * 20);
+            let mut seen = vec![false; ix.len() as usize];
+            let mut masks = vec![0u64; 3];
+            for (blank, m) in &boards {
+                let r = ix.rank(*blank, m) as usize;
+                assert!(!seen[r]);
+                seen[r] = true;
+                assert_eq!(ix.unrank(r as u64, &mut masks), *blank);
+                assert_eq!(&masks, m);
+            }
+            // The goal's masks: tile t's goal cell in t's class.
+            ix.goal_masks(&mut masks);
+            for t in 1..9 {
+                let c = [0, 0, 1, 1, 2, 0, 1, 2, 2][t];
+                assert_ne!(masks[c] & 1 << goal.cell_of(t), 0, "tile {t}");
+            }
+        }
+    }
+
+    #[test]
+    fn labellings_are_checked() {
+        let goal = Goal::blank_first(Board::new(3, 3).unwrap());
+        let groups = |g: &[&[usize]]| {
+            let g: Vec<Vec<usize>> = g.iter().map(|x| x.to_vec()).collect();
+            CellClasses::from_tile_groups(&goal, &g)
+        };
+        assert!(
+            groups(&[&[1, 2, 3, 4], &[5, 6, 7]]).is_err(),
+            "tile 8 left out"
+        );
+        assert!(
+            groups(&[&[1, 2, 3, 4], &[4, 5, 6, 7, 8]]).is_err(),
+            "tile 4 twice"
+        );
+        assert!(
+            groups(&[&[1, 2, 3, 4], &[], &[5, 6, 7, 8]]).is_err(),
+            "empty class"
+        );
+        assert!(
+            groups(&[&[1, 2, 3, 9], &[4, 5, 6, 7, 8]]).is_err(),
+            "no tile 9"
+        );
+        assert!(groups(&[&[1, 2, 3, 4, 5, 6, 7, 8]]).is_ok());
+        let one = ClassLabels::Cells(groups(&[&[1, 2, 3, 4, 5, 6, 7, 8]]).unwrap());
+        assert!(ClassIndex::for_goal(&goal, one).is_err(), "one class");
+        let l = groups(&[&[1, 2, 3, 4], &[5, 6, 7, 8]]).unwrap();
+        assert_eq!(l.by_tile(&goal), vec![0, 0, 0, 0, 1, 1, 1, 1]);
+        assert_eq!(CellClasses::from_tiles(&goal, &l.by_tile(&goal)), Ok(l));
+        assert!(CellClasses::from_tiles(&goal, &[0, 0, 0, 0, 2, 2, 2, 2]).is_err());
+        assert!(CellClasses::from_tiles(&goal, &[0, 0, 0, 0, 1, 1, 1]).is_err());
+        // On another blank cell the labelling leaves a tile's cell out: refused.
+        let other = ClassIndex::new(goal.board(), ClassLabels::Cells(l), 4);
+        assert!(other.is_err());
+        assert_eq!(l.to_string(), "1,2,3,4/5,6,7,8");
+    }
+
     #[test]
     fn counts_of_the_four_by_four() {
         let board = Board::new(4, 4).unwrap();
+        let goal = Goal::blank_first(board);
+        let rokicki = vec![
+            vec![1, 2, 4, 5],
+            vec![3, 6, 7, 10, 11],
+            vec![8, 9, 12, 13],
+            vec![14, 15],
+        ];
+        let l = ClassLabels::Cells(CellClasses::from_tile_groups(&goal, &rokicki).unwrap());
+        assert_eq!(ClassIndex::for_goal(&goal, l).unwrap().len(), 151_351_200);
+        let board = Board::new(4, 4).unwrap();
         for goal in [Goal::blank_first(board), Goal::blank_last(board)] {
-            let ix = ClassIndex::for_goal(&goal, ClassAxis::Rows).unwrap();
+            let ix = ClassIndex::for_goal(&goal, ClassLabels::Rows).unwrap();
             assert_eq!(ix.len(), 252_252_000);
             let mut masks = [0u64; 4];
             ix.goal_masks(&mut masks);
@@ -346,9 +403,9 @@ mod tests {
             assert_eq!(back, masks);
         }
         let three = Board::new(3, 3).unwrap();
-        let ix = ClassIndex::new(three, ClassAxis::Rows, 0).unwrap();
+        let ix = ClassIndex::new(three, ClassLabels::Rows, 0).unwrap();
         assert_eq!(ix.len(), 9 * 28 * 20);
-        assert!(ClassIndex::new(Board::new(5, 5).unwrap(), ClassAxis::Rows, 0).is_err());
-        assert!(ClassIndex::new(three, ClassAxis::Rows, 9).is_err());
+        assert!(ClassIndex::new(Board::new(5, 5).unwrap(), ClassLabels::Rows, 0).is_err());
+        assert!(ClassIndex::new(three, ClassLabels::Rows, 9).is_err());
     }
 }

@@ -16,6 +16,7 @@
 //! Cells of pattern tiles are always given in the pattern's tile order (ascending tile numbers).
 
 mod binomial;
+mod class_labels;
 mod classes;
 mod combination;
 mod fast;
@@ -25,7 +26,8 @@ mod regions;
 mod zero_aware;
 
 pub use binomial::{binomial, Binomials};
-pub use classes::{ClassAxis, ClassIndex};
+pub use class_labels::{CellClasses, ClassLabels};
+pub use classes::ClassIndex;
 pub use combination::{rank_combination, unrank_combination};
 pub use fast::{FastIndex, FastZeroAware};
 pub use permutation::{permutation_count, rank_permutation, unrank_permutation, PermutationIndex};

@@ -1,14 +1,14 @@
-//! Class tables loaded for searching ([`ClassTable`]): the goal-row (or goal-column) class
-//! tables of multi-tile-metric databases, with their index and entries.
+//! Class tables loaded for searching ([`ClassTable`]): the class tables of multi-tile-metric
+//! databases (goal rows, goal columns or another labelling), with their index and entries.
 
 use pdbformat::format::{Encoding, EntryView, TableHeader};
-use pdbformat::rank::{ClassAxis, ClassIndex};
+use pdbformat::rank::{ClassIndex, ClassLabels};
 
-/// One class table ready for lookups: every tile known by the row (or column) of its goal
-/// cell, the blank exactly; entries in the order of [`ClassIndex`].
+/// One class table ready for lookups: every tile known by its class, the blank exactly;
+/// entries in the order of [`ClassIndex`].
 pub struct ClassTable {
-    /// Goal rows or goal columns.
-    pub axis: ClassAxis,
+    /// Goal rows, goal columns or a class per goal cell.
+    pub labels: ClassLabels,
     /// The numbering of class boards.
     pub index: ClassIndex,
     /// What the file's header says about the table.
@@ -45,8 +45,8 @@ impl std::fmt::Debug for ClassTable {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "ClassTable(goal {}, {} entries)",
-            self.axis,
+            "ClassTable({}, {} entries)",
+            self.labels,
             self.index.len()
         )
     }

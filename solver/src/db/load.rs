@@ -233,15 +233,15 @@ fn open_classes(
     let entries = read_all(file, &path, residence, opts.verify, progress).map_err(format)?;
     let mut classes = Vec::with_capacity(entries.len());
     for (th, entries) in header.tables.iter().zip(entries) {
-        let axis = th.classes.expect("only class tables here");
-        let index = ClassIndex::for_goal(&header.goal, axis).map_err(|e| {
+        let labels = th.classes.expect("only class tables here");
+        let index = ClassIndex::for_goal(&header.goal, labels).map_err(|e| {
             format(FormatError::InvalidField {
                 field: "table index".into(),
                 why: e.to_string(),
             })
         })?;
         classes.push(ClassTable {
-            axis,
+            labels,
             index,
             header: th.clone(),
             entries,

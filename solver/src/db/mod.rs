@@ -117,13 +117,14 @@ impl Database {
         self.load_seconds
     }
 
-    /// The patterns, `/`-separated, in the database goal's tile numbers (`1-7/8-15`).
+    /// The patterns, `/`-separated, in the database goal's tile numbers (`1-7/8-15`); for a
+    /// class database its labellings, ` + `-separated.
     pub fn describe_patterns(&self) -> String {
         if !self.classes.is_empty() {
             let v: Vec<String> = (self.classes.iter())
-                .map(|c| format!("goal-{} classes", c.axis))
+                .map(|c| format!("{} classes", c.labels))
                 .collect();
-            return v.join("/");
+            return v.join(" + ");
         }
         let v: Vec<String> = self.tables.iter().map(|t| t.pattern.to_string()).collect();
         v.join("/")

@@ -1,52 +1,56 @@
-//! The class heuristic of the multi-tile metric: the goal-row class table looked up on the
-//! position and on its transpose (or the goal-column table), the maximum of both.
+//! The class heuristic of the multi-tile metric: the maximum over a database's class
+//! tables, each looked up on the position and, where the board allows, on its transpose.
 //!
-//! A class board knows every tile by the row (or column) of its goal cell and the blank
-//! exactly; its distance in the class space never exceeds the position's (any move of the
-//! position is one of the class board), so each lookup is admissible in MTM, where sums of
-//! disjoint pattern tables are not. The goal-column class board of a position, transposed, is
-//! a goal-row class board of the transposed board; when the board is square and the blank's
-//! goal cell is on the main diagonal the goal class boards coincide too, so the row table
-//! serves both lookups; otherwise the file holds a goal-column table.
+//! A class board knows every tile by its class (the row or column of its goal cell, or a
+//! class given per goal cell) and the blank exactly; its distance in the class space never
+//! exceeds the position's (any move of the position is one of the class board), so each
+//! lookup is admissible in MTM, where sums of disjoint pattern tables are not, and so is the
+//! maximum. When the board is square and the blank's goal cell is on the main diagonal,
+//! transposing maps the goal onto itself, so each table is looked up twice: on the position,
+//! and on its transpose (each tile taking the class of its transposed goal cell), which for
+//! the goal-row table is the goal-column lookup. Otherwise each table is looked up once, and
+//! a goal-row file holds a goal-column table beside it.
 //!
-//! The parts are the class masks of both lookups (those of the second already transposed when
-//! the row table serves it) and the two values: a single-tile step flips two bits of one mask
-//! of each, and two ranks and two lookups give the new values. On boards of at most 16 cells
-//! the ranks come from small tables (`classes/rank.rs`); [`Heuristic::prepare`] prefetches
-//! the child's two entries and those of the next step along the same line (the search's
-//! next child there), and [`Heuristic::apply`] skips the second lookup when the first alone
-//! exceeds the limit.
+//! The parts are the class masks of every lookup (those of a transposed lookup already
+//! transposed) and their values: a single-tile step flips two bits of one mask of each, and a
+//! rank and a lookup per table give the new values. On boards of at most 16 cells the ranks
+//! come from small tables (`classes/rank.rs`); [`Heuristic::prepare`] prefetches the child's
+//! entries and those of the next step along the same line (the search's next child there),
+//! and [`Heuristic::apply`] stops looking up as soon as one value exceeds the limit.
 
 mod rank;
 
 use super::{Heuristic, StepChange, MAX_CELLS};
 use crate::db::{Database, DbError};
-use pdbformat::rank::{ClassAxis, ClassIndex};
+use pdbformat::rank::{ClassIndex, ClassLabels};
 use pdbformat::{Board, Goal, Metric};
 use rank::{SmallRank, SMALL_CELLS};
 use std::sync::Arc;
 
-/// The most classes (rows or columns) a class table may have here.
+/// The most classes a class table may have here.
 pub const MAX_CLASSES: usize = 8;
+
+/// The most lookups per position: three tables, each on the position and its transpose.
+pub const MAX_LOOKUPS: usize = 6;
 
 /// The class heuristic for one goal, from an MTM database of class tables.
 #[derive(Clone, Debug)]
 pub struct ClassHeuristic {
     db: Arc<Database>,
-    /// The table of the first lookup (goal rows), and of the second (the same table, or the
-    /// goal-column one), by number in the database.
-    tables: [usize; 2],
-    /// Each tile's class in the two lookups.
-    class: [[u8; MAX_CELLS]; 2],
-    /// Each cell's bit in the two lookups' masks (the second transposed when the row table
-    /// serves it).
-    bit: [[u64; MAX_CELLS]; 2],
-    /// Each cell in the two lookups' boards.
-    cell: [[u8; MAX_CELLS]; 2],
+    /// How many lookups a position takes.
+    lookups: usize,
+    /// The table of each lookup, by number in the database.
+    tables: [usize; MAX_LOOKUPS],
+    /// Each tile's class in each lookup.
+    class: [[u8; MAX_CELLS]; MAX_LOOKUPS],
+    /// Each cell's bit in each lookup's masks (transposed for a transposed lookup).
+    bit: [[u64; MAX_CELLS]; MAX_LOOKUPS],
+    /// Each cell in each lookup's board.
+    cell: [[u8; MAX_CELLS]; MAX_LOOKUPS],
     cells: usize,
-    classes: [usize; 2],
-    /// The table-driven ranks of both lookups, on boards small enough.
-    fast: Option<[SmallRank; 2]>,
+    classes: [usize; MAX_LOOKUPS],
+    /// The table-driven ranks of every lookup, on boards small enough.
+    fast: Option<[SmallRank; MAX_LOOKUPS]>,
     /// `ahead[from * SMALL_CELLS + to]`: the cell beyond `from` on the line from `to`
     /// through `from` ([`NONE`] past the edge, or on larger boards).
     ahead: [u8; SMALL_CELLS * SMALL_CELLS],
@@ -58,22 +62,22 @@ const NONE: u8 = u8::MAX;
 /// The state of a position: per lookup, the blank's cell, the class masks and the value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ClassParts {
-    blank: [u8; 2],
-    masks: [[u64; MAX_CLASSES]; 2],
-    values: [u8; 2],
+    blank: [u8; MAX_LOOKUPS],
+    masks: [[u64; MAX_CLASSES]; MAX_LOOKUPS],
+    values: [u8; MAX_LOOKUPS],
 }
 
-/// The two indexes of a child, computed by `prepare`.
+/// The indexes of a child's lookups, computed by `prepare`.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct ClassPending {
-    index: [u64; 2],
+    index: [u64; MAX_LOOKUPS],
 }
 
 impl ClassHeuristic {
     /// The heuristic for `goal` from `db`'s class tables. Refuses a database for another
-    /// metric than MTM ([`DbError::WrongMetric`]), one without class tables or with too many
-    /// classes, and a goal of another board or whose blank is on another cell than the
-    /// database goal's (the tables depend on nothing else, so any such goal is served).
+    /// metric than MTM ([`DbError::WrongMetric`]), one without class tables, with too many
+    /// classes or lookups, and a goal of another board or whose blank is on another cell than
+    /// the database goal's (the tables depend on nothing else, so any such goal is served).
     pub fn new(db: &Arc<Database>, goal: &Goal) -> Result<ClassHeuristic, DbError> {
         db.check_metric(Metric::Mtm)?;
         let board = goal.board();
@@ -98,7 +102,6 @@ impl ClassHeuristic {
         if db.goal().blank_cell() != goal.blank_cell() {
             return Err(wrong_goal());
         }
-        let find = |axis| db.class_tables().iter().position(|t| t.axis == axis);
         let unusable = |why: String| DbError::Format {
             path: db.path().to_path_buf(),
             source: pdbformat::format::FormatError::InvalidField {
@@ -106,54 +109,71 @@ impl ClassHeuristic {
                 why,
             },
         };
-        let rows = find(ClassAxis::Rows).ok_or_else(|| unusable("no goal-row table".into()))?;
         let b = goal.blank_cell();
         let transposed = board.is_square() && board.row(b) == board.col(b);
-        let second = match find(ClassAxis::Columns) {
-            Some(c) if !transposed => c,
-            _ if transposed => rows,
-            _ => return Err(unusable("no goal-column table for this board".into())),
-        };
+        let tables = db.class_tables();
+        let has_rows = tables.iter().any(|t| t.labels == ClassLabels::Rows);
+        // (table, transposed) per lookup; a goal-column table is the goal-row table's
+        // transposed lookup where that applies.
+        let flip = |c: usize| board.cell(board.col(c), board.row(c));
+        let mut plan = Vec::new();
+        for (t, table) in tables.iter().enumerate() {
+            if transposed && table.labels == ClassLabels::Columns && has_rows {
+                continue;
+            }
+            plan.push((t, false));
+            // A labelling that transposing only renames looks up the same value twice.
+            let class = |c: usize| table.labels.class_of(board, c);
+            if transposed && !renames(n_cells(board, b), class, |c| class(flip(c))) {
+                plan.push((t, true));
+            }
+        }
+        if plan.is_empty() {
+            return Err(unusable("no class table".into()));
+        }
+        if plan.len() > MAX_LOOKUPS {
+            return Err(unusable(format!(
+                "{} lookups per position; at most {MAX_LOOKUPS} are supported",
+                plan.len()
+            )));
+        }
         let n = board.cells();
         let mut h = ClassHeuristic {
             db: db.clone(),
-            tables: [rows, second],
-            class: [[0; MAX_CELLS]; 2],
-            bit: [[0; MAX_CELLS]; 2],
-            cell: [[0; MAX_CELLS]; 2],
+            lookups: plan.len(),
+            tables: [0; MAX_LOOKUPS],
+            class: [[0; MAX_CELLS]; MAX_LOOKUPS],
+            bit: [[0; MAX_CELLS]; MAX_LOOKUPS],
+            cell: [[0; MAX_CELLS]; MAX_LOOKUPS],
             cells: n,
-            classes: [0; 2],
+            classes: [0; MAX_LOOKUPS],
             fast: None,
             ahead: [NONE; SMALL_CELLS * SMALL_CELLS],
         };
-        for (k, &t) in h.tables.iter().enumerate() {
-            let classes = db.class_tables()[t].index.classes();
+        for (k, &(t, tr)) in plan.iter().enumerate() {
+            let index = &tables[t].index;
+            let classes = index.classes();
             if classes > MAX_CLASSES {
                 return Err(unusable(format!(
                     "{classes} classes; at most {MAX_CLASSES} are supported"
                 )));
             }
+            h.tables[k] = t;
             h.classes[k] = classes;
-        }
-        for tile in 1..n {
-            let g = goal.cell_of(tile);
-            h.class[0][tile] = board.row(g) as u8;
-            h.class[1][tile] = board.col(g) as u8;
-        }
-        for c in 0..n {
-            let t = if transposed {
-                board.cell(board.col(c), board.row(c))
-            } else {
-                c
-            };
-            h.cell[0][c] = c as u8;
-            h.cell[1][c] = t as u8;
-            h.bit[0][c] = 1 << c;
-            h.bit[1][c] = 1 << t;
+            let map = |c: usize| if tr { flip(c) } else { c };
+            for tile in 1..n {
+                h.class[k][tile] = index.labels().class_of(board, map(goal.cell_of(tile))) as u8;
+            }
+            for c in 0..n {
+                h.cell[k][c] = map(c) as u8;
+                h.bit[k][c] = 1 << map(c);
+            }
         }
         if n <= SMALL_CELLS {
-            let ranks = SmallRank::new(h.table(0)).zip(SmallRank::new(h.table(1)));
-            h.fast = ranks.map(|(a, b)| [a, b]);
+            let ranks: Option<Vec<SmallRank>> = (0..MAX_LOOKUPS)
+                .map(|k| SmallRank::new(h.table(k.min(h.lookups - 1))))
+                .collect();
+            h.fast = ranks.map(|r| r.try_into().expect("MAX_LOOKUPS ranks"));
             for from in 0..n {
                 for to in 0..n {
                     let (fr, fc) = (board.row(from) as isize, board.col(from) as isize);
@@ -171,6 +191,12 @@ impl ClassHeuristic {
             }
         }
         Ok(h)
+    }
+
+    /// How many lookups a position takes: each table once, and once more transposed where
+    /// the board allows it and transposing does more than rename the table's classes.
+    pub fn lookups(&self) -> usize {
+        self.lookups
     }
 
     /// The index of lookup `k` for the blank on `blank` (in that lookup's board) and `masks`.
@@ -196,7 +222,7 @@ impl ClassHeuristic {
         if next == NONE {
             return;
         }
-        for k in 0..2 {
+        for k in 0..self.lookups {
             let (nb, fb) = (self.bit[k][next as usize], self.bit[k][from as usize]);
             let mut masks = p.masks[k];
             for m in masks[..self.classes[k]].iter_mut() {
@@ -223,7 +249,7 @@ impl ClassHeuristic {
     #[inline(always)]
     fn stepped(&self, parts: &ClassParts, tile: u8, from: u8, to: u8) -> ClassParts {
         let mut p = *parts;
-        for k in 0..2 {
+        for k in 0..self.lookups {
             let c = self.class[k][tile as usize] as usize;
             p.masks[k][c] ^= self.bit[k][from as usize] | self.bit[k][to as usize];
             p.blank[k] = self.cell[k][from as usize];
@@ -232,19 +258,36 @@ impl ClassHeuristic {
     }
 }
 
+/// The cells of `board` but the blank's goal cell `b`.
+fn n_cells(board: Board, b: usize) -> Vec<usize> {
+    (0..board.cells()).filter(|&c| c != b).collect()
+}
+
+/// Whether the labellings `a` and `b` of `cells` differ only by the names of their classes.
+fn renames(cells: Vec<usize>, a: impl Fn(usize) -> usize, b: impl Fn(usize) -> usize) -> bool {
+    let (mut ab, mut ba) = (vec![usize::MAX; 256], vec![usize::MAX; 256]);
+    cells.into_iter().all(|c| {
+        let (x, y) = (a(c), b(c));
+        let ok = (ab[x] == usize::MAX || ab[x] == y) && (ba[y] == usize::MAX || ba[y] == x);
+        ab[x] = y;
+        ba[y] = x;
+        ok
+    })
+}
+
 impl Heuristic for ClassHeuristic {
     type Parts = ClassParts;
-    type Undo = [u8; 2];
+    type Undo = [u8; MAX_LOOKUPS];
     type Pending = ClassPending;
 
     fn init(&self, tiles: &[u8; MAX_CELLS]) -> ClassParts {
         let mut p = ClassParts {
-            blank: [0; 2],
-            masks: [[0; MAX_CLASSES]; 2],
-            values: [0; 2],
+            blank: [0; MAX_LOOKUPS],
+            masks: [[0; MAX_CLASSES]; MAX_LOOKUPS],
+            values: [0; MAX_LOOKUPS],
         };
         for (c, &t) in tiles.iter().enumerate().take(self.cells) {
-            for k in 0..2 {
+            for k in 0..self.lookups {
                 if t == 0 {
                     p.blank[k] = self.cell[k][c];
                 } else {
@@ -252,7 +295,7 @@ impl Heuristic for ClassHeuristic {
                 }
             }
         }
-        for k in 0..2 {
+        for k in 0..self.lookups {
             p.values[k] = self.lookup(k, self.index(k, p.blank[k], &p.masks[k]));
         }
         p
@@ -260,14 +303,14 @@ impl Heuristic for ClassHeuristic {
 
     #[inline(always)]
     fn value(&self, parts: &ClassParts) -> u32 {
-        parts.values[0].max(parts.values[1]) as u32
+        parts.values.iter().copied().max().unwrap_or(0) as u32
     }
 
     #[inline(always)]
     fn prepare(&self, parts: &ClassParts, tile: u8, from: u8, to: u8) -> ClassPending {
         let p = self.stepped(parts, tile, from, to);
-        let mut index = [0u64; 2];
-        for (k, i) in index.iter_mut().enumerate() {
+        let mut index = [0u64; MAX_LOOKUPS];
+        for (k, i) in index.iter_mut().enumerate().take(self.lookups) {
             *i = self.index(k, p.blank[k], &p.masks[k]);
             self.db.class_tables()[self.tables[k]].prefetch(*i);
         }
@@ -285,22 +328,26 @@ impl Heuristic for ClassHeuristic {
         to: u8,
         limit: u32,
         pending: &ClassPending,
-    ) -> (u32, [u8; 2]) {
+    ) -> (u32, [u8; MAX_LOOKUPS]) {
         let undo = parts.values;
         *parts = self.stepped(parts, tile, from, to);
-        parts.values[0] = self.lookup(0, pending.index[0]);
-        if parts.values[0] as u32 > limit {
-            // Above the limit already: the second value is left stale (the search prunes
-            // this child; `undo` restores both).
-            return (parts.values[0] as u32, undo);
+        let mut best = 0;
+        for k in 0..self.lookups {
+            let v = self.lookup(k, pending.index[k]);
+            parts.values[k] = v;
+            best = best.max(v);
+            if v as u32 > limit {
+                // Above the limit already: the later values are left stale (the search
+                // prunes this child; `undo` restores them all).
+                break;
+            }
         }
-        parts.values[1] = self.lookup(1, pending.index[1]);
-        (self.value(parts), undo)
+        (best as u32, undo)
     }
 
     #[inline(always)]
-    fn undo(&self, parts: &mut ClassParts, tile: u8, from: u8, to: u8, undo: [u8; 2]) {
-        for k in 0..2 {
+    fn undo(&self, parts: &mut ClassParts, tile: u8, from: u8, to: u8, undo: [u8; MAX_LOOKUPS]) {
+        for k in 0..self.lookups {
             let c = self.class[k][tile as usize] as usize;
             parts.masks[k][c] ^= self.bit[k][from as usize] | self.bit[k][to as usize];
             parts.blank[k] = self.cell[k][to as usize];

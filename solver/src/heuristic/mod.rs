@@ -250,10 +250,12 @@ impl HeuristicChoice {
         };
         if self.database_metric() == Some(Metric::Mtm) {
             let db = single_class_database(databases)?;
-            ClassHeuristic::new(db, goal)?;
+            let h = ClassHeuristic::new(db, goal)?;
             return Ok(format!(
-                "{} (multi-tile class tables: the larger of the goal-row and goal-column lookups)",
-                file_name(db)
+                "{} (multi-tile class tables, the largest of {} lookups: {})",
+                file_name(db),
+                h.lookups(),
+                db.describe_patterns()
             ));
         }
         let prepared = PdbHeuristic::new(databases, goal, *reflect)?;

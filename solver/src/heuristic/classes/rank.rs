@@ -134,7 +134,7 @@ impl Tables {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use pdbformat::rank::ClassAxis;
+    use pdbformat::rank::ClassLabels;
     use pdbformat::Board;
 
     /// Every index of small boards, ranked both ways, agrees; on the 4x4 a spread of indexes.
@@ -142,7 +142,7 @@ mod tests {
     fn agrees_with_the_class_index() {
         for (w, h, step) in [(3, 3, 1), (2, 4, 1), (4, 3, 7), (4, 4, 9973)] {
             let board = Board::new(w, h).unwrap();
-            for axis in [ClassAxis::Rows, ClassAxis::Columns] {
+            for axis in [ClassLabels::Rows, ClassLabels::Columns] {
                 for blank_goal in [0, board.cells() - 1] {
                     let ix = ClassIndex::new(board, axis, blank_goal).unwrap();
                     let fast = SmallRank::new(&ix).unwrap();
@@ -156,7 +156,7 @@ mod tests {
                 }
             }
         }
-        let big = ClassIndex::new(Board::new(5, 4).unwrap(), ClassAxis::Rows, 0).unwrap();
+        let big = ClassIndex::new(Board::new(5, 4).unwrap(), ClassLabels::Rows, 0).unwrap();
         assert!(SmallRank::new(&big).is_none());
     }
 }
