@@ -33,6 +33,13 @@ pub const MAX_CLASSES: usize = 8;
 /// The most lookups per position: three tables, each on the position and its transpose.
 pub const MAX_LOOKUPS: usize = 6;
 
+/// The most cells a board may have here: class masks are 32-bit (no class table of a
+/// larger board fits the format's 2^40 entries with more than two classes).
+pub const MAX_CLASS_CELLS: usize = 32;
+
+/// The cells of one class, a bit per cell.
+type Mask = u32;
+
 /// The class heuristic for one goal, from an MTM database of class tables.
 #[derive(Clone, Debug)]
 pub struct ClassHeuristic {
@@ -44,7 +51,7 @@ pub struct ClassHeuristic {
     /// Each tile's class in each lookup.
     class: [[u8; MAX_CELLS]; MAX_LOOKUPS],
     /// Each cell's bit in each lookup's masks (transposed for a transposed lookup).
-    bit: [[u64; MAX_CELLS]; MAX_LOOKUPS],
+    bit: [[Mask; MAX_CELLS]; MAX_LOOKUPS],
     /// Each cell in each lookup's board.
     cell: [[u8; MAX_CELLS]; MAX_LOOKUPS],
     cells: usize,
@@ -63,7 +70,7 @@ const NONE: u8 = u8::MAX;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ClassParts {
     blank: [u8; MAX_LOOKUPS],
-    masks: [[u64; MAX_CLASSES]; MAX_LOOKUPS],
+    masks: [[Mask; MAX_CLASSES]; MAX_LOOKUPS],
     values: [u8; MAX_LOOKUPS],
 }
 
@@ -138,6 +145,11 @@ impl ClassHeuristic {
             )));
         }
         let n = board.cells();
+        if n > MAX_CLASS_CELLS {
+            return Err(unusable(format!(
+                "class tables of boards of at most {MAX_CLASS_CELLS} cells are supported"
+            )));
+        }
         let mut h = ClassHeuristic {
             db: db.clone(),
             lookups: plan.len(),
@@ -201,38 +213,30 @@ impl ClassHeuristic {
 
     /// The index of lookup `k` for the blank on `blank` (in that lookup's board) and `masks`.
     #[inline(always)]
-    fn index(&self, k: usize, blank: u8, masks: &[u64; MAX_CLASSES]) -> u64 {
+    fn index(&self, k: usize, blank: u8, masks: &[Mask; MAX_CLASSES]) -> u64 {
         match &self.fast {
             Some(f) => f[k].rank(blank, masks),
-            None => self
-                .table(k)
-                .rank(blank as usize, &masks[..self.classes[k]]),
+            None => {
+                let wide = masks.map(u64::from);
+                self.table(k).rank(blank as usize, &wide[..self.classes[k]])
+            }
         }
     }
 
-    /// Prefetches the entries of the step after `p`'s (the blank now on `from`, having come
-    /// from `to`) that continues along the same line, if any: the tile beyond `from` moves
-    /// onto `from`.
+    /// Prefetches the entries of lookup `k` for the step after the child's (its masks
+    /// `masks`, the blank now on `from`, having come from `to`) that continues along the same
+    /// line, if any: the tile beyond `from` moves onto `from`.
     #[inline(always)]
-    fn prefetch_ahead(&self, p: &ClassParts, from: u8, to: u8) {
-        if self.fast.is_none() {
-            return;
-        }
-        let next = self.ahead[from as usize * SMALL_CELLS + to as usize];
-        if next == NONE {
-            return;
-        }
-        for k in 0..self.lookups {
-            let (nb, fb) = (self.bit[k][next as usize], self.bit[k][from as usize]);
-            let mut masks = p.masks[k];
-            for m in masks[..self.classes[k]].iter_mut() {
-                if *m & nb != 0 {
-                    *m ^= nb | fb;
-                }
+    fn prefetch_ahead(&self, k: usize, masks: &[Mask; MAX_CLASSES], next: u8, from: u8) {
+        let (nb, fb) = (self.bit[k][next as usize], self.bit[k][from as usize]);
+        let mut masks = *masks;
+        for m in masks[..self.classes[k]].iter_mut() {
+            if *m & nb != 0 {
+                *m ^= nb | fb;
             }
-            let i = self.index(k, self.cell[k][next as usize], &masks);
-            self.db.class_tables()[self.tables[k]].prefetch(i);
         }
+        let i = self.index(k, self.cell[k][next as usize], &masks);
+        self.db.class_tables()[self.tables[k]].prefetch(i);
     }
 
     #[inline(always)]
@@ -245,16 +249,12 @@ impl ClassHeuristic {
         self.db.class_tables()[self.tables[k]].value(i)
     }
 
-    /// The child's masks and blanks after `tile` moves from `from` to `to`.
+    /// Steps lookup `k` of `parts` in place: `tile` moves from `from` to `to`.
     #[inline(always)]
-    fn stepped(&self, parts: &ClassParts, tile: u8, from: u8, to: u8) -> ClassParts {
-        let mut p = *parts;
-        for k in 0..self.lookups {
-            let c = self.class[k][tile as usize] as usize;
-            p.masks[k][c] ^= self.bit[k][from as usize] | self.bit[k][to as usize];
-            p.blank[k] = self.cell[k][from as usize];
-        }
-        p
+    fn step(&self, parts: &mut ClassParts, k: usize, tile: u8, from: u8, to: u8) {
+        let c = self.class[k][tile as usize] as usize;
+        parts.masks[k][c] ^= self.bit[k][from as usize] | self.bit[k][to as usize];
+        parts.blank[k] = self.cell[k][from as usize];
     }
 }
 
@@ -308,13 +308,21 @@ impl Heuristic for ClassHeuristic {
 
     #[inline(always)]
     fn prepare(&self, parts: &ClassParts, tile: u8, from: u8, to: u8) -> ClassPending {
-        let p = self.stepped(parts, tile, from, to);
+        let next = match self.fast {
+            Some(_) => self.ahead[from as usize * SMALL_CELLS + to as usize],
+            None => NONE,
+        };
         let mut index = [0u64; MAX_LOOKUPS];
         for (k, i) in index.iter_mut().enumerate().take(self.lookups) {
-            *i = self.index(k, p.blank[k], &p.masks[k]);
+            let c = self.class[k][tile as usize] as usize;
+            let mut masks = parts.masks[k];
+            masks[c] ^= self.bit[k][from as usize] | self.bit[k][to as usize];
+            *i = self.index(k, self.cell[k][from as usize], &masks);
             self.db.class_tables()[self.tables[k]].prefetch(*i);
+            if next != NONE {
+                self.prefetch_ahead(k, &masks, next, from);
+            }
         }
-        self.prefetch_ahead(&p, from, to);
         ClassPending { index }
     }
 
@@ -330,7 +338,9 @@ impl Heuristic for ClassHeuristic {
         pending: &ClassPending,
     ) -> (u32, [u8; MAX_LOOKUPS]) {
         let undo = parts.values;
-        *parts = self.stepped(parts, tile, from, to);
+        for k in 0..self.lookups {
+            self.step(parts, k, tile, from, to);
+        }
         let mut best = 0;
         for k in 0..self.lookups {
             let v = self.lookup(k, pending.index[k]);

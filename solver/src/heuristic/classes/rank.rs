@@ -79,11 +79,10 @@ impl SmallRank {
     /// The index of the class board with the blank on `blank` and class `c` on `masks[c]`:
     /// [`ClassIndex::rank`]'s value for the same board.
     #[inline(always)]
-    pub(super) fn rank(&self, blank: u8, masks: &[u64]) -> u64 {
+    pub(super) fn rank(&self, blank: u8, masks: &[u32]) -> u64 {
         let mut free = self.full & !(1u32 << blank);
         let mut r = blank as u64;
         for (c, &m) in masks[..self.ranked].iter().enumerate() {
-            let m = m as u32;
             let x = self.squeeze(m, free);
             r = r * self.radices[c] + self.tables.colex[x & 0x7fff] as u64;
             free &= !m;
@@ -135,22 +134,32 @@ impl Tables {
 mod tests {
     use super::*;
     use pdbformat::rank::ClassLabels;
-    use pdbformat::Board;
+    use pdbformat::{Board, Goal};
 
     /// Every index of small boards, ranked both ways, agrees; on the 4x4 a spread of indexes.
     #[test]
     fn agrees_with_the_class_index() {
         for (w, h, step) in [(3, 3, 1), (2, 4, 1), (4, 3, 7), (4, 4, 9973)] {
             let board = Board::new(w, h).unwrap();
-            for axis in [ClassLabels::Rows, ClassLabels::Columns] {
-                for blank_goal in [0, board.cells() - 1] {
-                    let ix = ClassIndex::new(board, axis, blank_goal).unwrap();
+            for goal in [Goal::blank_first(board), Goal::blank_last(board)] {
+                // Rows, columns, and a labelling of neither (Rokicki's on the 4x4).
+                let odd = match (w, h) {
+                    (4, 4) => ClassLabels::parse(&goal, "rokicki").unwrap(),
+                    _ => {
+                        let n = board.cells();
+                        let spec = format!("1,{}/2-{}", n - 1, n - 2);
+                        ClassLabels::parse(&goal, &spec).unwrap()
+                    }
+                };
+                for labels in [ClassLabels::Rows, ClassLabels::Columns, odd] {
+                    let ix = ClassIndex::for_goal(&goal, labels).unwrap();
                     let fast = SmallRank::new(&ix).unwrap();
                     let mut masks = vec![0u64; ix.classes()];
                     let mut i = 0;
                     while i < ix.len() {
                         let blank = ix.unrank(i, &mut masks);
-                        assert_eq!(fast.rank(blank as u8, &masks), i, "{board} {axis}");
+                        let narrow: Vec<u32> = masks.iter().map(|&m| m as u32).collect();
+                        assert_eq!(fast.rank(blank as u8, &narrow), i, "{board} {labels}");
                         i += step;
                     }
                 }
