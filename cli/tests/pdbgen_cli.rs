@@ -472,20 +472,10 @@ fn mtm_class_tables_build_verify_and_describe() {
         .failure()
         .stdout(contains("changes a class table's value by at most 1"));
     // Labelled tables beside the rows: one table each, verified, named by info.
-    let out = build(
-        dir.path(),
-        "m3-labelled.pdb",
-        &[
-            "--board",
-            "3x3",
-            "--metric",
-            "mtm",
-            "--classes",
-            "rows",
-            "--classes",
-            "1,2,4/3,5,6/7,8",
-        ],
-    );
+    let args: Vec<&str> = "--board 3x3 --metric mtm --classes rows --classes 1,2,4/3,5,6/7,8"
+        .split(' ')
+        .collect();
+    let out = build(dir.path(), "m3-labelled.pdb", &args);
     let h = PdbFile::open(&out).unwrap().header().clone();
     assert_eq!(h.tables.len(), 2);
     assert_eq!(
@@ -507,41 +497,32 @@ fn mtm_class_tables_build_verify_and_describe() {
     // Partitions are for STM; STM needs one; labellings are for MTM and must be whole.
     for (args, msg) in [
         (
-            vec!["--board", "3x3", "--metric", "mtm", "--partition", "1-8"],
+            "--board 3x3 --metric mtm --partition 1-8",
             "--partition does not apply to --metric mtm",
         ),
         (
-            vec!["--board", "3x3", "--partition", "1-8", "--classes", "rows"],
+            "--board 3x3 --partition 1-8 --classes rows",
             "--classes applies to --metric mtm only",
         ),
         (
-            vec!["--board", "3x3", "--metric", "mtm", "--classes", "1-4/5-7"],
+            "--board 3x3 --metric mtm --classes 1-4/5-7",
             "tile 8 has no class",
         ),
         (
-            vec!["--board", "3x3", "--metric", "mtm", "--classes", "rokicki"],
+            "--board 3x3 --metric mtm --classes rokicki",
             "the rokicki labelling is of the 4x4",
         ),
         (
-            vec![
-                "--board",
-                "3x3",
-                "--metric",
-                "mtm",
-                "--classes",
-                "rows",
-                "--classes",
-                "rows",
-            ],
+            "--board 3x3 --metric mtm --classes rows --classes rows",
             "asked for twice",
         ),
-        (vec!["--board", "3x3"], "--partition is required"),
-        (vec!["--board", "3x3", "--metric", "fast"], "unknown metric"),
+        ("--board 3x3", "--partition is required"),
+        ("--board 3x3 --metric fast", "unknown metric"),
     ] {
         pdbgen()
             .args(["build", "-o"])
             .arg(dir.path().join("x.pdb"))
-            .args(&args)
+            .args(args.split(' '))
             .assert()
             .failure()
             .stderr(contains(msg));
