@@ -543,8 +543,10 @@ impl<H: Heuristic> Worker<'_, H> {
             while let Some(bound) = self.pool.next_iteration(&mut seen) {
                 probe.begin(bound);
                 while let Some(task) = self.pool.take(&self.shared.abort) {
-                    // A root of the iteration (a donated subtree has no memo).
-                    let root = (task.memo.is_some() && task.path.is_empty()).then_some(task.origin);
+                    // A root of the iteration: a first task carries no path (a donated
+                    // subtree carries at least the move to it). Not told by its memo, which
+                    // only `bit1` tables keep: with byte tables no root would be recorded.
+                    let root = task.path.is_empty().then_some(task.origin);
                     let before = probe.nodes();
                     holding = true;
                     let hit = probe.search(task);
