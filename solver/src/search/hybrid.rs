@@ -23,17 +23,15 @@
 //! 1,000,000 positions, fewer when the memory limit would not hold them): A* costs several
 //! times what IDA* costs per node, and an easy 24-puzzle takes only a few million.
 //!
-//! **Order.** The first iteration searches the frontier in Bu & Korf's order, and so does
-//! every iteration on one thread. With several, each later one takes its frontier nodes in
-//! the order the previous iteration taught (`search/root_order.rs`): those whose subtrees
-//! pruned nodes at the new bound first, the likeliest per node searched (the rule by which
-//! `search/history.rs` orders children near the start) first among them, ties in Bu & Korf's
-//! order. The learned order would pay on one thread too (Korf's 24-puzzle #38, 1,000,000
-//! positions: the solution after 21 thousand nodes of the last iteration against 1.6 million
-//! in Bu & Korf's order), but its scores come from estimates that stop early at the bound,
-//! which differ between a byte and a `bit1` table of the same values, and one thread must
-//! search the same nodes with either. Inside each frontier node's search the probe is
-//! `ida`'s: the compound heuristic with its transposes, duplicate-move pruning.
+//! **Order.** The first iteration searches the frontier in Bu & Korf's order; each later one
+//! takes its frontier nodes in the order the previous iteration taught
+//! (`search/root_order.rs`): those whose subtrees pruned nodes at the new bound first, the
+//! likeliest per node searched (the rule by which `search/history.rs` orders children near
+//! the start) first among them, ties in Bu & Korf's order. The scores come from the same
+//! estimates as the search itself, early stops at the bound included, and those depend only
+//! on the values, never on how a table stores them: a byte and a `bit1` table of the same
+//! values search the same nodes. Inside each frontier node's search the probe is `ida`'s: the
+//! compound heuristic with its transposes, duplicate-move pruning.
 //!
 //! **Threads.** The IDA* phase is parallel IDA*'s (`search/parallel_ida.rs`,
 //! `search/steal.rs`) with the frontier nodes as each iteration's first tasks, in the order
@@ -41,8 +39,8 @@
 //! receives the shallowest untried subtree of a busy one, so one large frontier subtree does
 //! not leave the others idle. An iteration's bound is finished before the next starts, so the
 //! first solution is optimal. With one thread the frontier nodes are searched one after the
-//! other exactly as Bu & Korf describe (same nodes, same solution); with more, which optimal
-//! solution is returned and the node counts depend on timing. A* itself runs on one thread.
+//! other (the same nodes and solution every run); with more, which optimal solution is
+//! returned and the node counts depend on timing. A* itself runs on one thread.
 //!
 //! A frontier node's heuristic parts are rebuilt from the memo A* kept for it
 //! ([`Heuristic::memo_len`]) in every iteration, never by [`Heuristic::init`], which walks to
@@ -215,9 +213,7 @@ fn two_phases<H: Heuristic + Sync, K: Packed, Q: OpenList<K>>(
         clock: &e.clock,
         threads,
         history: &history,
-        // One thread keeps Bu & Korf's order: the same nodes whatever early stops of the
-        // heuristic (which shape the learned scores) its tables make.
-        learned: (threads > 1).then_some(&learned),
+        learned: Some(&learned),
     };
     // The frontier's tasks, held beside A*'s table: the roots, each iteration's queue of
     // their copies, and each root's memo (an `Arc` of its own).

@@ -1,6 +1,6 @@
-//! The order in which `hybrid` on several threads searches A*'s frontier nodes in each
-//! iteration after the first: what the previous iteration learned below each of them, by the
-//! rule of `search/history.rs`.
+//! The order in which `hybrid` searches A*'s frontier nodes in each iteration after the
+//! first: what the previous iteration learned below each of them, by the rule of
+//! `search/history.rs`.
 //!
 //! Bu & Korf sort the frontier once, by `f` and then by `h`, and search it in that order in
 //! every iteration. Most frontier nodes lie deeper than the levels the learned order of
