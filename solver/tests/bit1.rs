@@ -176,6 +176,40 @@ fn searches_from_kept_positions_same_as_u8() {
     }
 }
 
+/// One-thread A*+IDA*, whose iterations after the first take the frontier nodes in the order
+/// the previous one learned: with a byte and a `bit1` table the same moves, nodes and
+/// iterations, and `ida`'s lengths, over Korf's first ten instances and two budgets, most
+/// runs with later iterations (those the learned order acts on).
+#[test]
+fn hybrid_learned_order_same_as_u8_and_optimal() {
+    let (goal, lines) = korf100();
+    let (a, b) = both_663(true);
+    let mut later = 0;
+    for (i, l) in lines.iter().take(10).enumerate() {
+        let p = l.puzzle.as_ref().unwrap();
+        let optimal = a.ida(p, &goal, &Limits::default()).unwrap().len();
+        for budget in [2_000, 20_000] {
+            let o = Settings {
+                hybrid_nodes: Some(budget),
+                threads: 1,
+                ..Settings::default()
+            };
+            let x = solve_as(AlgorithmName::Hybrid, &a, p, &goal, &o).unwrap();
+            let y = solve_as(AlgorithmName::Hybrid, &b, p, &goal, &o).unwrap();
+            let what = format!("instance {} budget {budget}", i + 1);
+            assert_eq!(x.moves, y.moves, "{what}: moves");
+            assert_eq!(x.stats.nodes, y.stats.nodes, "{what}: nodes");
+            assert_eq!(x.stats.iterations, y.stats.iterations, "{what}: iterations");
+            assert_eq!(y.len(), optimal, "{what}: length");
+            assert!(y.optimal, "{what}");
+            if y.stats.iterations >= 2 {
+                later += 1;
+            }
+        }
+    }
+    assert!(later >= 10, "{later} of 20 runs had later iterations");
+}
+
 #[test]
 fn random_three_by_four_same_lengths_and_nodes_both_goals() {
     let dir = tempfile::tempdir().unwrap();

@@ -65,6 +65,15 @@ impl RootScores {
         let sorted: Vec<(u32, u32, u32)> = keyed.iter().map(|&(_, rank)| tasks[rank]).collect();
         tasks.copy_from_slice(&sorted);
     }
+
+    /// How many roots have a recorded frontier.
+    #[cfg(test)]
+    fn recorded(&self) -> usize {
+        self.slots
+            .iter()
+            .filter(|s| s.load(Relaxed) >> 63 == 1)
+            .count()
+    }
 }
 
 #[cfg(test)]
@@ -84,6 +93,91 @@ mod tests {
         let order: Vec<u32> = tasks.iter().map(|t| t.0).collect();
         // Root 3's one node (e^{-9}) outscores root 1's hundred (e^{-6} / 100).
         assert_eq!(order, vec![2, 3, 1, 0]);
+    }
+
+    /// One thread, a heuristic that keeps no memo of a root (Manhattan, as byte tables): every
+    /// root searched in a completed iteration is recorded, and the order learned differs from
+    /// the one given.
+    #[test]
+    fn one_thread_learns_without_a_memo() {
+        use crate::heuristic::{Heuristic, Manhattan};
+        use crate::position::{MoveTable, Position};
+        use crate::prune::Pruning;
+        use crate::search::history::History;
+        use crate::search::parallel_ida::{first_task, iterate, Setting};
+        use crate::search::{estimate, goal_array, Clock, Limits};
+        use pdbformat::{Board, Goal};
+
+        let board = Board::new(4, 4).unwrap();
+        let goal = Goal::blank_first(board);
+        let h = Manhattan::new(&goal);
+        assert_eq!(h.memo_len(), 0);
+        let moves = MoveTable::for_goal(&goal);
+        let pruner = Pruning::default().machine(board);
+        let goal_tiles = goal_array(&goal);
+        // Korf's first 15-puzzle instance; the roots are the positions two moves away.
+        let start =
+            Position::from_tiles(&[14, 13, 15, 7, 11, 12, 9, 5, 6, 0, 2, 1, 4, 8, 10, 3]).unwrap();
+        let mut roots = Vec::new();
+        for &a in moves.targets(start.blank) {
+            let mut one = start.clone();
+            one.slide(a);
+            for &b in moves
+                .targets(one.blank)
+                .iter()
+                .filter(|&&b| b != start.blank)
+            {
+                let mut two = one.clone();
+                two.slide(b);
+                let f = 2 + estimate(&h, &two.tiles);
+                let i = roots.len() as u32;
+                roots.push((first_task(&pruner, two, one.blank, i, 2, &[]), f));
+            }
+        }
+        // Bu & Korf's order, as `hybrid` gives it.
+        roots.sort_by_key(|(t, f)| (*f, *f - t.base));
+        for (i, r) in roots.iter_mut().enumerate() {
+            r.0.origin = i as u32;
+        }
+        let scores = RootScores::new(roots.len());
+        let history = History::new(board.cells());
+        let limits = Limits {
+            max_nodes: Some(300_000),
+            ..Limits::default()
+        };
+        let clock = Clock::new(&limits);
+        let setting = Setting {
+            moves: &moves,
+            pruner: &pruner,
+            goal: &goal_tiles,
+            clock: &clock,
+            threads: 1,
+            history: &history,
+            learned: Some(&scores),
+        };
+        let run = iterate(&h, &setting, &roots, 0, None);
+        assert!(run.found.is_none(), "the node limit stops it first");
+        assert!(run.iterations >= 3, "{} iterations", run.iterations);
+        // The last completed bound: every root within it was searched and recorded.
+        let within = roots.iter().filter(|r| r.1 < run.bound).count();
+        assert!(
+            within >= 2,
+            "{within} roots within the last completed bound"
+        );
+        assert!(
+            scores.recorded() >= within,
+            "{} recorded",
+            scores.recorded()
+        );
+        let given: Vec<(u32, u32, u32)> = roots
+            .iter()
+            .enumerate()
+            .filter(|(_, r)| r.1 <= run.bound)
+            .map(|(i, r)| (i as u32, r.1, r.1 - r.0.base))
+            .collect();
+        let mut learned = given.clone();
+        scores.sort(&mut learned);
+        assert_ne!(learned, given, "the learned order is Bu & Korf's");
     }
 
     #[test]
