@@ -91,11 +91,12 @@ pub fn build_class_file(
     for (_, s) in &built {
         crate::request::check_fits(encoding, s)?;
     }
-    let encoded: Vec<Vec<u8>> = built
+    // Byte entries are written as built; only u4 needs a packed copy.
+    let encoded: Vec<std::borrow::Cow<'_, [u8]>> = built
         .iter()
         .map(|(e, _)| match encoding {
-            Encoding::U8 => e.to_vec(),
-            _ => pdbformat::format::encode_entries(e, encoding),
+            Encoding::U8 => std::borrow::Cow::Borrowed(&e[..]),
+            _ => std::borrow::Cow::Owned(pdbformat::format::encode_entries(e, encoding)),
         })
         .collect();
     let sources: Vec<ClassTableSource<'_>> = (req.labels.iter().zip(&built).zip(&encoded))

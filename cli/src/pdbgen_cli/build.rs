@@ -220,16 +220,17 @@ fn classes(goal: pdbformat::Goal, a: &BuildArgs) -> Result<ExitCode> {
     };
     let mut entries = 0;
     for labels in &req.labels {
-        entries = entries.max(pdbformat::rank::ClassIndex::for_goal(&req.goal, *labels)?.len());
+        entries += pdbformat::rank::ClassIndex::for_goal(&req.goal, *labels)?.len();
     }
     let names: Vec<String> = req.labels.iter().map(|x| x.to_string()).collect();
+    // Every table is held a byte per entry until the file is written (u4 adds a packed copy).
     eprintln!(
-        "building MTM class tables ({}) for {}, goal {}: up to {} entries each, peak memory about {}",
+        "building MTM class tables ({}) for {}, goal {}: {} entries, peak memory about {}",
         names.join(", "),
         req.goal.board(),
         req.goal,
         HumanCount(entries),
-        bytes(2 * entries)
+        bytes(entries + entries / 2)
     );
     create_parent(&a.output)?;
     let start = Instant::now();
