@@ -39,9 +39,10 @@ pub struct BuildArgs {
     metric: String,
     /// With --metric mtm, the class tables to build, one per use: `rows` (the goal-row
     /// tables above, the default), `columns`, `rokicki` (Rokicki's 4x4 labelling, whose
-    /// classes follow neither rows nor columns; with its transposed lookup it prunes more
-    /// than goal rows), or the tiles of each class, such as 1,2,4,5/3,6,7,10,11/8,9,12,13/14,15.
-    /// The solver takes the maximum over every table of the file.
+    /// classes follow neither rows nor columns), `rokicki-mirror` (the same reflected), or the
+    /// tiles of each class, such as 1,2,4,5/3,6,7,10,11/8,9,12,13/14,15. The solver takes
+    /// the largest lookup of every table of the file, each also transposed: on Korf's 100,
+    /// rows+rokicki search 0.18 of the nodes of rows alone, rows+rokicki+rokicki-mirror 0.11.
     #[arg(long = "classes", value_name = "LABELLING")]
     classes: Vec<String>,
     /// Goal: blank-first (0 1 2 ...), blank-last (1 2 ... 0) or an explicit tile list.
