@@ -1,8 +1,10 @@
-//! Building the standard databases of [`pdbformat::standard`]: the [`BuildRequest`] an entry
-//! describes, and the build itself. `xtask artifacts build` and the solver's first-use build
-//! both come here, so they write the same bytes.
+//! Building the standard databases of [`pdbformat::standard`]: the [`BuildRequest`] a pattern
+//! file describes, the [`ClassBuildRequest`] of a class file, and the build itself. `xtask
+//! artifacts build` and the solver's first-use build both come here, so they write the same
+//! bytes.
 
 use crate::build::build_file;
+use crate::classes::{build_class_file, ClassBuildRequest};
 use crate::error::BuildError;
 use crate::observer::{BuildObserver, TableSummary};
 use crate::request::BuildRequest;
@@ -11,8 +13,9 @@ use pdbformat::standard::{StandardDb, StandardError};
 use std::path::Path;
 
 impl BuildRequest {
-    /// What [`build_file`] needs to build standard database `db` with `threads` workers
-    /// (`None` for all cores): its goal, partition, kind and encoding, uncompressed.
+    /// What [`build_file`] needs to build standard pattern file `db` with `threads` workers
+    /// (`None` for all cores): its goal, partition, kind and encoding, uncompressed. A class
+    /// file has no partition: that is an error ([`ClassBuildRequest::standard`] builds it).
     pub fn standard(
         db: &StandardDb,
         threads: Option<usize>,
@@ -28,17 +31,41 @@ impl BuildRequest {
     }
 }
 
+impl ClassBuildRequest {
+    /// What [`build_class_file`] needs to build standard class file `db` with `threads`
+    /// workers (`None` for all cores): its goal, metric, labellings and encoding,
+    /// uncompressed. A pattern file has no labellings: that is an error.
+    pub fn standard(
+        db: &StandardDb,
+        threads: Option<usize>,
+    ) -> Result<ClassBuildRequest, StandardError> {
+        Ok(ClassBuildRequest {
+            goal: db.goal()?,
+            metric: db.metric,
+            labels: db.labels()?,
+            threads,
+            encoding: Some(db.encoding),
+            write: WriteOptions::default(),
+        })
+    }
+}
+
 /// Builds standard database `db` at `path` (through a temporary file renamed into place) with
 /// `threads` workers (`None`: all cores), as [`build_file`] does with
-/// [`BuildRequest::standard`]; `xtask` and the solver's first-use build both come here, so they
-/// write the same bytes.
+/// [`BuildRequest::standard`] or, for a class file, [`build_class_file`] with
+/// [`ClassBuildRequest::standard`]; `xtask` and the solver's first-use build both come here, so
+/// they write the same bytes.
 pub fn build_standard(
     db: &StandardDb,
     path: &Path,
     threads: Option<usize>,
     obs: &dyn BuildObserver,
 ) -> Result<Vec<TableSummary>, BuildError> {
-    build_file(&BuildRequest::standard(db, threads)?, path, obs)
+    if db.is_class_file() {
+        build_class_file(&ClassBuildRequest::standard(db, threads)?, path, obs)
+    } else {
+        build_file(&BuildRequest::standard(db, threads)?, path, obs)
+    }
 }
 
 #[cfg(test)]
@@ -52,6 +79,21 @@ mod tests {
     #[test]
     fn every_entry_makes_a_request_that_matches_it() {
         for db in STANDARD {
+            if db.is_class_file() {
+                assert!(BuildRequest::standard(db, Some(1)).is_err(), "{}", db.name);
+                let r = ClassBuildRequest::standard(db, Some(1)).unwrap();
+                assert_eq!(r.goal, db.goal().unwrap());
+                assert_eq!((r.metric, &r.labels), (db.metric, &db.labels().unwrap()));
+                assert_eq!(r.encoding, Some(db.encoding));
+                assert_eq!(r.write.compression, Compression::None);
+                assert_eq!(r.threads, Some(1));
+                continue;
+            }
+            assert!(
+                ClassBuildRequest::standard(db, Some(1)).is_err(),
+                "{}",
+                db.name
+            );
             let r = BuildRequest::standard(db, Some(1)).unwrap();
             assert_eq!(r.goal, db.goal().unwrap());
             assert_eq!(r.partition, db.partition().unwrap());
@@ -90,5 +132,32 @@ mod tests {
             Err(BuildError::Standard(_))
         ));
         assert!(!p.exists());
+    }
+
+    #[test]
+    fn a_built_class_file_is_what_it_says() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = standard::lookup("8-rows-mtm").unwrap();
+        let path = dir.path().join(db.file_name());
+        let summaries = build_standard(db, &path, Some(2), &NoProgress).unwrap();
+        assert_eq!(summaries.len(), 1);
+        let f = PdbFile::open(&path).unwrap();
+        let h = f.header();
+        assert_eq!((&h.goal, h.metric), (&db.goal().unwrap(), db.metric));
+        assert_eq!(h.tables.len(), 1);
+        let t = &h.tables[0];
+        assert_eq!(t.classes, Some(pdbformat::rank::ClassLabels::Rows));
+        assert_eq!(
+            (t.encoding, t.compression),
+            (Encoding::U8, Compression::None)
+        );
+        assert_eq!(t.max_value, summaries[0].max_value);
+        f.verify().unwrap();
+        let opts = crate::VerifyOptions {
+            threads: Some(2),
+            ..crate::VerifyOptions::semantic()
+        };
+        let report = crate::verify_file(&path, opts, &NoProgress).unwrap();
+        assert!(report.passed() && report.tables[0].semantic, "{report:?}");
     }
 }

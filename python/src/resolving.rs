@@ -78,6 +78,8 @@ pub fn resolve_error(e: &ResolveError) -> PyErr {
         ResolveError::NoneFits { .. } => {
             PyValueError::new_err(format!("{e}; give one with db="))
         }
+        // A class file is built by `pdbgen build`, which the error's own message names.
+        ResolveError::NotFound { db, .. } if db.is_class_file() => database_error(e),
         ResolveError::NotFound { db, searched, .. } => database_error_text(format!(
             "database {} is not in {searched}; build it with pdbtiles.build(\"{}x{}\", \"{}\", \"{}\", kind=\"{}\", encoding=\"{}\")",
             db.name,

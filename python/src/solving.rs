@@ -33,7 +33,8 @@ use std::sync::{Arc, Mutex};
 /// `weighted` or `strategic` (default: `parallel-ida` on every core, `ida` with `threads=1`;
 /// its small first iterations run on one thread); `timeout` (seconds) and `max_nodes` stop the
 /// search with `SearchStopped`. Other settings go by keyword as the command line's flags:
-/// `metric` (`"stm"`, the default, or `"mtm"`: the multi-tile metric, with the walking
+/// `metric` (`"stm"`, the default, or `"mtm"`: the multi-tile metric, with its default class
+/// tables where the board has them, found or built as the 6-6-3 is, else the walking
 /// distance), `heuristic`, `reflect`, `prune`, `weight`, `threads`, `depth_limit`,
 /// `hybrid_nodes`, `max_memory`.
 #[pyfunction]

@@ -5,12 +5,14 @@
 //! 2. `artifacts/` in the current directory,
 //! 3. the user cache directory: `$XDG_CACHE_HOME/pdb-tiles`, or `$HOME/.cache/pdb-tiles`.
 //!
-//! In each directory the default file name ([`default_file_name`], `15-663-za.pdb` on 4×4: the
-//! board's default in [`pdbformat::standard`]) is tried first, then every other `*.pdb` file in
-//! name order, the uncompressed file of a name before its zstd and gzip copies. A file fits when it
-//! is for the same board and the single-tile metric (a multi-tile class table is passed over in
-//! silence), a board symmetry takes its goal's blank cell to the goal's blank cell, its tables
-//! cover every tile, and the solver reads its encoding. Only headers are read while searching.
+//! Each board has at most one default per metric ([`pdbformat::standard::DEFAULTS`]): on 4×4
+//! `15-663-za` in the single-tile metric and `15-rows+rokicki-mtm`, class tables, in the
+//! multi-tile one. In each directory the default file name ([`default_file_name`]) is tried
+//! first, then every other `*.pdb` file in name order, the uncompressed file of a name before
+//! its zstd and gzip copies. A file fits when it is for the same board and metric (a file of
+//! the other metric is passed over in silence), a board symmetry takes its goal's blank cell
+//! to the goal's blank cell, its tables cover every tile, and the solver reads its encoding.
+//! Only headers are read while searching.
 
 use pdbformat::format::{Compression, PdbFile};
 use pdbformat::standard::{self, StandardDb};
@@ -23,23 +25,24 @@ pub const ENV_VAR: &str = "PDB_DIR";
 /// Where the cache directory lives under `$XDG_CACHE_HOME` or `~/.cache`.
 pub const CACHE_SUBDIR: &str = "pdb-tiles";
 
-/// The board's default database in the standard set ([`standard::default_for`]): on 4×4
-/// `15-663-za`, the zero-aware 6-6-3 partition for the blank-first goal, `u8` entries,
-/// uncompressed.
-pub fn default_db(board: Board) -> Option<&'static StandardDb> {
-    standard::default_for(board)
+/// The board's default database in `metric` in the standard set ([`standard::default_for`]):
+/// on 4×4 `15-663-za` (the zero-aware 6-6-3 partition for the blank-first goal, `u8` entries,
+/// uncompressed) in the single-tile metric, `15-rows+rokicki-mtm` in the multi-tile one.
+pub fn default_db(board: Board, metric: Metric) -> Option<&'static StandardDb> {
+    standard::default_for(board, metric)
 }
 
-/// The default database's file name (`15-663-za.pdb` on 4×4), for boards that have one.
-pub fn default_file_name(board: Board) -> Option<String> {
-    default_db(board).map(|d| d.file_name())
+/// The default database's file name (`15-663-za.pdb` on 4×4 in the single-tile metric), for
+/// boards that have one in `metric`.
+pub fn default_file_name(board: Board, metric: Metric) -> Option<String> {
+    default_db(board, metric).map(|d| d.file_name())
 }
 
-/// Whether the default database can be built for `goal`: a board with a default and a goal
-/// whose blank a board symmetry takes to the default's (a corner).
-pub fn buildable(goal: &Goal) -> bool {
+/// Whether the default database in `metric` can be built for `goal`: a board with such a
+/// default and a goal whose blank a board symmetry takes to the default's (a corner).
+pub fn buildable(goal: &Goal, metric: Metric) -> bool {
     let board = goal.board();
-    default_db(board).is_some() && Symmetry::taking(board, 0, goal.blank_cell()).is_some()
+    default_db(board, metric).is_some() && Symmetry::taking(board, 0, goal.blank_cell()).is_some()
 }
 
 /// One directory of the search order and why it is there.
@@ -107,15 +110,17 @@ pub enum Fit {
     Fits,
     /// It is for another board (not worth mentioning).
     OtherBoard,
-    /// It counts moves in another metric than the single-tile one of the default database:
-    /// a multi-tile class table, named with `--db` when wanted (not worth mentioning either).
+    /// It counts moves in another metric than the one searched for (a multi-tile class file
+    /// when looking for single-tile tables, or the other way round); named with `--db` when
+    /// wanted (not worth mentioning either).
     OtherMetric,
     /// It is for this board but cannot be used, with why.
     Unusable(String),
 }
 
-/// Whether the file at `path` can serve `goal` as a complete database (header only).
-pub fn check_fits(path: &Path, goal: &Goal) -> Fit {
+/// Whether the file at `path` can serve `goal` as a complete database in `metric` (header
+/// only).
+pub fn check_fits(path: &Path, goal: &Goal, metric: Metric) -> Fit {
     let file = match PdbFile::open(path) {
         Ok(f) => f,
         Err(e) => return Fit::Unusable(e.to_string()),
@@ -125,7 +130,7 @@ pub fn check_fits(path: &Path, goal: &Goal) -> Fit {
     if h.board() != board {
         return Fit::OtherBoard;
     }
-    if h.metric != Metric::Stm {
+    if h.metric != metric {
         return Fit::OtherMetric;
     }
     if Symmetry::taking(board, goal.blank_cell(), h.goal.blank_cell()).is_none() {
@@ -143,18 +148,30 @@ pub fn check_fits(path: &Path, goal: &Goal) -> Fit {
     Fit::Fits
 }
 
-/// Searches [`search_dirs`] for a database that fits `goal` (see the module documentation).
-pub fn find_default(goal: &Goal) -> Located {
-    find_in(&search_dirs(), goal)
+/// Searches [`search_dirs`] for a database that fits `goal` in `metric` (see the module
+/// documentation).
+pub fn find_default(goal: &Goal, metric: Metric) -> Located {
+    find_in(&search_dirs(), goal, metric)
 }
 
 /// Like [`find_default`] over the given directories.
-pub fn find_in(dirs: &[SearchDir], goal: &Goal) -> Located {
+pub fn find_in(dirs: &[SearchDir], goal: &Goal, metric: Metric) -> Located {
+    let name = default_file_name(goal.board(), metric);
+    find_preferring(dirs, goal, metric, name.as_deref())
+}
+
+/// Like [`find_in`], trying the file called `first` (when given) first in each directory
+/// instead of the board's default file name.
+pub fn find_preferring(
+    dirs: &[SearchDir],
+    goal: &Goal,
+    metric: Metric,
+    first: Option<&str>,
+) -> Located {
     let mut out = Located::default();
-    let default_name = default_file_name(goal.board());
     for dir in dirs {
         let mut candidates: Vec<PathBuf> = Vec::new();
-        if let Some(name) = &default_name {
+        if let Some(name) = first {
             let p = dir.path.join(name);
             if p.is_file() {
                 candidates.push(p);
@@ -171,7 +188,7 @@ pub fn find_in(dirs: &[SearchDir], goal: &Goal) -> Located {
         others.sort_by_key(|p| load_order(p));
         candidates.extend(others);
         for p in candidates {
-            match check_fits(&p, goal) {
+            match check_fits(&p, goal, metric) {
                 Fit::Fits => {
                     out.path = Some(p);
                     return out;
@@ -234,9 +251,6 @@ pub enum Built {
 #[cfg(feature = "build")]
 #[derive(Debug, thiserror::Error)]
 pub enum BuildDefaultError {
-    /// The board has no default database.
-    #[error("there is no default database for {0} boards")]
-    NoDefault(Board),
     /// The folder or the lock file could not be made or locked.
     #[error("{context}")]
     Io {
@@ -254,8 +268,9 @@ pub enum BuildDefaultError {
     Build(#[from] pdbgen::BuildError),
 }
 
-/// Builds the default database of `board` ([`default_db`]) at `path`, reporting progress to
-/// `observer`, and calling `waiting` with the lock file's path if another process holds the
+/// Builds the default database `db` (a board's [`default_db`]: a pattern file or a file of
+/// class tables, built by [`pdbgen::build_standard`] either way) at `path`, reporting progress
+/// to `observer`, and calling `waiting` with the lock file's path if another process holds the
 /// lock (before waiting for it). Its goal is blank-first, so it serves every goal with the
 /// blank in a corner. Creates the directory; the file appears only when complete (written to
 /// a temporary file, then renamed). Needs the `build` feature, which brings in `pdbgen`.
@@ -266,12 +281,11 @@ pub enum BuildDefaultError {
 /// the lock after another one built the file uses that file instead of building it again.
 #[cfg(feature = "build")]
 pub fn build_default(
-    board: Board,
+    db: &StandardDb,
     path: &Path,
     observer: &dyn pdbgen::BuildObserver,
     waiting: &mut dyn FnMut(&Path),
 ) -> Result<Built, BuildDefaultError> {
-    let db = default_db(board).ok_or(BuildDefaultError::NoDefault(board))?;
     let io = |context: String| move |source| BuildDefaultError::Io { context, source };
     let dir = path
         .parent()
@@ -303,7 +317,7 @@ pub fn build_default(
         }
     }
     // Whoever held the lock before may have built the file meanwhile.
-    if path.is_file() && check_fits(path, &db.goal()?) == Fit::Fits {
+    if path.is_file() && check_fits(path, &db.goal()?, db.metric) == Fit::Fits {
         return Ok(Built::Elsewhere);
     }
     pdbgen::build_standard(db, path, None, observer)?;
@@ -319,9 +333,18 @@ mod tests {
     #[test]
     fn names_and_dirs() {
         let b = Board::new(4, 4).unwrap();
-        assert_eq!(default_file_name(b).as_deref(), Some("15-663-za.pdb"));
+        assert_eq!(
+            default_file_name(b, Metric::Stm).as_deref(),
+            Some("15-663-za.pdb")
+        );
+        assert_eq!(
+            default_file_name(b, Metric::Mtm).as_deref(),
+            Some("15-rows+rokicki-mtm.pdb")
+        );
+        let m = default_db(b, Metric::Mtm).unwrap();
+        assert!(m.is_class_file() && m.metric == Metric::Mtm);
         // What the documentation and the search order promise agrees with the standard set.
-        let d = default_db(b).unwrap();
+        let d = default_db(b, Metric::Stm).unwrap();
         assert_eq!(d.name, "15-663-za");
         assert_eq!(standard::find("15-663-za"), Some(d));
         assert_eq!(d.goal().unwrap(), Goal::blank_first(b));
@@ -332,7 +355,15 @@ mod tests {
         assert_eq!(d.kind, pdbformat::TableKind::ZeroAware);
         assert_eq!(d.encoding, pdbformat::format::Encoding::U8);
         assert!(!d.large, "built on first use in seconds");
-        assert_eq!(default_file_name(Board::new(3, 3).unwrap()), None);
+        for metric in [Metric::Stm, Metric::Mtm] {
+            assert_eq!(default_file_name(Board::new(3, 3).unwrap(), metric), None);
+            assert_eq!(default_file_name(Board::new(5, 4).unwrap(), metric), None);
+        }
+        assert!(buildable(&Goal::blank_last(b), Metric::Mtm));
+        assert!(!buildable(
+            &Goal::blank_first(Board::new(5, 5).unwrap()),
+            Metric::Mtm
+        ));
         let dirs = search_dirs();
         assert!(dirs.iter().any(|d| d.origin == "artifacts/"));
     }

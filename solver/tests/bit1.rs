@@ -62,7 +62,7 @@ fn dbs663() -> (Arc<Database>, Arc<Database>) {
         let bit1_path = dir.join("bit1-test-15-663-za-bit1.pdb");
         let board = Board::new(4, 4).unwrap();
         if Database::open(&u8_path, OpenOptions::default()).is_err() {
-            let default = pdbsolver::locate::default_db(board).unwrap();
+            let default = pdbsolver::locate::default_db(board, pdbformat::Metric::Stm).unwrap();
             pdbgen::build_standard(default, &u8_path, None, &pdbgen::NoProgress).unwrap();
         }
         if Database::open(&bit1_path, OpenOptions::default()).is_err() {

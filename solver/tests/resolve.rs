@@ -217,7 +217,7 @@ fn a_database_for_another_board_is_refused_as_unfit() {
 fn a_serving_resolver_chooses_among_its_databases_by_name() {
     let dir = folder_with_3x3();
     let db = resolver_in(dir.path())
-        .default_database(&goal33(), &Quiet)
+        .default_database(&goal33(), pdbformat::Metric::Stm, &Quiet)
         .unwrap()
         .unwrap();
     let served = Resolver::serving(vec![("small".into(), db.clone())]);
@@ -301,10 +301,10 @@ fn a_multi_tile_class_table_in_a_search_folder_is_passed_over_in_silence() {
         origin: "test",
     }];
     assert_eq!(
-        pdbsolver::locate::check_fits(&class_file, &goal33()),
+        pdbsolver::locate::check_fits(&class_file, &goal33(), pdbformat::Metric::Stm),
         pdbsolver::locate::Fit::OtherMetric
     );
-    let found = pdbsolver::locate::find_in(&dirs, &goal33());
+    let found = pdbsolver::locate::find_in(&dirs, &goal33(), pdbformat::Metric::Stm);
     assert_eq!((found.path, found.skipped), (None, vec![]));
     let log = Log::default();
     let resolved = resolver_in(dir.path())
@@ -320,7 +320,7 @@ fn a_multi_tile_class_table_in_a_search_folder_is_passed_over_in_silence() {
         &[&[1, 2, 3, 4], &[5, 6, 7, 8]],
         TableKind::ZeroAware,
     );
-    let found = pdbsolver::locate::find_in(&dirs, &goal33());
+    let found = pdbsolver::locate::find_in(&dirs, &goal33(), pdbformat::Metric::Stm);
     assert_eq!(found.path, Some(dir.path().join("9-44-za.pdb")));
     assert!(found.skipped.is_empty(), "{:?}", found.skipped);
 }

@@ -18,6 +18,7 @@ mod stream;
 use crate::solver_cli::setup::{cli_error, Printer};
 use anyhow::{Context, Result};
 use clap::Args;
+use pdbformat::Metric;
 use pdbsolver::{Database, DbChoice, ResolveOptions, Resolver};
 use std::io::Write;
 use std::net::SocketAddr;
@@ -195,9 +196,9 @@ fn listen(bind: SocketAddr) -> std::io::Result<tokio::net::TcpListener> {
 
 /// The databases to serve: those of `--db` (names and files resolved as `solver solve` does,
 /// opened without a goal: each request's goal is checked against them), or else the default
-/// database of every board that has one, found where `solver solve` looks; a missing one is
-/// built once unless it is large (the 5x5 one: build it with `solver solve --board 5x5`) or
-/// `--no-build` is given.
+/// database of every board and metric that has one, found where `solver solve` looks; a
+/// missing one is built once unless it is large (the 5x5 one and the 4x4 multi-tile one: build
+/// them with `solver solve --board 5x5`, `solver solve --metric mtm`) or `--no-build` is given.
 fn load_databases(a: &ServeArgs) -> Result<Vec<Arc<Database>>> {
     let options = ResolveOptions {
         verify: !a.no_verify,
@@ -222,19 +223,27 @@ fn load_databases(a: &ServeArgs) -> Result<Vec<Arc<Database>>> {
             build: options.build && !default.large,
             ..options
         });
-        match resolver.default_database(&default.goal()?, &printer) {
+        // Each default in its own metric: a multi-tile class file serves MTM requests only.
+        let metric = default.metric;
+        let what = if metric == Metric::Stm { "" } else { " mtm" };
+        match resolver.default_database(&default.goal()?, metric, &printer) {
             Ok(Ok(db)) => dbs.push(db),
             // A large default is never built at start: say how to build it once.
             Ok(Err(_)) if default.large && options.build => eprintln!(
-                "note: not serving a {w}x{h} database: none found where `solver solve` looks; \
-                 `solver solve --board {w}x{h} PUZZLE` builds the default {} once, and the \
-                 server serves it from then on",
+                "note: not serving a {w}x{h}{what} database: none found where `solver solve` \
+                 looks; `solver solve --board {w}x{h}{flag} PUZZLE` builds the default {} once, \
+                 and the server serves it from then on",
                 default.name,
                 w = default.width,
-                h = default.height
+                h = default.height,
+                flag = if metric == Metric::Stm {
+                    ""
+                } else {
+                    " --metric mtm"
+                },
             ),
             Ok(Err(why)) => eprintln!(
-                "note: not serving a {}x{} database: none found {why}",
+                "note: not serving a {}x{}{what} database: none found {why}",
                 default.width, default.height
             ),
             Err(e) => return Err(cli_error(e)),

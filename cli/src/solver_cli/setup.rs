@@ -6,7 +6,7 @@
 use super::HeuristicArgs;
 use crate::output::outln;
 use anyhow::{anyhow, Result};
-use pdbformat::{Board, Goal};
+use pdbformat::{Board, Goal, Metric};
 use pdbsolver::prune::{Pruner, Pruning};
 use pdbsolver::{
     locate, Database, DbChoice, HeuristicChoice, Request, ResolveError, ResolveObserver,
@@ -215,20 +215,20 @@ pub fn locate(args: &HeuristicArgs) -> Result<i32> {
         let state = if d.path.is_dir() { "" } else { " (absent)" };
         outln!("  {}. {} [{}]{state}", i + 1, d.path.display(), d.origin);
     }
-    if let Some(name) = locate::default_file_name(board) {
+    if let Some(name) = locate::default_file_name(board, Metric::Stm) {
         outln!("default file name: {name}");
     }
-    let found = locate::find_default(&goal);
+    let found = locate::find_default(&goal, Metric::Stm);
     for (p, why) in &found.skipped {
         outln!("skipped {}: {why}", p.display());
     }
     match found.path {
         Some(p) => outln!("would use: {}", p.display()),
-        None if locate::buildable(&goal) => outln!(
+        None if locate::buildable(&goal, Metric::Stm) => outln!(
             "none found: would build {}",
             locate::build_dir()
                 .map(|d| d
-                    .join(locate::default_file_name(board).unwrap_or_default())
+                    .join(locate::default_file_name(board, Metric::Stm).unwrap_or_default())
                     .display()
                     .to_string())
                 .unwrap_or_else(|| "nothing (no build directory)".into())

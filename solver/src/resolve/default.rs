@@ -1,11 +1,12 @@
-//! The default database of a goal: the first fitting file of the search folders, or, where
-//! building is allowed and the board has a default, that database built once into
-//! [`locate::build_dir`] (several processes wait for one build).
+//! The default database of a goal in a metric: the first fitting file of the search folders,
+//! or, where building is allowed and the board has a default in that metric, that database
+//! built once into the build folder (several processes wait for one build).
 
 use super::names::searched;
 use super::{ResolveError, ResolveObserver};
 use crate::locate::{self, SearchDir};
-use pdbformat::Goal;
+use pdbformat::standard::StandardDb;
+use pdbformat::{Goal, Metric, Symmetry};
 use std::path::PathBuf;
 
 /// Where a goal's default database comes from.
@@ -17,50 +18,67 @@ pub(super) enum Source {
     Missing(String),
 }
 
-/// The file that serves `goal` as its default database: found in `dirs` (the files passed
-/// over reported to `observer`), else built when `build` allows (reporting to `observer`),
-/// else [`Source::Missing`] with the reason.
+/// Where and how a default is looked for and built.
+pub(super) struct Defaults<'a> {
+    /// The folders searched, in order.
+    pub dirs: &'a [SearchDir],
+    /// The board's default in the metric, if it has one.
+    pub db: Option<&'static StandardDb>,
+    /// Where a missing default is built (`None`: [`locate::build_dir`]); unused without the
+    /// generator.
+    #[cfg_attr(not(feature = "build"), allow(dead_code))]
+    pub build_dir: Option<PathBuf>,
+    /// Whether a missing default is built.
+    pub build: bool,
+}
+
+/// The file that serves `goal` in `metric` as its default database: found in the folders (the
+/// files passed over reported to `observer`; files of the other metric passed over in
+/// silence), else the default built when allowed (reporting to `observer`), else
+/// [`Source::Missing`] with the reason.
 pub(super) fn find_or_build(
     goal: &Goal,
-    dirs: &[SearchDir],
-    build: bool,
+    metric: Metric,
+    d: &Defaults<'_>,
     observer: &dyn ResolveObserver,
 ) -> Result<Source, ResolveError> {
-    let found = locate::find_in(dirs, goal);
+    let dirs = d.dirs;
+    let first = d.db.map(|db| db.file_name());
+    let found = locate::find_preferring(dirs, goal, metric, first.as_deref());
     for (path, why) in &found.skipped {
         observer.skipped(path, why);
     }
     if let Some(path) = found.path {
         return Ok(Source::Found(path));
     }
-    let why = if !locate::buildable(goal) {
-        if locate::default_db(goal.board()).is_some() {
+    let corner = Symmetry::taking(goal.board(), 0, goal.blank_cell()).is_some();
+    let why = match d.db {
+        None => "and there is no default database for this board",
+        Some(_) if !corner => {
             "and the default one is built only for goals with the blank in a corner"
-        } else {
-            "and there is no default database for this board"
         }
-    } else if !build {
-        "and building it is turned off"
-    } else {
-        return build_default(goal, dirs, observer);
+        Some(_) if !d.build => "and building it is turned off",
+        Some(db) => return build_default(goal, db, d, observer),
     };
     Ok(Source::Missing(format!("in {} {why}", searched(dirs))))
 }
 
-/// Builds the default database of `goal`'s board into [`locate::build_dir`].
+/// Builds `db`, the default database of `goal`'s board, into the build folder.
 #[cfg(feature = "build")]
 fn build_default(
     goal: &Goal,
-    dirs: &[SearchDir],
+    db: &StandardDb,
+    d: &Defaults<'_>,
     observer: &dyn ResolveObserver,
 ) -> Result<Source, ResolveError> {
-    let dir = locate::build_dir().ok_or(ResolveError::NoBuildFolder)?;
+    let dir = (d.build_dir.clone())
+        .or_else(locate::build_dir)
+        .ok_or(ResolveError::NoBuildFolder)?;
     let board = goal.board();
-    let name = locate::default_file_name(board).ok_or(ResolveError::NoBuildFolder)?;
-    let path = dir.join(name);
-    observer.building(board, &path, &searched(dirs));
+    let path = dir.join(db.file_name());
+    observer.building(board, &path, &searched(d.dirs));
     let start = std::time::Instant::now();
-    let built = locate::build_default(board, &path, observer.build_observer(), &mut |lock| {
+    let built = locate::build_default(db, &path, observer.build_observer(), &mut |lock| {
         observer.waiting(lock)
     })
     .map_err(|source| ResolveError::Build {
@@ -79,11 +97,12 @@ fn build_default(
 #[cfg(not(feature = "build"))]
 fn build_default(
     _goal: &Goal,
-    dirs: &[SearchDir],
+    _db: &StandardDb,
+    d: &Defaults<'_>,
     _observer: &dyn ResolveObserver,
 ) -> Result<Source, ResolveError> {
     Ok(Source::Missing(format!(
         "in {} and this solver is built without the generator",
-        searched(dirs)
+        searched(d.dirs)
     )))
 }

@@ -31,7 +31,7 @@ pub enum ResolveError {
     #[error("an empty list of databases (leave it out to use every database that fits)")]
     EmptyList,
     /// A standard database (or a member of a named catalogue) is in none of the folders.
-    #[error("database {}{} is not in {searched}; build it there with `pdbgen build --board {}x{} --partition {} --kind {} --encoding {} -o {}`", .db.name, .catalogue.as_ref().map(|c| format!(" (in catalogue {c})")).unwrap_or_default(), .db.width, .db.height, .db.partition, .db.kind.name(), .db.encoding.name(), .db.file_name())]
+    #[error("database {}{} is not in {searched}; build it there with `{}`", .db.name, .catalogue.as_ref().map(|c| format!(" (in catalogue {c})")).unwrap_or_default(), build_command(.db))]
     NotFound {
         /// The standard database.
         db: &'static StandardDb,
@@ -91,4 +91,23 @@ impl ResolveError {
             _ => false,
         }
     }
+}
+
+/// The `pdbgen build` command line that builds standard database `db` in the current folder.
+fn build_command(db: &StandardDb) -> String {
+    let what = if db.is_class_file() {
+        let classes: Vec<String> = (db.labellings.split('+'))
+            .map(|l| format!("--classes {l}"))
+            .collect();
+        format!("--metric {} {}", db.metric, classes.join(" "))
+    } else {
+        format!("--partition {} --kind {}", db.partition, db.kind.name())
+    };
+    format!(
+        "pdbgen build --board {}x{} {what} --encoding {} -o {}",
+        db.width,
+        db.height,
+        db.encoding.name(),
+        db.file_name()
+    )
 }

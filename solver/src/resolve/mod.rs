@@ -17,9 +17,11 @@ pub use observer::{Quiet, ResolveObserver};
 use crate::heuristic::MAX_CELLS;
 use crate::locate::SearchDir;
 use crate::{Database, HeuristicChoice, HeuristicName, Request, Residence};
-use default::Source;
+use default::{Defaults, Source};
 use opened::Opened;
-use pdbformat::{Goal, Metric};
+use pdbformat::standard::StandardDb;
+use pdbformat::{Board, Goal, Metric};
+use std::path::PathBuf;
 use std::sync::Arc;
 
 /// One database a request names.
@@ -40,8 +42,8 @@ pub struct ResolveOptions {
     pub verify: bool,
     /// Where uncompressed tables live while searched.
     pub residence: Residence,
-    /// Build the board's default database when no file fits (4×4 and 5×5, goals with the blank
-    /// in a corner).
+    /// Build the board's default database when no file fits (4×4 and 5×5 in the single-tile
+    /// metric, 4×4 in the multi-tile one; goals with the blank in a corner).
     pub build: bool,
 }
 
@@ -110,11 +112,20 @@ impl Resolved {
 /// [`Resolver::new`] looks for databases in the search folders of [`crate::locate`] and builds
 /// a missing default there; [`Resolver::serving`] chooses only among the databases it is
 /// given (a server's), by their names.
+///
+/// Each board has at most one default database per metric
+/// ([`pdbformat::standard::default_for`]): in the multi-tile metric it is a file of class
+/// tables (`15-rows+rokicki-mtm` on 4×4), and boards without one use the walking distance
+/// without searching.
 #[derive(Debug)]
 pub struct Resolver {
     options: ResolveOptions,
     /// The folders searched; `None`: [`crate::locate::search_dirs`] at each call.
     dirs: Option<Vec<SearchDir>>,
+    /// The boards' defaults; `None`: [`pdbformat::standard::DEFAULTS`].
+    defaults: Option<Vec<&'static StandardDb>>,
+    /// Where a missing default is built; `None`: [`crate::locate::build_dir`] at each call.
+    build_dir: Option<PathBuf>,
     served: Option<Vec<(String, Arc<Database>)>>,
     opened: Opened,
 }
@@ -125,6 +136,8 @@ impl Resolver {
         Resolver {
             options,
             dirs: None,
+            defaults: None,
+            build_dir: None,
             served: None,
             opened: Opened::default(),
         }
@@ -138,6 +151,32 @@ impl Resolver {
         self
     }
 
+    /// The same resolver taking `defaults` (at most one per board and metric; the first
+    /// counts) as the boards' default databases instead of [`pdbformat::standard::DEFAULTS`]:
+    /// a board and metric without one there has none.
+    pub fn with_defaults(mut self, defaults: Vec<&'static StandardDb>) -> Resolver {
+        self.defaults = Some(defaults);
+        self
+    }
+
+    /// The same resolver building a missing default in `dir` instead of
+    /// [`crate::locate::build_dir`].
+    pub fn building_in(mut self, dir: PathBuf) -> Resolver {
+        self.build_dir = Some(dir);
+        self
+    }
+
+    /// The default database of `board` in `metric` this resolver looks for and builds.
+    pub fn default_for(&self, board: Board, metric: Metric) -> Option<&'static StandardDb> {
+        match &self.defaults {
+            Some(list) => list
+                .iter()
+                .copied()
+                .find(|s| (s.width, s.height, s.metric) == (board.width(), board.height(), metric)),
+            None => pdbformat::standard::default_for(board, metric),
+        }
+    }
+
     /// A resolver that chooses only among `databases` (each with the name requests use):
     /// without names in a request, every one of them that fits the goal.
     pub fn serving(databases: Vec<(String, Arc<Database>)>) -> Resolver {
@@ -147,6 +186,8 @@ impl Resolver {
                 ..ResolveOptions::default()
             },
             dirs: None,
+            defaults: None,
+            build_dir: None,
             served: Some(databases),
             opened: Opened::default(),
         }
@@ -158,9 +199,10 @@ impl Resolver {
     }
 
     /// The heuristic `request` names (auto when none) for `goal`, with `databases` (none: the
-    /// default database, found or built, or for a serving resolver every database that fits;
-    /// failing those, Manhattan distance with linear conflicts unless `pdb` was named). The
-    /// algorithms that use no heuristic get Manhattan distance, described as `none`.
+    /// default database of the request's metric, found or built, or for a serving resolver
+    /// every database of that metric that fits; failing those, Manhattan distance with linear
+    /// conflicts, or in the multi-tile metric the walking distance, unless `pdb` was named).
+    /// The algorithms that use no heuristic get Manhattan distance, described as `none`.
     pub fn resolve(
         &self,
         request: &Request,
@@ -183,15 +225,34 @@ impl Resolver {
         let name = request.heuristic;
         if request.metric() == Metric::Mtm {
             // The walking distance and databases of MTM class tables are lower bounds there.
+            let (walking, words) =
+                (HeuristicName::WalkingDistance.classic()).expect("a classic heuristic");
             return match name {
                 None | Some(HeuristicName::Pdb) if !databases.is_empty() => {
                     let dbs = self.databases(databases, Some(goal), observer)?;
                     Resolved::from_databases(dbs, request, goal)
                 }
-                None | Some(HeuristicName::WalkingDistance) if databases.is_empty() => {
-                    let (choice, words) =
-                        (HeuristicName::WalkingDistance.classic()).expect("a classic heuristic");
-                    Ok(Resolved::classic(choice, words))
+                Some(HeuristicName::WalkingDistance) if databases.is_empty() => {
+                    Ok(Resolved::classic(walking, words))
+                }
+                None | Some(HeuristicName::Pdb) if databases.is_empty() => {
+                    match self.defaults(goal, Metric::Mtm, observer)? {
+                        Ok(dbs) => Resolved::from_databases(dbs, request, goal),
+                        Err(why) if name == Some(HeuristicName::Pdb) => {
+                            Err(ResolveError::NoneFits {
+                                goal: goal.clone(),
+                                why,
+                            })
+                        }
+                        // A board without a default: the walking distance is its heuristic.
+                        Err(_) if self.default_for(board, Metric::Mtm).is_none() => {
+                            Ok(Resolved::classic(walking, words))
+                        }
+                        Err(_) => Ok(Resolved::classic(
+                            walking,
+                            &format!("{words}: no class database fits"),
+                        )),
+                    }
                 }
                 _ => Err(ResolveError::NotAdmissible(
                     name.unwrap_or(HeuristicName::Pdb),
@@ -207,7 +268,7 @@ impl Resolver {
         } else if let Some((choice, words)) = name.and_then(HeuristicName::classic) {
             return Ok(Resolved::classic(choice, words));
         } else {
-            match self.defaults(goal, observer)? {
+            match self.defaults(goal, Metric::Stm, observer)? {
                 Ok(dbs) => dbs,
                 Err(why) if name == Some(HeuristicName::Pdb) => {
                     return Err(ResolveError::NoneFits {
@@ -273,31 +334,47 @@ impl Resolver {
         Ok(out)
     }
 
-    /// The default database of `goal`, opened: the first fitting file of the search folders,
-    /// else the board's default built there when the options allow; `None` when there is
-    /// none (the reason reported as [`ResolveObserver::falling_back`] would word it).
+    /// The default database of `goal` in `metric`, opened: the first fitting file of that
+    /// metric in the search folders, else the board's default built there when the options
+    /// allow; `Err` when there is none (the reason reported as
+    /// [`ResolveObserver::falling_back`] would word it). In the multi-tile metric a board
+    /// without a default has none, whatever the folders hold: it uses the walking distance.
     pub fn default_database(
         &self,
         goal: &Goal,
+        metric: Metric,
         observer: &dyn ResolveObserver,
     ) -> Result<Result<Arc<Database>, String>, ResolveError> {
         let dirs = self.dirs();
-        match default::find_or_build(goal, &dirs, self.options.build, observer)? {
+        let db = self.default_for(goal.board(), metric);
+        if metric == Metric::Mtm && db.is_none() {
+            return Ok(Err(
+                "there is no default class database for this board".into()
+            ));
+        }
+        let d = Defaults {
+            dirs: &dirs,
+            db,
+            build_dir: self.build_dir.clone(),
+            build: self.options.build,
+        };
+        match default::find_or_build(goal, metric, &d, observer)? {
             Source::Found(path) => Ok(Ok(self.open(&path, Some(goal), observer)?)),
             Source::Missing(why) => Ok(Err(why)),
         }
     }
 
-    /// The databases used without names: a serving resolver's that fit `goal`, or the
-    /// default one; `Err` with the reason when there are none.
+    /// The databases used without names in `metric`: a serving resolver's of that metric that
+    /// fit `goal`, or the default one; `Err` with the reason when there are none.
     fn defaults(
         &self,
         goal: &Goal,
+        metric: Metric,
         observer: &dyn ResolveObserver,
     ) -> Result<Result<Vec<Arc<Database>>, String>, ResolveError> {
         if let Some(served) = &self.served {
             let fitting: Vec<Arc<Database>> = (served.iter())
-                .filter(|(_, db)| db.fits(goal))
+                .filter(|(_, db)| db.metric() == metric && db.fits(goal))
                 .map(|(_, db)| db.clone())
                 .collect();
             return Ok(if fitting.is_empty() {
@@ -306,7 +383,9 @@ impl Resolver {
                 Ok(fitting)
             });
         }
-        Ok(self.default_database(goal, observer)?.map(|db| vec![db]))
+        Ok(self
+            .default_database(goal, metric, observer)?
+            .map(|db| vec![db]))
     }
 
     /// The folders searched.

@@ -423,7 +423,7 @@ pub fn db663() -> std::sync::Arc<pdbsolver::Database> {
         let path = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("solver-15-663-za.pdb");
         let board = Board::new(4, 4).unwrap();
         let db = Database::open(&path, OpenOptions::default()).or_else(|_| {
-            let default = pdbsolver::locate::default_db(board).unwrap();
+            let default = pdbsolver::locate::default_db(board, pdbformat::Metric::Stm).unwrap();
             pdbgen::build_standard(default, &path, None, &pdbgen::NoProgress).unwrap();
             Database::open(&path, OpenOptions::default())
         });

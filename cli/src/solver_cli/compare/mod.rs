@@ -300,8 +300,11 @@ fn prepare_pairs(a: &CompareArgs, goal: &Goal) -> Result<(Vec<Pair>, Heuristics)
         .map(|s| parse_pair(s).expect("default pairs parse"))
         .collect()
     } else {
-        let pdb =
-            board.fits_pdb() && (!a.dbs.is_empty() || locate::find_default(goal).path.is_some());
+        let pdb = board.fits_pdb()
+            && (!a.dbs.is_empty()
+                || locate::find_default(goal, pdbformat::Metric::Stm)
+                    .path
+                    .is_some());
         default_pairs(board, pdb)
     };
     let mut heuristics = Heuristics::new();

@@ -97,7 +97,8 @@ fn download_checked(
 }
 
 /// The file name of `s` stored with `encoding`: the standard database of that encoding (same
-/// board, goal, partition and kind) if there is one, else `<name>-<encoding>`.
+/// board, goal, partition or labellings, kind and metric) if there is one, else
+/// `<name>-<encoding>`.
 fn target_name(s: &StandardDb, encoding: Encoding) -> String {
     if encoding == s.encoding {
         return s.name.to_string();
@@ -105,6 +106,7 @@ fn target_name(s: &StandardDb, encoding: Encoding) -> String {
     if let Some(t) = standard::STANDARD.iter().find(|t| {
         (t.width, t.height, t.goal, t.partition, t.kind)
             == (s.width, s.height, s.goal, s.partition, s.kind)
+            && (t.metric, t.labellings) == (s.metric, s.labellings)
             && t.encoding == encoding
     }) {
         return t.name.to_string();
@@ -135,10 +137,24 @@ fn installed_matches(path: &Path, digests: &[Digest]) -> bool {
 fn check_tables(part: &Path, s: &StandardDb, digests: &[Digest]) -> Result<()> {
     let file = PdbFile::open(part)?;
     let h = file.header();
-    let r = s.resolve()?;
-    if h.goal != r.goal {
-        bail!("built for goal {}, not {}", h.goal, r.goal);
+    let goal = s.goal()?;
+    if h.goal != goal {
+        bail!("built for goal {}, not {}", h.goal, goal);
     }
+    if h.metric != s.metric {
+        bail!("its tables count {} moves, not {}", h.metric, s.metric);
+    }
+    if s.is_class_file() {
+        let labels = s.labels()?;
+        if h.tables.len() != labels.len()
+            || (h.tables.iter().zip(&labels))
+                .any(|(t, l)| t.classes != Some(*l) || t.encoding != s.encoding)
+        {
+            bail!("its tables are not those of {}", s.name);
+        }
+        return check_digests(h, digests);
+    }
+    let r = s.resolve()?;
     let patterns = r.partition.patterns();
     if h.tables.len() != patterns.len()
         || h.tables.iter().zip(patterns).any(|(t, p)| {
@@ -147,6 +163,11 @@ fn check_tables(part: &Path, s: &StandardDb, digests: &[Digest]) -> Result<()> {
     {
         bail!("its tables are not those of {}", s.name);
     }
+    check_digests(h, digests)
+}
+
+/// Whether the tables' entry digests are those of the manifest.
+fn check_digests(h: &pdbformat::format::Header, digests: &[Digest]) -> Result<()> {
     if !h
         .tables
         .iter()
@@ -176,5 +197,7 @@ mod tests {
         assert_eq!(name("15-78b-za-bit1", Encoding::U8), "15-78b-za");
         assert_eq!(name("15-78b-za-bit1", Encoding::U4), "15-78b-za-u4");
         assert_eq!(name("15-663-za", Encoding::U4), "15-663-za-u4");
+        assert_eq!(name("8-rows-mtm", Encoding::U8), "8-rows-mtm");
+        assert_eq!(name("8-rows-mtm", Encoding::U4), "8-rows-mtm-u4");
     }
 }

@@ -75,6 +75,17 @@ pub fn run(args: FetchArgs) -> Result<i32> {
     }
     let base = base.trim_end_matches('/').to_string();
     let dbs = standard::expand(&args.name)?;
+    // Releases hold pattern files only: a class file is built where it is used.
+    if let Some(s) = dbs.iter().find(|s| s.is_class_file()) {
+        bail!(
+            "{} is a file of class tables, which releases do not hold: `solver solve --db {}` \
+             says how to build it, and `solver solve --metric {}` builds a board's default on \
+             first use",
+            s.name,
+            s.name,
+            s.metric
+        );
+    }
     let dir = match &args.dir {
         Some(d) => d.clone(),
         None => locate::build_dir()

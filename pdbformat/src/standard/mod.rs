@@ -9,6 +9,11 @@
 //! Standard files are stored uncompressed (`<name>.pdb`, memory-mappable); compressed copies
 //! of them are variants named `<name>.zstd.pdb` and `<name>.gzip.pdb` ([`variant_file_name`]).
 //!
+//! An entry is a *pattern file* (a partition of single-tile-metric tables, zero-aware or not)
+//! or a *class file* ([`StandardDb::classes`]: class tables of the multi-tile metric, one per
+//! labelling, whose maximum the solver takes). Each board has at most one default per metric
+//! ([`DEFAULTS`], [`default_for`]).
+//!
 //! Adding a database is one line of [`STANDARD`], for example the bit1 7-8 table
 //! (`StandardDb::square("15-78-za-bit1", 4, "78", ZA).encoded(Encoding::Bit1).large()`) or the
 //! 24-puzzle's 6-6-6-6 (`StandardDb::square("24-6666-za", 5, "6666", ZA).large()`); the tests
@@ -25,11 +30,12 @@ use crate::board::Board;
 use crate::error::{PatternError, PuzzleError};
 use crate::format::{Compression, Encoding};
 use crate::goal::Goal;
+use crate::metric::Metric;
 use crate::pattern::Partition;
-use crate::rank::TableKind;
+use crate::rank::{ClassLabels, TableKind};
 use thiserror::Error;
 
-/// One standard database: a whole partition in one file.
+/// One standard database: a whole partition in one file, or a file of class tables.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct StandardDb {
     /// Stable name; the file is `<name>.pdb` ([`StandardDb::file_name`]).
@@ -40,10 +46,17 @@ pub struct StandardDb {
     pub height: usize,
     /// The goal, as [`Goal::parse`] reads it (`blank-first`).
     pub goal: &'static str,
-    /// The partition, as [`Partition::parse`] reads it: a preset name (`663`) or patterns.
+    /// The partition, as [`Partition::parse`] reads it: a preset name (`663`) or patterns;
+    /// empty for a class file.
     pub partition: &'static str,
-    /// Zero-aware or zero-unaware tables.
+    /// Zero-aware or zero-unaware tables (a class file's tables keep the blank exactly: they
+    /// are zero-aware, as their headers say).
     pub kind: TableKind,
+    /// The metric the tables count moves in: the single-tile one for a pattern file.
+    pub metric: Metric,
+    /// For a class file, its labellings joined by `+` (`rows+rokicki`), one table each, each
+    /// as [`ClassLabels::parse`] reads it; empty for a pattern file.
+    pub labellings: &'static str,
     /// Entry encoding of every table.
     pub encoding: Encoding,
     /// Whether building it takes minutes and gigabytes (left out of tests and quick runs).
@@ -66,9 +79,35 @@ impl StandardDb {
             goal: "blank-first",
             partition,
             kind,
+            metric: Metric::Stm,
+            labellings: "",
             encoding: Encoding::U8,
             large: false,
         }
+    }
+
+    /// A file of multi-tile-metric class tables on a `side`×`side` board for the blank-first
+    /// goal, one table per labelling of `labellings` (joined by `+`: `rows+rokicki`), `u8`
+    /// entries, small; chain [`large`](Self::large) to change that.
+    pub const fn classes(name: &'static str, side: usize, labellings: &'static str) -> StandardDb {
+        StandardDb {
+            name,
+            width: side,
+            height: side,
+            goal: "blank-first",
+            partition: "",
+            kind: TableKind::ZeroAware,
+            metric: Metric::Mtm,
+            labellings,
+            encoding: Encoding::U8,
+            large: false,
+        }
+    }
+
+    /// Whether this is a file of class tables ([`StandardDb::classes`]) rather than a
+    /// partition of pattern tables.
+    pub const fn is_class_file(&self) -> bool {
+        !self.labellings.is_empty()
     }
 
     /// The same database with `encoding` entries.
@@ -98,7 +137,14 @@ impl StandardDb {
     /// The partition, resolved to tiles for [`goal`](Self::goal), and checked complete
     /// ([`Partition::check_complete`]: every tile in exactly one pattern, or for a compound in
     /// every exact cover).
+    /// A class file has none: that is an error.
     pub fn partition(&self) -> Result<Partition, StandardError> {
+        if self.is_class_file() {
+            return Err(StandardError::Content {
+                name: self.name,
+                why: "is a file of class tables, not a partition",
+            });
+        }
         let goal = self.goal()?;
         let p = Partition::parse(&goal, self.partition).map_err(|e| self.bad_pattern(e))?;
         p.check_complete(goal.board())
@@ -106,7 +152,29 @@ impl StandardDb {
         Ok(p)
     }
 
-    /// The board, goal and partition at once (what most users of an entry need).
+    /// A class file's labellings, resolved for [`goal`](Self::goal), one table each in file
+    /// order; a pattern file has none: that is an error.
+    pub fn labels(&self) -> Result<Vec<ClassLabels>, StandardError> {
+        if !self.is_class_file() {
+            return Err(StandardError::Content {
+                name: self.name,
+                why: "is a partition of pattern tables, not a file of class tables",
+            });
+        }
+        let goal = self.goal()?;
+        self.labellings
+            .split('+')
+            .map(|spec| {
+                ClassLabels::parse(&goal, spec).map_err(|why| StandardError::BadLabels {
+                    name: self.name,
+                    why,
+                })
+            })
+            .collect()
+    }
+
+    /// The board, goal and partition at once (what most users of a pattern file need); an
+    /// error for a class file (see [`labels`](Self::labels)).
     pub fn resolve(&self) -> Result<Resolved, StandardError> {
         Ok(Resolved {
             board: self.board()?,
@@ -120,20 +188,27 @@ impl StandardDb {
         format!("{}.pdb", self.name)
     }
 
-    /// The name this entry should have under the naming rule: `<tiles>-<partition>-<za|zu>`,
-    /// then `-<encoding>` unless `u8` (`15-663-za`, `8-full-zu`, `15-78-za-bit1`). The
-    /// partition part is the preset name, so entries given as explicit patterns have no
-    /// conventional name (`None`).
+    /// The name this entry should have under the naming rule: `<tiles>-<partition>-<za|zu>`
+    /// for a pattern file, `<tiles>-<labellings>-<metric>` for a class file (its labellings
+    /// joined by `+`), then `-<encoding>` unless `u8` (`15-663-za`, `8-full-zu`,
+    /// `15-78-za-bit1`, `8-rows-mtm`, `15-rows+rokicki-mtm`). The partition or labellings
+    /// part is made of preset names, so entries given as explicit patterns or tile groups
+    /// have no conventional name (`None`).
     pub fn conventional_name(&self) -> Option<String> {
-        let preset_like = !self.partition.contains(['/', ',', '-', ' ']);
+        let (part, suffix) = if self.is_class_file() {
+            (self.labellings, self.metric.name())
+        } else {
+            let kind = match self.kind {
+                TableKind::ZeroAware => "za",
+                TableKind::ZeroUnaware => "zu",
+            };
+            (self.partition, kind)
+        };
+        let preset_like = !part.contains(['/', ',', '-', ' ']);
         if !preset_like {
             return None;
         }
-        let kind = match self.kind {
-            TableKind::ZeroAware => "za",
-            TableKind::ZeroUnaware => "zu",
-        };
-        let mut name = format!("{}-{}-{kind}", self.width * self.height - 1, self.partition);
+        let mut name = format!("{}-{part}-{suffix}", self.width * self.height - 1);
         if self.encoding != Encoding::U8 {
             name.push('-');
             name.push_str(self.encoding.name());
@@ -145,6 +220,13 @@ impl StandardDb {
         StandardError::BadPuzzle {
             name: self.name,
             source: e,
+        }
+    }
+
+    fn bad_labels(&self, why: &str) -> StandardError {
+        StandardError::BadLabels {
+            name: self.name,
+            why: why.to_string(),
         }
     }
 
@@ -210,6 +292,12 @@ pub const STANDARD: &[StandardDb] = &[
     StandardDb::square("24-6666x7-za-bit1", 5, "6666x7", ZA)
         .encoded(Encoding::Bit1)
         .large(),
+    // Class files of the multi-tile metric. The 3x3 goal-row table (milliseconds to build)
+    // and the 4x4 goal-row table with Rokicki's labelling beside it (252,252,000 +
+    // 151,351,200 entries, 385 MB, a few CPU-minutes to build): the strongest 4x4 MTM
+    // heuristic measured, and the 4x4 MTM default.
+    StandardDb::classes("8-rows-mtm", 3, "rows"),
+    StandardDb::classes("15-rows+rokicki-mtm", 4, "rows+rokicki").large(),
 ];
 
 /// A catalogue: several standard databases of one board whose heuristics the solver combines
@@ -246,13 +334,16 @@ pub const CATALOGUES: &[Catalogue] = &[
     },
 ];
 
-/// The default database of each board that has one, by name: what the solver uses when no
-/// database is given, and builds on first use when it is missing. At most one per board.
+/// The default database of each board and metric that has one, by name: what the solver uses
+/// when no database is given, and builds on first use when it is missing. At most one per
+/// board and metric (an entry's metric is [`StandardDb::metric`]).
 ///
-/// On 4×4 the 6-6-3 (a second to build, 32 MB); on 5×5 the seven-partition compound at one
-/// bit per entry (fourteen 6-tile tables, about 3 CPU-minutes to build, 317 MB), the fastest
-/// 5×5 heuristic measured (BENCHMARKS.md, "24-puzzle").
-pub const DEFAULTS: &[&str] = &["15-663-za", "24-6666x7-za-bit1"];
+/// Single-tile metric: on 4×4 the 6-6-3 (a second to build, 32 MB); on 5×5 the
+/// seven-partition compound at one bit per entry (fourteen 6-tile tables, about 3 CPU-minutes
+/// to build, 317 MB), the fastest 5×5 heuristic measured (BENCHMARKS.md, "24-puzzle").
+/// Multi-tile metric: on 4×4 the goal-row and Rokicki class tables (a few CPU-minutes to
+/// build, 385 MB); other boards use the walking distance.
+pub const DEFAULTS: &[&str] = &["15-663-za", "24-6666x7-za-bit1", "15-rows+rokicki-mtm"];
 
 /// Something wrong with a standard database name or definition.
 #[derive(Debug, Error, Clone, PartialEq, Eq)]
@@ -272,6 +363,22 @@ pub enum StandardError {
         name: &'static str,
         /// Why.
         source: PuzzleError,
+    },
+    /// An entry's labellings do not resolve.
+    #[error("standard database {name}: {why}")]
+    BadLabels {
+        /// The entry.
+        name: &'static str,
+        /// Why.
+        why: String,
+    },
+    /// A partition asked of a class file, or labellings of a pattern file.
+    #[error("standard database {name} {why}")]
+    Content {
+        /// The entry.
+        name: &'static str,
+        /// What it is instead.
+        why: &'static str,
     },
     /// An entry's partition does not resolve or does not cover the board.
     #[error("standard database {name}: {source}")]
@@ -296,7 +403,8 @@ pub enum StandardError {
         /// Why.
         why: String,
     },
-    /// A [`DEFAULTS`] name that is not in [`STANDARD`], or a second default for one board.
+    /// A [`DEFAULTS`] name that is not in [`STANDARD`], or a second default for one board
+    /// and metric.
     #[error("default database {name}: {why}")]
     BadDefault {
         /// The name.
@@ -370,12 +478,12 @@ pub fn known_names() -> String {
         .join(", ")
 }
 
-/// The default database of `board` (see [`DEFAULTS`]), if it has one.
-pub fn default_for(board: Board) -> Option<&'static StandardDb> {
+/// The default database of `board` in `metric` (see [`DEFAULTS`]), if it has one.
+pub fn default_for(board: Board, metric: Metric) -> Option<&'static StandardDb> {
     DEFAULTS
         .iter()
         .filter_map(|n| find(n))
-        .find(|s| s.width == board.width() && s.height == board.height())
+        .find(|s| s.width == board.width() && s.height == board.height() && s.metric == metric)
 }
 
 /// The standard database stored in the file called `file_name`, with the compression the name
@@ -412,12 +520,26 @@ pub fn variant_file_name(db: &StandardDb, compression: Compression) -> String {
     }
 }
 
-/// Checks the whole set: every entry resolves (board, goal, complete partition), names are
-/// unique (catalogue names too), every catalogue's members are standard databases of one board
-/// and goal, and every default names an entry and is the only default of its board.
+/// Checks the whole set: every entry resolves (board, goal, and a complete partition in the
+/// single-tile metric or labellings), names are unique (catalogue names too), every
+/// catalogue's members are pattern files of one board and goal, and every default names an
+/// entry and is the only default of its board and metric.
 pub fn check_definitions() -> Result<(), StandardError> {
     for (i, s) in STANDARD.iter().enumerate() {
-        s.partition()?;
+        if s.is_class_file() {
+            s.labels()?;
+            if s.encoding == Encoding::Bit1 {
+                return Err(s.bad_labels("class tables are u8 or u4"));
+            }
+        } else {
+            s.partition()?;
+            if s.metric != Metric::Stm {
+                return Err(StandardError::Content {
+                    name: s.name,
+                    why: "is a partition of pattern tables, which count single-tile moves",
+                });
+            }
+        }
         if STANDARD[..i].iter().any(|t| t.name == s.name) {
             return Err(StandardError::Duplicate { name: s.name });
         }
@@ -436,6 +558,9 @@ pub fn check_definitions() -> Result<(), StandardError> {
             .first()
             .ok_or_else(|| bad("no members".to_string()))?;
         for (j, m) in members.iter().enumerate() {
+            if m.is_class_file() {
+                return Err(bad(format!("{} is a file of class tables", m.name)));
+            }
             if (m.width, m.height, m.goal) != (first.width, first.height, first.goal) {
                 return Err(bad(format!("{} is for another board or goal", m.name)));
             }
@@ -452,11 +577,14 @@ pub fn check_definitions() -> Result<(), StandardError> {
         let same_board = DEFAULTS[..i]
             .iter()
             .filter_map(|n| find(n))
-            .any(|t| (t.width, t.height) == (s.width, s.height));
+            .any(|t| (t.width, t.height, t.metric) == (s.width, s.height, s.metric));
         if same_board {
             return Err(StandardError::BadDefault {
                 name,
-                why: format!("a second default for {}x{} boards", s.width, s.height),
+                why: format!(
+                    "a second {} default for {}x{} boards",
+                    s.metric, s.width, s.height
+                ),
             });
         }
     }
@@ -464,198 +592,4 @@ pub fn check_definitions() -> Result<(), StandardError> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_set_resolves_and_follows_the_naming_rule() {
-        check_definitions().unwrap();
-        for (i, a) in STANDARD.iter().enumerate() {
-            assert!(STANDARD[i + 1..].iter().all(|b| b.name != a.name));
-            let suffix = match a.kind {
-                TableKind::ZeroAware => "-za",
-                TableKind::ZeroUnaware => "-zu",
-            };
-            assert!(a.name.contains(suffix), "{}", a.name);
-        }
-        let p = find("15-663-za").unwrap().partition().unwrap();
-        assert_eq!(p.to_string().matches('/').count(), 2);
-        for s in STANDARD {
-            assert_eq!(s.conventional_name().as_deref(), Some(s.name), "{s:?}");
-            let p = s.partition().unwrap();
-            // Every group (the partition, or each cover of a compound) holds every tile once.
-            for cover in p.covers() {
-                let tiles: usize = cover.iter().map(|&i| p.patterns()[i].len()).sum();
-                assert_eq!(tiles, s.width * s.height - 1, "{}", s.name);
-            }
-            assert_eq!(p.covers().len() > 1, !p.is_disjoint(), "{}", s.name);
-            if s.encoding == Encoding::Bit1 {
-                assert_eq!(
-                    s.kind,
-                    TableKind::ZeroAware,
-                    "{}: bit1 needs zero-aware",
-                    s.name
-                );
-            }
-        }
-        assert_eq!(
-            lookup("15-663-za")
-                .unwrap()
-                .partition()
-                .unwrap()
-                .to_string(),
-            "1,4,5,8,9,12/2,3,6,7,10,11/13-15"
-        );
-        assert_eq!(
-            lookup("15-663-za")
-                .unwrap()
-                .partition()
-                .unwrap()
-                .patterns()
-                .iter()
-                .map(|p| p.len())
-                .collect::<Vec<_>>(),
-            [6, 6, 3]
-        );
-    }
-
-    #[test]
-    fn catalogues_expand_to_members_of_one_board() {
-        check_definitions().unwrap();
-        assert!(!CATALOGUES.is_empty());
-        for c in CATALOGUES {
-            let members = expand(c.name).unwrap();
-            assert_eq!(
-                members.iter().map(|m| m.name).collect::<Vec<_>>(),
-                c.members
-            );
-            assert!(members.len() >= 2, "{}", c.name);
-            // Every member ends like the catalogue (kind and encoding) and has a distinct
-            // partition: two copies of one partition would add nothing to the maximum.
-            for (i, m) in members.iter().enumerate() {
-                let tail = m.name.split_once('-').unwrap().1.split_once('-').unwrap().1;
-                assert!(c.name.ends_with(tail), "{} in {}", m.name, c.name);
-                assert!(c.name.contains(m.partition), "{} in {}", m.name, c.name);
-                let p = m.partition().unwrap();
-                assert!(members[..i].iter().all(|n| n.partition().unwrap() != p));
-            }
-        }
-        let c = find_catalogue("15-78+78b-za-bit1").unwrap();
-        assert_eq!(c.members, ["15-78-za-bit1", "15-78b-za-bit1"]);
-        assert_eq!(
-            lookup("15-78b-za-bit1")
-                .unwrap()
-                .partition()
-                .unwrap()
-                .to_string(),
-            "1-5,8,9/6,7,10-15"
-        );
-        assert_eq!(
-            expand("15-663-za")
-                .unwrap()
-                .iter()
-                .map(|s| s.name)
-                .collect::<Vec<_>>(),
-            ["15-663-za"]
-        );
-        let e = expand("15-78+78c-za-bit1").unwrap_err().to_string();
-        assert!(
-            e.contains("15-78+78c-za-bit1")
-                && e.contains("15-78+78b-za-bit1")
-                && e.contains("15-663-za"),
-            "{e}"
-        );
-    }
-
-    #[test]
-    fn defaults_per_board() {
-        let b44 = Board::new(4, 4).unwrap();
-        let d = default_for(b44).unwrap();
-        let r = d.resolve().unwrap();
-        assert_eq!((r.board, &r.goal), (b44, &Goal::blank_first(b44)));
-        assert_eq!(r.partition, d.partition().unwrap());
-        assert_eq!(d.name, "15-663-za");
-        assert_eq!(d.file_name(), "15-663-za.pdb");
-        assert_eq!((d.kind, d.encoding), (ZA, Encoding::U8));
-        assert_eq!(d.goal().unwrap(), Goal::blank_first(b44));
-        assert!(default_for(Board::new(3, 3).unwrap()).is_none());
-        let b55 = Board::new(5, 5).unwrap();
-        let d = default_for(b55).unwrap();
-        assert_eq!(d.name, "24-6666x7-za-bit1");
-        assert_eq!(d.partition().unwrap().covers().len(), 7);
-        assert_eq!((d.kind, d.encoding), (ZA, Encoding::Bit1));
-        assert_eq!(d.goal().unwrap(), Goal::blank_first(b55));
-        assert!(default_for(Board::new(4, 5).unwrap()).is_none());
-    }
-
-    #[test]
-    fn selections_keep_the_standard_order() {
-        assert_eq!(select::<&str>(&[]).unwrap().len(), STANDARD.len());
-        let s = select(&["15-663-zu", "8-full-za", "15-663-zu"]).unwrap();
-        let names: Vec<_> = s.iter().map(|s| s.name).collect();
-        assert_eq!(names, ["8-full-za", "15-663-zu"]);
-        let e = select(&["8-full-za".to_string(), "15-664-za".into()]).unwrap_err();
-        assert!(matches!(e, StandardError::Unknown { ref name, .. } if name == "15-664-za"));
-        let text = e.to_string();
-        assert!(
-            text.contains("15-664-za") && text.contains("15-663-za"),
-            "{text}"
-        );
-    }
-
-    #[test]
-    fn lookups_and_file_names() {
-        let e = lookup("15-664-za").unwrap_err();
-        assert!(matches!(&e, StandardError::Unknown { name, .. } if name == "15-664-za"));
-        let text = e.to_string();
-        assert!(
-            text.contains("15-664-za") && text.contains("15-663-za"),
-            "{text}"
-        );
-        let (s, c) = parse_file_name("15-78-za.zstd.pdb").unwrap();
-        assert_eq!((s.name, c), ("15-78-za", Compression::Zstd));
-        assert_eq!(variant_file_name(s, Compression::Gzip), "15-78-za.gzip.pdb");
-        assert_eq!(variant_file_name(s, Compression::None), "15-78-za.pdb");
-        assert_eq!(
-            parse_file_name("8-full-zu.pdb").unwrap().1,
-            Compression::None
-        );
-        assert!(parse_file_name("8-full-zu.xz.pdb").is_none());
-        assert!(parse_file_name("8-full-zuzstd.pdb").is_none());
-        assert!(parse_file_name("other.pdb").is_none());
-        assert!(parse_file_name("8-full-zu").is_none());
-    }
-
-    #[test]
-    fn one_line_entries() {
-        // What a future entry looks like, checked without adding it to the set.
-        let bit1 = StandardDb::square("15-78-za-bit1", 4, "78", ZA)
-            .encoded(Encoding::Bit1)
-            .large();
-        assert_eq!(bit1.conventional_name().as_deref(), Some(bit1.name));
-        assert!(bit1.large && bit1.encoding == Encoding::Bit1);
-        bit1.partition().unwrap();
-        let z = StandardDb::square("24-6666-za", 5, "6666", ZA).large();
-        assert_eq!(z.conventional_name().as_deref(), Some("24-6666-za"));
-        assert_eq!(z.partition().unwrap().patterns().len(), 4);
-        assert_eq!(
-            variant_file_name(&z, Compression::Zstd),
-            "24-6666-za.zstd.pdb"
-        );
-        assert_eq!(variant_file_name(&z, Compression::None), "24-6666-za.pdb");
-        assert_eq!(
-            parse_file_name("15-663-za.none.pdb").map(|(s, c)| (s.name, c)),
-            Some(("15-663-za", Compression::None))
-        );
-        let bad = StandardDb::square("15-99-za", 4, "99", ZA);
-        assert!(matches!(
-            bad.partition(),
-            Err(StandardError::BadPartition {
-                name: "15-99-za",
-                ..
-            })
-        ));
-        let bad = StandardDb::square("x", 1, "full", ZA);
-        assert!(matches!(bad.goal(), Err(StandardError::BadPuzzle { .. })));
-    }
-}
+mod tests;
