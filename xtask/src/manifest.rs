@@ -4,12 +4,15 @@
 //! Digests are of the encoded, uncompressed entries (the header's `raw_digest`), never of the
 //! file: file bytes depend on the compression, the entries do not. Builds are deterministic, so
 //! these digests are the same on every machine.
+//!
+//! A pattern file's record gives its partition and kind, and each table's pattern; a class
+//! file's (the multi-tile metric's) gives its metric instead, and each table's labelling.
 
 use anyhow::{bail, Context, Result};
 use pdbformat::format::{Digest, Header};
-use pdbformat::rank::entry_count;
+use pdbformat::rank::{entry_count, ClassIndex, ClassLabels};
 use pdbformat::standard::{self, StandardDb};
-use pdbformat::{Goal, Partition};
+use pdbformat::{Goal, Metric, Partition};
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 
@@ -20,9 +23,10 @@ pub const MANIFEST_VERSION: u32 = 1;
 pub const MANIFEST_FILE: &str = "manifest.toml";
 
 const PREAMBLE: &str = "\
-# The standard pattern databases: for each file its parameters and, for each table in it, the
-# entry count, largest value and SHA-256 of the encoded, uncompressed entries (the header's
-# raw digest; the same whatever compression the file uses). Builds are deterministic, so these
+# The standard databases: for each file its parameters (a pattern file's partition and kind,
+# a class file's metric) and, for each table in it (its pattern or its labelling), the entry
+# count, largest value and SHA-256 of the encoded, uncompressed entries (the header's raw
+# digest; the same whatever compression the file uses). Builds are deterministic, so these
 # digests are the same on every machine.
 #
 # Written by `cargo xtask artifacts record`; checked by `cargo xtask artifacts verify`.
@@ -51,10 +55,15 @@ pub struct DbRecord {
     pub board: String,
     /// Goal: `blank-first`, `blank-last` or the tiles cell by cell.
     pub goal: String,
-    /// The patterns separated by `/`, in file order.
+    /// The patterns separated by `/`, in file order; empty (left out) for a class file.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
     pub partition: String,
-    /// `zero-aware` or `zero-unaware`.
+    /// `zero-aware` or `zero-unaware`; empty (left out) for a class file.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
     pub kind: String,
+    /// The metric of a class file (`mtm`); left out for a pattern file (single-tile).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub metric: Option<String>,
     /// Entry encoding: `u8`, `u4` or `bit1`.
     pub encoding: String,
     /// Entries of all tables together.
@@ -68,8 +77,13 @@ pub struct DbRecord {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct TableRecord {
-    /// The pattern's tiles (`1-7`, `1,4,5,8`).
+    /// The pattern's tiles (`1-7`, `1,4,5,8`); empty (left out) for a class table.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
     pub pattern: String,
+    /// A class table's labelling as headers print it (`goal-rows`, `labelled (goal cells
+    /// 1,2,4,5/…)`); left out for a pattern table.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub classes: Option<String>,
     /// Number of entries.
     pub entries: u64,
     /// The largest value.
@@ -211,20 +225,38 @@ impl DbRecord {
         {
             bail!("{name}: tables of different kinds or encodings in one file");
         }
+        let classes = first.classes.is_some();
+        if h.tables.iter().any(|t| t.classes.is_some() != classes) {
+            bail!("{name}: class and pattern tables in one file");
+        }
         let patterns: Vec<String> = h.tables.iter().map(|t| t.pattern.to_string()).collect();
+        let (partition, kind, metric) = if classes {
+            (
+                String::new(),
+                String::new(),
+                Some(h.metric.name().to_string()),
+            )
+        } else {
+            (patterns.join("/"), first.kind.name().to_string(), None)
+        };
         Ok(DbRecord {
             name: name.to_string(),
             board: h.board().to_string(),
             goal: goal_text(&h.goal),
-            partition: patterns.join("/"),
-            kind: first.kind.name().to_string(),
+            partition,
+            kind,
+            metric,
             encoding: first.encoding.name().to_string(),
             entries: h.tables.iter().map(|t| t.entry_count).sum(),
             tables: h
                 .tables
                 .iter()
                 .map(|t| TableRecord {
-                    pattern: t.pattern.to_string(),
+                    pattern: match t.classes {
+                        Some(_) => String::new(),
+                        None => t.pattern.to_string(),
+                    },
+                    classes: t.classes.map(|c| c.to_string()),
                     entries: t.entry_count,
                     max_value: t.max_value,
                     raw_sha256: t.raw_digest.hex(),
@@ -244,6 +276,9 @@ impl DbRecord {
                 ));
             }
         };
+        if s.is_class_file() {
+            return self.differences_from_class_file(s);
+        }
         let r = match s.resolve() {
             Ok(r) => r,
             Err(e) => return vec![e.to_string()],
@@ -254,6 +289,9 @@ impl DbRecord {
         field("partition", &self.partition, patterns.join("/"));
         field("kind", &self.kind, s.kind.name().to_string());
         field("encoding", &self.encoding, s.encoding.name().to_string());
+        if let Some(m) = &self.metric {
+            out.push(format!("metric is {m:?}, the standard's is a pattern file"));
+        }
         let table_patterns: Vec<&str> = self.tables.iter().map(|t| t.pattern.as_str()).collect();
         if table_patterns.join("/") != self.partition {
             out.push(format!(
@@ -286,10 +324,147 @@ impl DbRecord {
     }
 }
 
+impl DbRecord {
+    /// How this record differs from standard class file `s`: board, goal, metric, encoding,
+    /// each table's labelling and entry count, and whether its digests are well-formed.
+    fn differences_from_class_file(&self, s: &StandardDb) -> Vec<String> {
+        let (goal, labels) = match (s.goal(), s.labels()) {
+            (Ok(g), Ok(l)) => (g, l),
+            (Err(e), _) | (_, Err(e)) => return vec![e.to_string()],
+        };
+        let mut out = Vec::new();
+        let mut field = |what: &str, found: &str, expected: String| {
+            if found != expected {
+                out.push(format!(
+                    "{what} is {found:?}, the standard says {expected:?}"
+                ));
+            }
+        };
+        field("board", &self.board, goal.board().to_string());
+        field("goal", &self.goal, goal_text(&goal));
+        field("partition", &self.partition, String::new());
+        field("kind", &self.kind, String::new());
+        field(
+            "metric",
+            self.metric.as_deref().unwrap_or("stm"),
+            s.metric.name().to_string(),
+        );
+        field("encoding", &self.encoding, s.encoding.name().to_string());
+        let found: Vec<&str> = (self.tables.iter())
+            .map(|t| t.classes.as_deref().unwrap_or(t.pattern.as_str()))
+            .collect();
+        let expected: Vec<String> = labels.iter().map(|l| l.to_string()).collect();
+        if found != expected {
+            out.push(format!(
+                "its tables are {}, the standard says {}",
+                found.join(" + "),
+                expected.join(" + ")
+            ));
+        }
+        let sum: u64 = self.tables.iter().map(|t| t.entries).sum();
+        if sum != self.entries {
+            out.push(format!(
+                "entries is {}, its tables add up to {sum}",
+                self.entries
+            ));
+        }
+        for (i, (t, &l)) in self.tables.iter().zip(&labels).enumerate() {
+            if let Ok(n) = class_entries(&goal, l) {
+                if t.entries != n {
+                    out.push(format!(
+                        "table {i} has {} entries, its labelling has {n}",
+                        t.entries
+                    ));
+                }
+            }
+            if let Err(e) = t.raw_sha256.parse::<Digest>() {
+                out.push(format!("table {i} raw_sha256: {e}"));
+            }
+        }
+        out
+    }
+}
+
+/// The entry count of the class table of `goal` labelled by `labels`.
+pub fn class_entries(goal: &Goal, labels: ClassLabels) -> Result<u64> {
+    Ok(ClassIndex::new(goal.board(), labels, goal.blank_cell())?.len())
+}
+
+/// How the header of a class file for standard class file `s` differs from its definition:
+/// goal, metric, each table's labelling and encoding.
+fn compare_class_header(h: &Header, s: &StandardDb) -> Vec<String> {
+    let (goal, labels) = match (s.goal(), s.labels()) {
+        (Ok(g), Ok(l)) => (g, l),
+        (Err(e), _) | (_, Err(e)) => return vec![e.to_string()],
+    };
+    let mut out = Vec::new();
+    if h.goal != goal {
+        out.push(format!(
+            "goal is {}, expected {}",
+            goal_text(&h.goal),
+            goal_text(&goal)
+        ));
+    }
+    if h.metric != s.metric {
+        out.push(format!("metric is {}, expected {}", h.metric, s.metric));
+    }
+    let found: Vec<Option<ClassLabels>> = h.tables.iter().map(|t| t.classes).collect();
+    if found != labels.iter().copied().map(Some).collect::<Vec<_>>() {
+        let text = |l: &Option<ClassLabels>| match l {
+            Some(l) => l.to_string(),
+            None => "a pattern table".to_string(),
+        };
+        out.push(format!(
+            "tables are {}, expected {}",
+            found.iter().map(text).collect::<Vec<_>>().join(" + "),
+            labels
+                .iter()
+                .map(|l| l.to_string())
+                .collect::<Vec<_>>()
+                .join(" + ")
+        ));
+    }
+    for (i, t) in h.tables.iter().enumerate() {
+        if t.encoding != s.encoding {
+            out.push(format!(
+                "table {i} has {} entries, expected {}",
+                t.encoding, s.encoding
+            ));
+        }
+    }
+    out
+}
+
 /// How the header of a file for standard database `s` differs from the standard definition and,
 /// when given, from its manifest record (entry counts, largest values, entry digests). Empty
 /// when they agree. The compression is not compared: it does not change the entries.
 pub fn compare_header(h: &Header, s: &StandardDb, rec: Option<&DbRecord>) -> Vec<String> {
+    let mut out = Vec::new();
+    if h.board() != s.board().unwrap_or(h.board()) {
+        out.push(format!(
+            "board is {}, expected {}x{}",
+            h.board(),
+            s.width,
+            s.height
+        ));
+        return out;
+    }
+    if s.is_class_file() {
+        out = compare_class_header(h, s);
+    } else if h.metric != Metric::Stm {
+        out.push(format!("metric is {}, expected {}", h.metric, Metric::Stm));
+    } else {
+        out = compare_pattern_header(h, s);
+    }
+    if !out.is_empty() {
+        return out;
+    }
+    compare_with_record(h, rec)
+}
+
+/// How the header of a pattern file differs from standard pattern file `s`: board, goal,
+/// partition, kinds and encodings.
+fn compare_pattern_header(h: &Header, s: &StandardDb) -> Vec<String> {
     let mut out = Vec::new();
     let r = match s.resolve() {
         Ok(r) => r,
@@ -330,9 +505,13 @@ pub fn compare_header(h: &Header, s: &StandardDb, rec: Option<&DbRecord>) -> Vec
             ));
         }
     }
-    if !out.is_empty() {
-        return out;
-    }
+    out
+}
+
+/// How the header's tables differ from their manifest record, when given (entry counts,
+/// largest values, entry digests).
+fn compare_with_record(h: &Header, rec: Option<&DbRecord>) -> Vec<String> {
+    let mut out = Vec::new();
     let Some(rec) = rec else { return out };
     if rec.tables.len() != h.tables.len() {
         out.push(format!(
@@ -383,10 +562,12 @@ mod tests {
                 goal: goal_text(&goal),
                 partition: p.to_string(),
                 kind: "zero-aware".into(),
+                metric: None,
                 encoding: "u8".into(),
                 entries: n,
                 tables: vec![TableRecord {
                     pattern: p.to_string(),
+                    classes: None,
                     entries: n,
                     max_value: 31,
                     raw_sha256: Digest::of(b"x").hex(),

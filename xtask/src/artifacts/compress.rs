@@ -125,6 +125,13 @@ pub fn compress_dir(
     opts.check()?;
     let mut out = Vec::new();
     for &s in dbs {
+        // Class files (the multi-tile metric's) get no compressed variants: the published
+        // files are installed through `pdbgen::recode`, which rewrites pattern files only, so
+        // class files are neither compressed nor published (see `publish_dir`). Their users
+        // build them (`cargo xtask artifacts build`, or the solver's first-use build).
+        if s.is_class_file() {
+            continue;
+        }
         let raw = raw_path(dir, s);
         if !raw.exists() {
             if require {

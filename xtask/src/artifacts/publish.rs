@@ -146,6 +146,11 @@ pub fn publish_dir(
     if same_dir(dir, out) {
         bail!("the release folder must be another folder than the artifacts");
     }
+    // Class files are not published: they have no compressed variants (see `compress_dir`).
+    let dbs: Vec<&'static StandardDb> = (dbs.iter().copied())
+        .filter(|s| !s.is_class_file())
+        .collect();
+    let dbs = &dbs[..];
     // Only what the manifest vouches for is published.
     for &s in dbs {
         let rec = manifest.get(s.name);

@@ -111,6 +111,9 @@ pub fn run(root: &Path, names: &[String], opts: &BenchOptions) -> Result<bool> {
     if opts.quick {
         dbs.retain(|s| !s.large);
     }
+    // The sections time pattern files (`pdbgen build --partition`, single-tile solves); class
+    // files of the multi-tile metric are not among them.
+    dbs.retain(|s| !s.is_class_file());
     if !opts.generator && !opts.solver && !opts.memory {
         bail!("nothing to do: every section is switched off");
     }
