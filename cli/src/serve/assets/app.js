@@ -479,7 +479,8 @@ function request() {
     goal: goalSpec(),
     algorithm: $("algorithm").value,
   };
-  // The multi-tile metric takes its own heuristic (the walking distance): auto chooses it.
+  // The multi-tile metric takes its own heuristics (the server's class tables for the board,
+  // else the walking distance): auto chooses them.
   if ($("metric").value === "mtm") body.metric = "mtm";
   const h = $("heuristic").value;
   if (h.startsWith("db:")) { body.heuristic = "pdb"; body.databases = [h.slice(3)]; } else body.heuristic = h;
