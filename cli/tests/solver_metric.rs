@@ -196,3 +196,53 @@ fn the_api_writes_moves_in_the_chosen_notation() {
     assert_eq!(s, 400, "{v}");
     assert!(v["error"].as_str().unwrap().contains("notation"), "{v}");
 }
+
+#[test]
+fn a_4x4_class_file_where_solve_looks_is_the_multi_tile_default() {
+    // A tiny 4x4 class file (tile 15 apart from the rest: 240 entries) in the cache stands in
+    // for the default, which takes minutes to build: found there, it is used and nothing is
+    // built.
+    let home = tempfile::tempdir().unwrap();
+    let cache = home.path().join("cache/pdb-tiles");
+    std::fs::create_dir_all(&cache).unwrap();
+    assert_cmd::Command::cargo_bin("pdbgen")
+        .unwrap()
+        .args([
+            "build",
+            "--board",
+            "4x4",
+            "--metric",
+            "mtm",
+            "--classes",
+            "1-14/15",
+            "-o",
+        ])
+        .arg(cache.join("tiny.pdb"))
+        .assert()
+        .success();
+    let p4 = "1 2 3 7 4 5 6 11 8 9 10 15 12 13 14 0";
+    let out = success_stdout(solver(home.path()).args(["solve", "--json", "--metric", "mtm", p4]));
+    let v: Value = serde_json::from_slice(&out).unwrap();
+    assert_eq!(v["length"], json!(2), "{v}");
+    let h = v["heuristic"].as_str().unwrap();
+    assert!(h.starts_with("tiny.pdb (multi-tile class tables"), "{h}");
+    assert!(!cache.join("15-rows+rokicki-mtm.pdb").exists());
+    // The walking distance when named.
+    let out = success_stdout(solver(home.path()).args([
+        "solve",
+        "--json",
+        "--metric",
+        "mtm",
+        "--heuristic",
+        "walking-distance",
+        p4,
+    ]));
+    let v: Value = serde_json::from_slice(&out).unwrap();
+    assert!(
+        v["heuristic"]
+            .as_str()
+            .unwrap()
+            .starts_with("walking distance"),
+        "{v}"
+    );
+}
