@@ -195,16 +195,18 @@ impl StandardDb {
     /// part is made of preset names, so entries given as explicit patterns or tile groups
     /// have no conventional name (`None`).
     pub fn conventional_name(&self) -> Option<String> {
-        let (part, suffix) = if self.is_class_file() {
-            (self.labellings, self.metric.name())
+        // Tile groups always hold a `/` (or a `,`); labelling presets may hold a `-`
+        // (`rokicki-mirror`), pattern presets never do.
+        let (part, suffix, not_preset) = if self.is_class_file() {
+            (self.labellings, self.metric.name(), &['/', ',', ' '][..])
         } else {
             let kind = match self.kind {
                 TableKind::ZeroAware => "za",
                 TableKind::ZeroUnaware => "zu",
             };
-            (self.partition, kind)
+            (self.partition, kind, &['/', ',', '-', ' '][..])
         };
-        let preset_like = !part.contains(['/', ',', '-', ' ']);
+        let preset_like = !part.contains(not_preset);
         if !preset_like {
             return None;
         }

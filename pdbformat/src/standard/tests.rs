@@ -168,6 +168,9 @@ fn class_files_follow_their_own_naming_rule() {
     ));
     let c = StandardDb::classes("15-columns-mtm", 4, "columns");
     assert_eq!(c.conventional_name().as_deref(), Some("15-columns-mtm"));
+    let m = StandardDb::classes("15-rokicki+rokicki-mirror-mtm", 4, "rokicki+rokicki-mirror");
+    assert_eq!(m.conventional_name().as_deref(), Some(m.name));
+    assert_eq!(m.labels().unwrap().len(), 2);
     let g = StandardDb::classes("x", 3, "1,2/3-8");
     assert_eq!(g.conventional_name(), None);
     assert_eq!(g.labels().unwrap().len(), 1);
