@@ -24,13 +24,31 @@ pub struct Partition {
     patterns: Vec<Pattern>,
 }
 
-/// A named partition, defined by goal cells for a goal with the blank on cell 0.
-struct Preset {
-    name: &'static str,
-    width: usize,
-    height: usize,
-    /// The patterns; overlapping ones make a compound ([`Partition::compound`]).
-    cells: &'static [&'static [usize]],
+/// A named set of tile groups (a partition here, a labelling in `rank/class_labels.rs`),
+/// defined by goal cells for a goal with the blank on cell 0.
+pub(crate) struct Preset {
+    pub(crate) name: &'static str,
+    pub(crate) width: usize,
+    pub(crate) height: usize,
+    /// The groups; overlapping patterns make a compound ([`Partition::compound`]).
+    pub(crate) cells: &'static [&'static [usize]],
+}
+
+impl Preset {
+    /// The tiles of each group for `goal`, mapped through the board symmetry that takes the
+    /// top-left cell to the goal's blank cell; `None` when none does (the blank is not on a
+    /// corner, or on a corner no symmetry of a rectangle reaches).
+    pub(crate) fn tiles_for(&self, goal: &Goal) -> Option<Vec<Vec<usize>>> {
+        let board = goal.board();
+        let sym = Symmetry::taking(board, 0, goal.blank_cell())?;
+        let group = |cells: &[usize]| -> Vec<usize> {
+            cells
+                .iter()
+                .map(|&c| goal.tile_at(sym.map(board, c)))
+                .collect()
+        };
+        Some(self.cells.iter().map(|c| group(c)).collect())
+    }
 }
 
 const PRESETS: &[Preset] = &[
@@ -394,21 +412,15 @@ impl Partition {
                 board: board.to_string(),
                 known: Partition::preset_names(board).join(", "),
             })?;
-        let sym = Symmetry::taking(board, 0, goal.blank_cell()).ok_or_else(|| {
-            PatternError::PresetNeedsCornerBlank {
-                name: name.to_string(),
-            }
-        })?;
-        let pats = preset
-            .cells
+        let groups =
+            preset
+                .tiles_for(goal)
+                .ok_or_else(|| PatternError::PresetNeedsCornerBlank {
+                    name: name.to_string(),
+                })?;
+        let pats = groups
             .iter()
-            .map(|cells| {
-                let tiles: Vec<usize> = cells
-                    .iter()
-                    .map(|&c| goal.tile_at(sym.map(board, c)))
-                    .collect();
-                Pattern::new(board, &tiles)
-            })
+            .map(|tiles| Pattern::new(board, tiles))
             .collect::<Result<Vec<_>, _>>()?;
         let masks: Vec<u64> = pats.iter().map(Pattern::mask).collect();
         if crate::cover::are_disjoint(&masks) {

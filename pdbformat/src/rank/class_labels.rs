@@ -5,8 +5,7 @@
 
 use crate::board::Board;
 use crate::goal::Goal;
-use crate::pattern::Pattern;
-use crate::symmetry::Symmetry;
+use crate::pattern::{Pattern, Preset};
 use std::fmt;
 
 /// Which class each tile is known by.
@@ -180,15 +179,6 @@ impl fmt::Display for CellClasses {
     }
 }
 
-/// A labelling preset: its name, board, and the goal cells of each class for a goal with
-/// the blank on the top-left cell.
-struct Preset {
-    name: &'static str,
-    width: usize,
-    height: usize,
-    cells: &'static [&'static [usize]],
-}
-
 /// Rokicki's labelling of the 4x4 (the one slidy's optimal MTM solver uses, there written
 /// for the blank on the bottom-right cell as tiles {1,2}, {3,4,7,8}, {5,6,9,10,13},
 /// {11,12,14,15}), turned by 180 degrees.
@@ -241,20 +231,12 @@ impl ClassLabels {
                     p.name, p.width, p.height
                 ));
             }
-            let sym = Symmetry::taking(board, 0, goal.blank_cell()).ok_or_else(|| {
+            let groups = p.tiles_for(goal).ok_or_else(|| {
                 format!(
                     "the {} labelling needs a goal with the blank on a corner",
                     p.name
                 )
             })?;
-            let groups: Vec<Vec<usize>> = (p.cells.iter())
-                .map(|cells| {
-                    cells
-                        .iter()
-                        .map(|&c| goal.tile_at(sym.map(board, c)))
-                        .collect()
-                })
-                .collect();
             return CellClasses::from_tile_groups(goal, &groups).map(ClassLabels::Cells);
         }
         if !spec.contains('/') {
