@@ -1,17 +1,19 @@
 //! Rewriting a database file with another compression or entry encoding ([`recode`]): the
 //! same tables and values, written through a temporary file renamed into place. `bit1` tables
 //! recoded to another encoding get their exact values back by the BFS their bits guide, which
-//! takes as long as a build.
+//! takes as long as a build. A file of class tables (the multi-tile metric's) is rewritten as
+//! one, in its metric: `u8` or `u4` entries, payloads raw, zstd or gzip (`bit1` entries and
+//! `zstd-sym` payloads need zero-aware pattern tables, and are refused).
 
 use crate::error::RestoreError;
 use crate::observer::BuildObserver;
 use crate::restore::values_of;
 use crate::UNREACHED;
 use pdbformat::format::{
-    encode_entries, write_pdb, Compression, Digest, Encoding, FormatError, Header, LoadOptions,
-    PdbFile, TableSource, WriteOptions,
+    encode_entries, write_class_pdb, write_pdb, ClassTableSource, Compression, Digest, Encoding,
+    FormatError, Header, LoadOptions, PdbFile, TableSource, WriteOptions,
 };
-use pdbformat::TableKind;
+use pdbformat::{Metric, TableKind};
 use std::path::{Path, PathBuf};
 use thiserror::Error;
 
@@ -44,6 +46,21 @@ pub enum RecodeError {
         /// What went wrong.
         #[source]
         source: FormatError,
+    },
+    /// An encoding or compression asked for a class table that only zero-aware pattern tables
+    /// can have.
+    #[error("table {table} is a class table: {what} need zero-aware pattern tables; use u8 or u4 entries, and none, zstd or gzip")]
+    NotForClassTables {
+        /// The table.
+        table: usize,
+        /// What was asked for (`bit1 entries`, `zstd-sym payloads`).
+        what: &'static str,
+    },
+    /// The file holds tables that no writer writes together.
+    #[error("the file holds {what}, which no writer writes: it cannot be rewritten")]
+    Unwritable {
+        /// What it holds (`class tables beside pattern tables`, `pattern tables of the mtm metric`).
+        what: &'static str,
     },
     /// bit1 entries asked for a zero-unaware table.
     #[error("table {table} is {kind}: bit1 entries need zero-aware tables")]
@@ -114,19 +131,47 @@ pub fn recode(
         source,
     };
     let file = PdbFile::open(src).map_err(read)?;
-    let goal = file.header().goal.clone();
+    let (goal, metric) = (file.header().goal.clone(), file.header().metric);
     let tables = file
         .load_all(LoadOptions {
             verify: true,
             mmap: true,
         })
         .map_err(read)?;
+    let classes = tables.iter().filter(|t| t.header.classes.is_some()).count();
+    let class_file = classes > 0;
+    if class_file && classes < tables.len() {
+        return Err(RecodeError::Unwritable {
+            what: "class tables beside pattern tables",
+        });
+    }
+    if !class_file && metric != Metric::Stm {
+        return Err(RecodeError::Unwritable {
+            what: "pattern tables of the mtm metric",
+        });
+    }
+    let compression = opts
+        .compression
+        .or_else(|| tables.first().map(|t| t.header.compression))
+        .unwrap_or(Compression::None);
+    if class_file && compression == Compression::ZstdSymmetric {
+        return Err(RecodeError::NotForClassTables {
+            table: 0,
+            what: "zstd-sym payloads",
+        });
+    }
     let mut converted: Vec<Option<(Encoding, Vec<u8>)>> = Vec::new();
     for (i, t) in tables.iter().enumerate() {
         let to = opts.encoding.unwrap_or(t.header.encoding);
         if to == t.header.encoding {
             converted.push(None);
             continue;
+        }
+        if to == Encoding::Bit1 && t.header.classes.is_some() {
+            return Err(RecodeError::NotForClassTables {
+                table: i,
+                what: "bit1 entries",
+            });
         }
         if to == Encoding::Bit1 && t.header.kind != TableKind::ZeroAware {
             return Err(RecodeError::Bit1NeedsZeroAware {
@@ -147,33 +192,50 @@ pub fn recode(
         }
         converted.push(Some((to, encode_entries(&values, to))));
     }
-    let sources: Vec<TableSource<'_>> = tables
+    // Each table's encoding and encoded entries, converted or as read.
+    let entries: Vec<(Encoding, &[u8])> = tables
         .iter()
         .zip(&converted)
         .map(|(t, c)| match c {
-            Some((encoding, entries)) => TableSource {
-                encoding: *encoding,
-                entries,
-                ..t.source()
-            },
-            None => t.source(),
+            Some((encoding, entries)) => (*encoding, &entries[..]),
+            None => (t.header.encoding, &t.bytes[..]),
         })
         .collect();
     if let Some(expected) = &opts.expected {
-        let differs = (0..sources.len().max(expected.len()))
-            .find(|&i| sources.get(i).map(|t| Digest::of(t.entries)) != expected.get(i).copied());
+        let differs = (0..entries.len().max(expected.len()))
+            .find(|&i| entries.get(i).map(|(_, e)| Digest::of(e)) != expected.get(i).copied());
         if let Some(table) = differs {
             return Err(RecodeError::Digest { table });
         }
     }
     let write = WriteOptions {
-        compression: opts
-            .compression
-            .or_else(|| tables.first().map(|t| t.header.compression))
-            .unwrap_or(Compression::None),
+        compression,
         ..opts.write
     };
-    write_pdb(dst, &goal, &sources, &write).map_err(|source| RecodeError::Write {
+    let written = if class_file {
+        let sources: Vec<ClassTableSource<'_>> = (tables.iter().zip(&entries))
+            .map(|(t, &(encoding, entries))| ClassTableSource {
+                labels: t
+                    .header
+                    .classes
+                    .expect("a class file's tables are class tables"),
+                encoding,
+                max_value: t.header.max_value,
+                entries,
+            })
+            .collect();
+        write_class_pdb(dst, &goal, metric, &sources, &write)
+    } else {
+        let sources: Vec<TableSource<'_>> = (tables.iter().zip(&entries))
+            .map(|(t, &(encoding, entries))| TableSource {
+                encoding,
+                entries,
+                ..t.source()
+            })
+            .collect();
+        write_pdb(dst, &goal, &sources, &write)
+    };
+    written.map_err(|source| RecodeError::Write {
         path: dst.to_path_buf(),
         source,
     })
@@ -182,7 +244,8 @@ pub fn recode(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{build_file, BuildRequest, NoProgress};
+    use crate::{build_class_file, build_file, BuildRequest, ClassBuildRequest, NoProgress};
+    use pdbformat::rank::ClassLabels;
     use pdbformat::{Board, Goal, Partition};
 
     /// The entries' digests of the file at `path`.
@@ -263,6 +326,124 @@ mod tests {
         };
         let refused = recode(&raw, &out, &wrong, &NoProgress);
         assert!(matches!(refused, Err(RecodeError::Digest { table: 0 })));
+        assert!(!out.exists());
+    }
+
+    /// Builds class tables of `labels` in the multi-tile metric for `goal` (`u8`,
+    /// uncompressed) at `classes.pdb` in `dir`.
+    fn class_file(dir: &Path, goal: Goal, labels: Vec<ClassLabels>) -> PathBuf {
+        let path = dir.join("classes.pdb");
+        let request = ClassBuildRequest {
+            goal,
+            metric: Metric::Mtm,
+            labels,
+            threads: Some(1),
+            encoding: Some(Encoding::U8),
+            write: WriteOptions::default(),
+        };
+        build_class_file(&request, &path, &NoProgress).unwrap();
+        path
+    }
+
+    #[test]
+    fn class_tables_recode_as_class_tables_in_their_metric() {
+        let dir = tempfile::tempdir().unwrap();
+        let goal = Goal::blank_first(Board::new(3, 2).unwrap());
+        let labels = vec![ClassLabels::Rows, ClassLabels::Columns];
+        let raw = class_file(dir.path(), goal, labels.clone());
+        let raw_header = PdbFile::open(&raw).unwrap().header().clone();
+        assert!(raw_header.tables.iter().all(|t| t.max_value <= 15));
+        // u4 entries in gzip, then back to u8 in zstd: the same entries, labellings, metric.
+        let small = dir.path().join("small.pdb");
+        let to_u4 = RecodeOptions {
+            encoding: Some(Encoding::U4),
+            compression: Some(Compression::Gzip),
+            ..RecodeOptions::default()
+        };
+        let h = recode(&raw, &small, &to_u4, &NoProgress).unwrap();
+        assert_eq!(h.metric, Metric::Mtm);
+        let found: Vec<_> = h.tables.iter().map(|t| t.classes).collect();
+        assert_eq!(found, labels.iter().copied().map(Some).collect::<Vec<_>>());
+        assert!(h.tables.iter().all(|t| t.encoding == Encoding::U4));
+        assert!(h.tables.iter().all(|t| t.compression == Compression::Gzip));
+        let back = dir.path().join("back.pdb");
+        let to_u8 = RecodeOptions {
+            encoding: Some(Encoding::U8),
+            compression: Some(Compression::Zstd),
+            expected: Some(digests(&raw)),
+            ..RecodeOptions::default()
+        };
+        recode(&small, &back, &to_u8, &NoProgress).unwrap();
+        let f = PdbFile::open(&back).unwrap();
+        f.verify().unwrap();
+        let h = f.header();
+        assert_eq!(h.metric, Metric::Mtm);
+        assert!(h.tables.iter().all(|t| t.compression == Compression::Zstd));
+        for (t, r) in h.tables.iter().zip(&raw_header.tables) {
+            assert_eq!(
+                (
+                    t.classes,
+                    t.encoding,
+                    t.max_value,
+                    t.entry_count,
+                    t.raw_digest
+                ),
+                (
+                    r.classes,
+                    r.encoding,
+                    r.max_value,
+                    r.entry_count,
+                    r.raw_digest
+                )
+            );
+        }
+        // Kept encoding and compression: zstd, as the input's.
+        let copy = dir.path().join("copy.pdb");
+        recode(&back, &copy, &RecodeOptions::default(), &NoProgress).unwrap();
+        assert_eq!(digests(&copy), digests(&raw));
+        let h = PdbFile::open(&copy).unwrap().header().clone();
+        assert_eq!(
+            (h.metric, h.tables[1].compression),
+            (Metric::Mtm, Compression::Zstd)
+        );
+    }
+
+    #[test]
+    fn class_tables_refuse_what_only_pattern_tables_take() {
+        let dir = tempfile::tempdir().unwrap();
+        let goal = Goal::blank_first(Board::new(3, 3).unwrap());
+        let raw = class_file(dir.path(), goal, vec![ClassLabels::Rows]);
+        let out = dir.path().join("out.pdb");
+        let ask = |encoding, compression| RecodeOptions {
+            encoding,
+            compression,
+            ..RecodeOptions::default()
+        };
+        let refused = recode(&raw, &out, &ask(Some(Encoding::Bit1), None), &NoProgress);
+        let e = refused.unwrap_err();
+        assert!(matches!(
+            e,
+            RecodeError::NotForClassTables {
+                table: 0,
+                what: "bit1 entries"
+            }
+        ));
+        assert!(e.to_string().contains("use u8 or u4 entries"), "{e}");
+        let zsym = Some(Compression::ZstdSymmetric);
+        let refused = recode(&raw, &out, &ask(None, zsym), &NoProgress);
+        assert!(matches!(
+            refused,
+            Err(RecodeError::NotForClassTables {
+                what: "zstd-sym payloads",
+                ..
+            })
+        ));
+        // The 3x3 goal-row table in the multi-tile metric reaches 17: too large for u4.
+        let refused = recode(&raw, &out, &ask(Some(Encoding::U4), None), &NoProgress);
+        assert!(matches!(
+            refused,
+            Err(RecodeError::TooLargeForU4 { table: 0, max: 17 })
+        ));
         assert!(!out.exists());
     }
 }
