@@ -3,6 +3,9 @@
 //! files built with other parameters; the boards' pruning machines are written, checked and
 //! shipped; publish → verify round trip; the command line's exit codes.
 
+mod common;
+
+use common::{committed, quiet};
 use pdbformat::format::{write_pdb, LoadOptions, PdbFile, TableSource, WriteOptions};
 use pdbformat::standard::{self, StandardDb};
 use pdbformat::{Board, Goal};
@@ -23,17 +26,6 @@ use xtask::manifest::{pattern_names, Manifest};
 /// The small standard databases: everything but 7-8.
 fn small() -> Vec<&'static StandardDb> {
     standard::STANDARD.iter().filter(|s| !s.large).collect()
-}
-
-fn committed() -> Manifest {
-    Manifest::load(&manifest_path(&default_dir())).expect("the committed manifest")
-}
-
-fn quiet() -> BuildOptions {
-    BuildOptions {
-        quiet: true,
-        ..BuildOptions::default()
-    }
 }
 
 /// One build of the small standard tables for the whole test binary, checked against the

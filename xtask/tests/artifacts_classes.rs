@@ -1,31 +1,27 @@
 //! The artifacts pipeline on a standard class file (`8-rows-mtm`, milliseconds to build): built
 //! to the committed manifest's digests, recorded as the manifest records it (a metric and a
 //! labelling per table instead of patterns), checked by the manifest and `pdbgen verify`'s
-//! class check, and found wrong when damaged or built with another labelling or metric.
+//! class check, and found wrong when damaged or built with another labelling or metric;
+//! compressed (plain zstd and gzip), published and verified like a pattern file.
 
+mod common;
+
+use common::{committed, quiet};
+use pdbformat::format::Compression;
 use pdbformat::format::{write_class_pdb, ClassTableSource, LoadOptions, PdbFile, WriteOptions};
 use pdbformat::rank::ClassLabels;
 use pdbformat::standard::{self, StandardDb};
 use pdbformat::Metric;
-use xtask::artifacts::build::{build_dir, BuildOptions, Outcome};
+use xtask::artifacts::build::{build_dir, Outcome};
+use xtask::artifacts::compress::CompressOptions;
+use xtask::artifacts::publish::{check_release, publish_dir, PublishOptions, Release, JSON_FILE};
 use xtask::artifacts::record::{record_dir, Change};
 use xtask::artifacts::verify::{check_file, semantic_problems, verify_dir, Status};
-use xtask::artifacts::{default_dir, manifest_path, raw_path};
+use xtask::artifacts::{raw_path, variant_path};
 use xtask::manifest::{DbRecord, Manifest};
 
 fn entry() -> &'static StandardDb {
     standard::lookup("8-rows-mtm").unwrap()
-}
-
-fn committed() -> Manifest {
-    Manifest::load(&manifest_path(&default_dir())).expect("the committed manifest")
-}
-
-fn quiet() -> BuildOptions {
-    BuildOptions {
-        quiet: true,
-        ..BuildOptions::default()
-    }
 }
 
 fn status(dir: &std::path::Path) -> Status {
@@ -152,4 +148,70 @@ fn the_manifest_check_finds_damaged_and_other_class_files() {
     );
     let f = PdbFile::open(&path).unwrap();
     assert!(!semantic_problems(&f).unwrap().is_empty());
+}
+
+#[test]
+fn a_class_file_is_compressed_published_and_verified() {
+    let dir = tempfile::tempdir().unwrap();
+    let m = committed();
+    build_dir(dir.path(), &m, &[entry()], &quiet()).unwrap();
+    let rel = dir.path().join("release");
+    let opts = PublishOptions {
+        compress: CompressOptions {
+            zstd_level: 9,
+            zstd_workers: 1,
+            ..CompressOptions::default()
+        },
+        force: false,
+    };
+    let release = publish_dir(dir.path(), &rel, &m, &[entry()], &opts).unwrap();
+    assert_eq!(release.databases.len(), 1);
+    let db = &release.databases[0];
+    let rec = m.get(entry().name).unwrap();
+    assert_eq!(db.metric.as_deref(), Some("mtm"));
+    assert!(db.partition.is_empty() && db.kind.is_empty());
+    assert_eq!(db.tables.len(), 1);
+    assert_eq!(db.tables[0].classes.as_deref(), Some("goal-rows"));
+    assert_eq!(db.tables[0].tiles, (1..=8).collect::<Vec<u8>>());
+    assert_eq!(db.tables[0].raw_sha256, rec.tables[0].raw_sha256);
+    let json: Release =
+        serde_json::from_str(&std::fs::read_to_string(rel.join(JSON_FILE)).unwrap()).unwrap();
+    assert_eq!(&json, &release);
+    // Both variants: class tables in the multi-tile metric, the raw file's entries, the zstd
+    // one plain zstd (zstd-sym is for zero-aware pattern tables).
+    let names: Vec<&str> = db.files.iter().map(|f| f.file.as_str()).collect();
+    assert_eq!(names, ["8-rows-mtm.zstd.pdb", "8-rows-mtm.gzip.pdb"]);
+    for (file, c) in [
+        ("8-rows-mtm.zstd.pdb", Compression::Zstd),
+        ("8-rows-mtm.gzip.pdb", Compression::Gzip),
+    ] {
+        let f = PdbFile::open(rel.join(file)).unwrap();
+        f.verify().unwrap();
+        let h = f.header();
+        assert_eq!(h.metric, Metric::Mtm);
+        assert_eq!(h.tables[0].classes, Some(ClassLabels::Rows));
+        assert_eq!(h.tables[0].compression, c);
+        assert_eq!(h.tables[0].raw_digest.hex(), rec.tables[0].raw_sha256);
+        assert_eq!(semantic_problems(&f).unwrap(), Vec::<String>::new());
+        assert!(variant_path(dir.path(), entry(), c).exists());
+    }
+    assert_eq!(check_release(&rel, &m).unwrap(), Vec::<String>::new());
+    // The variants left beside the raw file pass `artifacts verify`.
+    let reports = verify_dir(dir.path(), &m, &[entry()], true);
+    assert_eq!(reports.len(), 3);
+    assert!(
+        reports.iter().all(|r| r.status == Status::Ok),
+        "{reports:?}"
+    );
+    // A damaged variant in the release is caught.
+    let victim = rel.join("8-rows-mtm.gzip.pdb");
+    let mut bytes = std::fs::read(&victim).unwrap();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 4;
+    std::fs::write(&victim, &bytes).unwrap();
+    let problems = check_release(&rel, &m).unwrap();
+    assert!(
+        problems.iter().any(|p| p.contains("8-rows-mtm.gzip.pdb")),
+        "{problems:?}"
+    );
 }

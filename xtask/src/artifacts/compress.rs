@@ -4,7 +4,10 @@
 //! matching for tables larger than zstd's default 8 MiB window at that level, the only ones it
 //! can help, so that small files stay decodable with an 8 MiB window) and `<name>.gzip.pdb`
 //! (for browsers, which decompress gzip natively). The entries and their digests do not change;
-//! only the payloads are compressed. A variant already there with the same entries is kept
+//! only the payloads are compressed, through `pdbgen::recode` (which checks the digests of the
+//! entries it reads and writes). A pattern file's zstd variant stores the tables a board
+//! symmetry maps onto others once (`zstd-sym`); a class file's is plain zstd (`zstd-sym` needs
+//! zero-aware pattern tables; see [`stored_as`]). A variant already there with the same entries is kept
 //! unless `--force`. The two variants of a file are written in parallel, and zstd itself runs
 //! multithreaded (one worker per core by default, `--zstd-workers N`); its multithreaded output
 //! does not depend on the worker count, so the files are reproducible across machines.
@@ -14,11 +17,10 @@ use super::{check_raw, manifest_path, raw_path, variant_path};
 use crate::file_size;
 use crate::manifest::{DbRecord, Manifest};
 use anyhow::{bail, Context, Result};
-use pdbformat::format::{
-    write_pdb, Compression, LoadOptions, PdbFile, TableSource, WriteOptions, DEFAULT_ZSTD_JOB_SIZE,
-};
+use pdbformat::format::{Compression, PdbFile, WriteOptions, DEFAULT_ZSTD_JOB_SIZE};
 use pdbformat::standard::{self, StandardDb};
 use pdbformat::units;
+use pdbgen::RecodeOptions;
 use std::path::Path;
 use std::time::Instant;
 
@@ -88,6 +90,16 @@ pub fn default_zstd_workers() -> u32 {
         .unwrap_or(1)
 }
 
+/// The compression the variant of `s` named after `c` is written with: a pattern file's zstd
+/// variant as `zstd-sym` (symmetric tables stored once; the download), a class file's as
+/// plain zstd (`zstd-sym` needs zero-aware pattern tables); gzip as gzip.
+pub fn stored_as(s: &StandardDb, c: Compression) -> Compression {
+    match c {
+        Compression::Zstd if !s.is_class_file() => Compression::ZstdSymmetric,
+        c => c,
+    }
+}
+
 /// One compressed variant.
 #[derive(Clone, Debug)]
 pub struct Variant {
@@ -125,13 +137,6 @@ pub fn compress_dir(
     opts.check()?;
     let mut out = Vec::new();
     for &s in dbs {
-        // Class files (the multi-tile metric's) get no compressed variants: the published
-        // files are installed through `pdbgen::recode`, which rewrites pattern files only, so
-        // class files are neither compressed nor published (see `publish_dir`). Their users
-        // build them (`cargo xtask artifacts build`, or the solver's first-use build).
-        if s.is_class_file() {
-            continue;
-        }
         let raw = raw_path(dir, s);
         if !raw.exists() {
             if require {
@@ -181,36 +186,32 @@ fn compress_one(
         }
     }
     if !todo.is_empty() {
-        let tables = file
-            .load_all(LoadOptions {
-                verify: true,
-                mmap: true,
-            })
-            .with_context(|| format!("reading {}", raw.display()))?;
-        let sources: Vec<TableSource> = tables.iter().map(|t| t.source()).collect();
         let long =
             opts.long == Long::Auto && h.tables.iter().any(|t| t.raw_len > LONG_MATCHING_ABOVE);
+        // Each variant holds the raw file's entries: recode checks them before writing.
+        let expected: Vec<_> = h.tables.iter().map(|t| t.raw_digest).collect();
         let results: Vec<Result<Variant>> = std::thread::scope(|scope| {
             let handles: Vec<_> = todo
                 .iter()
                 .map(|&c| {
-                    let (sources, goal) = (&sources, &h.goal);
+                    let (raw, expected) = (&raw, &expected);
                     let path = variant_path(dir, s, c);
                     scope.spawn(move || -> Result<Variant> {
                         let start = Instant::now();
-                        let w = WriteOptions {
-                            // Symmetric tables stored once: the zstd variant is the download.
-                            compression: match c {
-                                Compression::Zstd => Compression::ZstdSymmetric,
-                                c => c,
+                        let recode = RecodeOptions {
+                            encoding: None,
+                            compression: Some(stored_as(s, c)),
+                            write: WriteOptions {
+                                compression: stored_as(s, c),
+                                zstd_level: opts.zstd_level,
+                                zstd_long: long,
+                                gzip_level: opts.gzip_level,
+                                zstd_workers: opts.zstd_workers,
+                                zstd_job_size: DEFAULT_ZSTD_JOB_SIZE,
                             },
-                            zstd_level: opts.zstd_level,
-                            zstd_long: long,
-                            gzip_level: opts.gzip_level,
-                            zstd_workers: opts.zstd_workers,
-                            zstd_job_size: DEFAULT_ZSTD_JOB_SIZE,
+                            expected: Some(expected.clone()),
                         };
-                        write_pdb(&path, goal, sources, &w)
+                        pdbgen::recode(raw, &path, &recode, &pdbgen::NoProgress)
                             .with_context(|| format!("writing {}", path.display()))?;
                         Ok(Variant {
                             compression: c,

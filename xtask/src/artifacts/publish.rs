@@ -80,10 +80,14 @@ pub struct ReleaseDb {
     pub goal: String,
     /// The tile at each cell.
     pub goal_tiles: Vec<u16>,
-    /// The patterns separated by `/`.
+    /// The patterns separated by `/` (empty for a class file).
     pub partition: String,
-    /// `zero-aware` or `zero-unaware`.
+    /// `zero-aware` or `zero-unaware` (empty for a class file).
     pub kind: String,
+    /// The metric the tables count moves in, for a class file (`mtm`); absent for a pattern
+    /// file (the single-tile metric).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub metric: Option<String>,
     /// Entry encoding.
     pub encoding: String,
     /// Entries of all tables.
@@ -97,10 +101,14 @@ pub struct ReleaseDb {
 /// One table of a release database.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ReleaseTable {
-    /// The pattern (`1-7`).
+    /// The pattern (`1-7`; empty for a class table).
     pub pattern: String,
-    /// Its tiles.
+    /// Its tiles (every tile for a class table).
     pub tiles: Vec<u8>,
+    /// A class table's labelling (`goal-rows`), as the manifest records it; absent for a
+    /// pattern table.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub classes: Option<String>,
     /// Entries.
     pub entries: u64,
     /// Largest value.
@@ -146,11 +154,6 @@ pub fn publish_dir(
     if same_dir(dir, out) {
         bail!("the release folder must be another folder than the artifacts");
     }
-    // Class files are not published: they have no compressed variants (see `compress_dir`).
-    let dbs: Vec<&'static StandardDb> = (dbs.iter().copied())
-        .filter(|s| !s.is_class_file())
-        .collect();
-    let dbs = &dbs[..];
     // Only what the manifest vouches for is published.
     for &s in dbs {
         let rec = manifest.get(s.name);
@@ -264,23 +267,34 @@ pub fn publish_dir(
 }
 
 fn release_db(s: &StandardDb, rec: &DbRecord, files: Vec<ReleaseFile>) -> Result<ReleaseDb> {
-    let r = s.resolve()?;
+    let goal = s.goal()?;
+    // Each table's tiles: a pattern's, or every tile for a class table.
+    let tiles: Vec<Vec<u8>> = if s.is_class_file() {
+        let all: Vec<u8> = (1..goal.board().cells() as u8).collect();
+        vec![all; rec.tables.len()]
+    } else {
+        (s.partition()?.patterns().iter())
+            .map(|p| p.tiles().to_vec())
+            .collect()
+    };
     Ok(ReleaseDb {
         name: rec.name.clone(),
         board: rec.board.clone(),
         goal: rec.goal.clone(),
-        goal_tiles: r.goal.tiles().to_vec(),
+        goal_tiles: goal.tiles().to_vec(),
         partition: rec.partition.clone(),
         kind: rec.kind.clone(),
+        metric: rec.metric.clone(),
         encoding: rec.encoding.clone(),
         entries: rec.entries,
         tables: rec
             .tables
             .iter()
-            .zip(r.partition.patterns())
-            .map(|(t, p)| ReleaseTable {
+            .zip(tiles)
+            .map(|(t, tiles)| ReleaseTable {
                 pattern: t.pattern.clone(),
-                tiles: p.tiles().to_vec(),
+                tiles,
+                classes: t.classes.clone(),
                 entries: t.entries,
                 max_value: t.max_value,
                 raw_sha256: t.raw_sha256.clone(),
