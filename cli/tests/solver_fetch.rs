@@ -1,12 +1,12 @@
 //! `solver fetch` against a release folder served by a small HTTP server on loopback: it
 //! installs into an empty cache and the solver then uses the database by name, an interrupted
 //! download resumes with a Range request, and a file with one flipped byte is refused and leaves
-//! nothing behind.
+//! nothing behind; a class file (the multi-tile metric's) is installed and checked the same way.
 
 mod common;
 
 use common::solver;
-use pdbformat::format::{Compression, LoadOptions, PdbFile, TableSource, WriteOptions};
+use pdbformat::format::{Compression, LoadOptions, PdbFile};
 use predicates::prelude::*;
 use sha2::{Digest as _, Sha256};
 use std::io::{BufRead, BufReader, Write};
@@ -124,35 +124,37 @@ fn sha256_hex(bytes: &[u8]) -> String {
 /// A release folder of the standard `15-555-za` as `cargo xtask artifacts publish` lays it
 /// out: the zstd-compressed file, `manifest.json` and `SHA256SUMS`.
 fn publish(dir: &Path) -> (String, Vec<String>) {
-    let s = pdbformat::standard::lookup("15-555-za").unwrap();
+    publish_db(dir, "15-555-za")
+}
+
+/// A release folder of standard database `db`, its zstd file written as `cargo xtask artifacts
+/// compress` writes it (through `pdbgen::recode`), with `manifest.json` and `SHA256SUMS`.
+/// Returns the file's name and its tables' entry digests.
+fn publish_db(dir: &Path, db: &str) -> (String, Vec<String>) {
+    let s = pdbformat::standard::lookup(db).unwrap();
     let raw = dir.join("raw.pdb");
     pdbgen::build_standard(s, &raw, None, &pdbgen::NoProgress).unwrap();
     let file = PdbFile::open(&raw).unwrap();
-    let tables = file
-        .load_all(LoadOptions {
-            verify: true,
-            mmap: false,
-        })
-        .unwrap();
-    let sources: Vec<TableSource<'_>> = tables.iter().map(|t| t.source()).collect();
+    let digests: Vec<String> = (file.header().tables.iter())
+        .map(|t| t.raw_digest.hex())
+        .collect();
+    drop(file);
     let release = dir.join("release");
     std::fs::create_dir(&release).unwrap();
-    let name = "15-555-za.zstd.pdb";
-    let opts = WriteOptions {
-        compression: Compression::Zstd,
-        ..WriteOptions::default()
+    let name = format!("{db}.zstd.pdb");
+    let opts = pdbgen::RecodeOptions {
+        compression: Some(Compression::Zstd),
+        ..pdbgen::RecodeOptions::default()
     };
-    pdbformat::format::write_pdb(&release.join(name), &file.header().goal, &sources, &opts)
-        .unwrap();
+    pdbgen::recode(&raw, &release.join(&name), &opts, &pdbgen::NoProgress).unwrap();
     std::fs::remove_file(&raw).unwrap();
-    let bytes = std::fs::read(release.join(name)).unwrap();
-    let digests: Vec<String> = tables.iter().map(|t| t.header.raw_digest.hex()).collect();
+    let bytes = std::fs::read(release.join(&name)).unwrap();
     let manifest = serde_json::json!({
         "manifest_version": 1,
         "pdb_format_version": 1,
         "databases": [{
-            "name": "15-555-za",
-            "board": "4x4",
+            "name": db,
+            "board": format!("{}x{}", s.width, s.height),
             "encoding": "u8",
             "tables": digests.iter().map(|d| serde_json::json!({"raw_sha256": d})).collect::<Vec<_>>(),
             "files": [{
@@ -171,7 +173,7 @@ fn publish(dir: &Path) -> (String, Vec<String>) {
         sha256_hex(json.as_bytes())
     );
     std::fs::write(release.join("SHA256SUMS"), sums).unwrap();
-    (name.to_string(), digests)
+    (name, digests)
 }
 
 fn files_in(dir: &Path) -> Vec<String> {
@@ -183,6 +185,13 @@ fn files_in(dir: &Path) -> Vec<String> {
         })
         .unwrap_or_default();
     v.sort();
+    v
+}
+
+/// The files of `dir` but the pruning machines a search caches there.
+fn databases_in(dir: &Path) -> Vec<String> {
+    let mut v = files_in(dir);
+    v.retain(|f| !f.ends_with(".fsm"));
     v
 }
 
@@ -329,4 +338,117 @@ fn fetch_explains_what_it_cannot_do() {
         .code(1)
         .stderr(predicate::str::contains("cannot download"))
         .stderr(predicate::str::contains("panicked").not());
+}
+
+#[test]
+fn fetch_installs_a_class_file_checked_by_its_digests() {
+    let home = tempfile::tempdir().unwrap();
+    let (name, digests) = publish_db(home.path(), "8-rows-mtm");
+    let server = Server::start(home.path().join("release"));
+    let cache = home.path().join("cache").join("pdb-tiles");
+    let fetch = |extra: &[&str]| {
+        let mut c = solver(home.path());
+        c.args(["fetch", "8-rows-mtm", "--from", &server.url])
+            .args(extra);
+        c
+    };
+
+    // No bit1 form: refused before anything is downloaded.
+    fetch(&["--encoding", "bit1"])
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("u8 or u4 entries, not bit1"));
+    assert!(!server.requests().iter().any(|r| r.contains(".pdb")));
+
+    // One flipped byte: refused, nothing left behind.
+    server.set(Mode::Flip);
+    fetch(&[])
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("refused"))
+        .stderr(predicate::str::contains("panicked").not());
+    assert!(files_in(&cache).is_empty(), "{:?}", files_in(&cache));
+
+    // Installed uncompressed, the same class table in the same metric, with the published
+    // entries.
+    server.set(Mode::Plain);
+    fetch(&[])
+        .assert()
+        .success()
+        .stderr(predicate::str::contains(format!("installed from {name}")));
+    assert_eq!(files_in(&cache), vec!["8-rows-mtm.pdb".to_string()]);
+    let installed = PdbFile::open(cache.join("8-rows-mtm.pdb")).unwrap();
+    installed.verify().unwrap();
+    let h = installed.header();
+    assert_eq!(h.metric, pdbformat::Metric::Mtm);
+    assert_eq!(h.tables.len(), 1);
+    assert_eq!(
+        h.tables[0].classes,
+        Some(pdbformat::rank::ClassLabels::Rows)
+    );
+    assert_eq!(h.tables[0].compression, Compression::None);
+    assert_eq!(vec![h.tables[0].raw_digest.hex()], digests);
+    fetch(&[])
+        .assert()
+        .success()
+        .stderr(predicate::str::contains("already installed"));
+
+    // The solver searches with it by name: the multi-tile optimum of the brute-force oracle.
+    let p8 = "8 6 7 2 5 4 3 0 1";
+    let out = solver(home.path())
+        .args([
+            "solve",
+            "--json",
+            "--metric",
+            "mtm",
+            "--db",
+            "8-rows-mtm",
+            p8,
+        ])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    let goal = pdbformat::Goal::blank_first(pdbformat::Board::new(3, 3).unwrap());
+    let oracle = pdbformat::testkit::PositionDistances::new(&goal, pdbformat::Metric::Mtm);
+    let tiles: Vec<u8> = (p8.split(' ')).map(|t| t.parse().unwrap()).collect();
+    assert_eq!(
+        v["length"].as_u64(),
+        oracle.distance(&tiles).map(|d| d as u64),
+        "{v}"
+    );
+    assert!(
+        v["heuristic"].as_str().unwrap().contains("8-rows-mtm.pdb"),
+        "{v}"
+    );
+
+    // u4 entries cannot hold its values (up to 17): a clear error, nothing installed.
+    fetch(&["--encoding", "u4"])
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("too large for u4"))
+        .stderr(predicate::str::contains("panicked").not());
+    assert_eq!(databases_in(&cache), vec!["8-rows-mtm.pdb".to_string()]);
+
+    // Entry digests that are not the release's: refused, even though the file is intact.
+    let release = home.path().join("release");
+    let json = std::fs::read_to_string(release.join("manifest.json")).unwrap();
+    let json = json.replace(&digests[0], &"0".repeat(64));
+    std::fs::write(release.join("manifest.json"), &json).unwrap();
+    let bytes = std::fs::read(release.join(&name)).unwrap();
+    let sums = format!(
+        "{}  {name}\n{}  manifest.json\n",
+        sha256_hex(&bytes),
+        sha256_hex(json.as_bytes())
+    );
+    std::fs::write(release.join("SHA256SUMS"), sums).unwrap();
+    fetch(&["--force"])
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains(
+            "entry digests are not those in manifest.json",
+        ));
+    assert_eq!(databases_in(&cache), vec!["8-rows-mtm.pdb".to_string()]);
 }

@@ -1,4 +1,5 @@
-//! `pdbgen compress`: rewrite a file with another compression or entry encoding.
+//! `pdbgen compress`: rewrite a file (pattern tables or class tables) with another compression
+//! or entry encoding.
 
 use super::{parse_compression, parse_encoding};
 use crate::bars::BarObserver;
@@ -20,11 +21,12 @@ pub struct CompressArgs {
     /// stores a zero-aware table that a board symmetry maps onto an earlier table as a
     /// reference to it, one that a symmetry maps onto itself as half its entries, and bit1
     /// entries against the tiles' Manhattan distance; other tables as zstd. For downloads: it
-    /// loads slower than zstd.
+    /// loads slower than zstd. Class tables take none, zstd or gzip.
     #[arg(long)]
     to: Option<String>,
     /// Target entry encoding: u8, u4 or bit1 (default: keep the input's). Converting from bit1
-    /// restores the exact values; bit1 needs zero-aware tables.
+    /// restores the exact values; bit1 needs zero-aware pattern tables (class tables take u8
+    /// or u4).
     #[arg(long)]
     encoding: Option<String>,
     /// zstd level (1-22).

@@ -215,6 +215,10 @@ impl HeuristicArgs {
 struct LocateArgs {
     #[command(flatten)]
     heuristic: HeuristicArgs,
+    /// The metric whose default is located: stm (the default; pattern databases) or mtm
+    /// (class tables, on 4x4 15-rows+rokicki-mtm; boards without one use the walking distance).
+    #[arg(long, value_name = "METRIC", value_parser = flags::read_as("metric", |r| r.metric))]
+    metric: Option<pdbformat::Metric>,
 }
 
 /// Parses `--load`.
@@ -272,7 +276,7 @@ pub fn run() -> i32 {
         Command::Locate(a) => a
             .heuristic
             .check()
-            .and_then(|()| setup::locate(&a.heuristic)),
+            .and_then(|()| setup::locate(&a.heuristic, a.metric.unwrap_or_default())),
         Command::Fetch(a) => fetch::run(a),
         Command::Scramble(a) => scramble::run(a),
         Command::Check(a) => check::run(a),

@@ -206,34 +206,44 @@ pub fn describe_loaded(db: &Database) -> String {
     )
 }
 
-/// `solver locate`: the search order, each directory's state, and the file that would be used.
-pub fn locate(args: &HeuristicArgs) -> Result<i32> {
+/// `solver locate`: the search order, each directory's state, and the file that would be used
+/// as the default in `metric` (or what would be built, or used instead).
+pub fn locate(args: &HeuristicArgs, metric: Metric) -> Result<i32> {
     let board = parse_board(args.board.as_deref())?.unwrap_or(Board::new(4, 4)?);
     let goal = make_goal(board, &args.goal)?;
-    outln!("board {board}, goal {goal}; search order:");
+    outln!("board {board}, goal {goal}, metric {metric}; search order:");
     for (i, d) in locate::search_dirs().iter().enumerate() {
         let state = if d.path.is_dir() { "" } else { " (absent)" };
         outln!("  {}. {} [{}]{state}", i + 1, d.path.display(), d.origin);
     }
-    if let Some(name) = locate::default_file_name(board, Metric::Stm) {
-        outln!("default file name: {name}");
+    let fallback = match metric {
+        Metric::Stm => "manhattan + linear conflict",
+        Metric::Mtm => "the walking distance",
+    };
+    let name = locate::default_file_name(board, metric);
+    match &name {
+        Some(name) => outln!("default file name: {name}"),
+        // In the multi-tile metric a board without a default uses no file, whatever is there.
+        None if metric == Metric::Mtm => {
+            outln!("no default class database for {board}: would use {fallback}")
+        }
+        None => {}
     }
-    let found = locate::find_default(&goal, Metric::Stm);
-    for (p, why) in &found.skipped {
-        outln!("skipped {}: {why}", p.display());
-    }
-    match found.path {
-        Some(p) => outln!("would use: {}", p.display()),
-        None if locate::buildable(&goal, Metric::Stm) => outln!(
-            "none found: would build {}",
-            locate::build_dir()
-                .map(|d| d
-                    .join(locate::default_file_name(board, Metric::Stm).unwrap_or_default())
-                    .display()
-                    .to_string())
-                .unwrap_or_else(|| "nothing (no build directory)".into())
-        ),
-        None => outln!("none found: would fall back to manhattan + linear conflict"),
+    if name.is_some() || metric == Metric::Stm {
+        let found = locate::find_default(&goal, metric);
+        for (p, why) in &found.skipped {
+            outln!("skipped {}: {why}", p.display());
+        }
+        match found.path {
+            Some(p) => outln!("would use: {}", p.display()),
+            None if locate::buildable(&goal, metric) => outln!(
+                "none found: would build {}",
+                locate::build_dir()
+                    .map(|d| d.join(name.unwrap_or_default()).display().to_string())
+                    .unwrap_or_else(|| "nothing (no build directory)".into())
+            ),
+            None => outln!("none found: would fall back to {fallback}"),
+        }
     }
     for line in pruner_source(board) {
         outln!("{line}");

@@ -78,7 +78,8 @@ pub struct CompareArgs {
     #[arg(long, value_delimiter = ',', value_name = "PAIRS", value_parser = parse_pair)]
     pairs: Vec<Pair>,
     /// Move metric of every pair: stm (the default) or mtm (default pairs: ida and
-    /// parallel-ida with the walking distance, and bfs on small boards).
+    /// parallel-ida with the walking distance, and with the class tables of --db or the
+    /// board's default class file when one is found; bfs on small boards).
     #[arg(long, value_name = "METRIC", value_parser = read_as("metric", |r| r.metric))]
     metric: Option<pdbformat::Metric>,
     /// Stop each run after generating this many nodes.
@@ -113,7 +114,7 @@ pub struct CompareArgs {
     /// Goal: blank-first, blank-last or a tile list.
     #[arg(long, default_value = "blank-first", value_parser = super::flags::goal_arg)]
     goal: String,
-    /// Pattern-database file for pdb pairs (repeatable).
+    /// Pattern-database file for pdb pairs, or with --metric mtm a class file (repeatable).
     #[arg(long = "db", value_name = "FILE")]
     dbs: Vec<PathBuf>,
     /// Do not add the reflected database lookup.
@@ -288,15 +289,23 @@ fn prepare_pairs(a: &CompareArgs, goal: &Goal) -> Result<(Vec<Pair>, Heuristics)
     let mut pairs = if explicit {
         a.pairs.clone()
     } else if a.metric == Some(pdbformat::Metric::Mtm) {
-        // The algorithms with a multi-tile form, with the heuristic admissible there.
+        // The algorithms with a multi-tile form, with the heuristics admissible there: the
+        // walking distance, and the class tables given or the board's default class file
+        // when one is found (as the single-tile pairs take the default pattern database).
         let small = board.cells() <= 9;
+        let pdb = !a.dbs.is_empty()
+            || (locate::default_db(board, pdbformat::Metric::Mtm).is_some()
+                && (locate::find_default(goal, pdbformat::Metric::Mtm).path).is_some());
         ([
             "bfs",
+            "ida:pdb",
+            "parallel-ida:pdb",
             "ida:walking-distance",
             "parallel-ida:walking-distance",
         ]
         .iter())
         .filter(|s| small || **s != "bfs")
+        .filter(|s| pdb || !s.ends_with(":pdb"))
         .map(|s| parse_pair(s).expect("default pairs parse"))
         .collect()
     } else {

@@ -9,7 +9,8 @@
 //! against the manifest's entry digests, and written uncompressed as `<name>.pdb` through a
 //! temporary file renamed into place, so a failure never leaves a half-written database. A
 //! catalogue name fetches its members; the board's duplicate-move pruning machine comes too
-//! when the release has it (unless `--no-machine`).
+//! when the release has it (unless `--no-machine`). Pattern files and class files (the
+//! multi-tile metric's) are fetched alike.
 
 mod http;
 mod install;
@@ -30,7 +31,8 @@ pub const RELEASE_ENV: &str = "PDB_RELEASE_URL";
 /// Arguments of `solver fetch`.
 #[derive(Args, Debug)]
 pub struct FetchArgs {
-    /// A standard database (15-78-za-bit1) or catalogue (15-78+78b-za-bit1) name.
+    /// A standard database (15-78-za-bit1, or a class file such as 15-rows+rokicki-mtm) or
+    /// catalogue (15-78+78b-za-bit1) name.
     pub name: String,
     /// Base URL of the release folder, the one holding manifest.json and SHA256SUMS
     /// (http:// or https://); default $PDB_RELEASE_URL.
@@ -42,7 +44,8 @@ pub struct FetchArgs {
     /// Attempts per file; each after the first resumes where the previous one stopped.
     #[arg(long, default_value_t = 5, value_name = "N")]
     pub attempts: u32,
-    /// Install with these entries: u8, u4 or bit1 (default: the published encoding). Values
+    /// Install with these entries: u8, u4 or bit1 (class tables: u8 or u4; default: the
+    /// published encoding). Values
     /// come from the published entries (a bit1 table's by the BFS its bits guide, which takes
     /// as long as a build); the file is named after the standard database of that encoding
     /// (15-78-za-bit1 as u8 is 15-78-za.pdb), or `<name>-<encoding>.pdb` when there is none.
@@ -75,15 +78,12 @@ pub fn run(args: FetchArgs) -> Result<i32> {
     }
     let base = base.trim_end_matches('/').to_string();
     let dbs = standard::expand(&args.name)?;
-    // Releases hold pattern files only: a class file is built where it is used.
-    if let Some(s) = dbs.iter().find(|s| s.is_class_file()) {
+    // Class tables have no bit1 form: say so before anything is downloaded.
+    let bit1 = args.encoding == Some(Encoding::Bit1);
+    if let Some(s) = dbs.iter().find(|s| s.is_class_file() && bit1) {
         bail!(
-            "{} is a file of class tables, which releases do not hold: `solver solve --db {}` \
-             says how to build it, and `solver solve --metric {}` builds a board's default on \
-             first use",
-            s.name,
-            s.name,
-            s.metric
+            "{} is a file of class tables, which take u8 or u4 entries, not bit1",
+            s.name
         );
     }
     let dir = match &args.dir {
