@@ -49,7 +49,10 @@ pub enum RecodeError {
     },
     /// An encoding or compression asked for a class table that only zero-aware pattern tables
     /// can have.
-    #[error("table {table} is a class table: {what} need zero-aware pattern tables; use u8 or u4 entries, and none, zstd or gzip")]
+    #[error(
+        "table {table} is a class table: {what} need zero-aware pattern tables; \
+         use u8 or u4 entries, and none, zstd or gzip"
+    )]
     NotForClassTables {
         /// The table.
         table: usize,
@@ -59,7 +62,8 @@ pub enum RecodeError {
     /// The file holds tables that no writer writes together.
     #[error("the file holds {what}, which no writer writes: it cannot be rewritten")]
     Unwritable {
-        /// What it holds (`class tables beside pattern tables`, `pattern tables of the mtm metric`).
+        /// What it holds (`class tables beside pattern tables`, `pattern tables of the mtm
+        /// metric`).
         what: &'static str,
     },
     /// bit1 entries asked for a zero-unaware table.

@@ -7,10 +7,11 @@
 //! only the payloads are compressed, through `pdbgen::recode` (which checks the digests of the
 //! entries it reads and writes). A pattern file's zstd variant stores the tables a board
 //! symmetry maps onto others once (`zstd-sym`); a class file's is plain zstd (`zstd-sym` needs
-//! zero-aware pattern tables; see [`stored_as`]). A variant already there with the same entries is kept
-//! unless `--force`. The two variants of a file are written in parallel, and zstd itself runs
-//! multithreaded (one worker per core by default, `--zstd-workers N`); its multithreaded output
-//! does not depend on the worker count, so the files are reproducible across machines.
+//! zero-aware pattern tables; see [`stored_as`]). A variant already there with the same entries
+//! is kept unless `--force`. The two variants of a file are written in parallel, and zstd
+//! itself runs multithreaded (one worker per core by default, `--zstd-workers N`); its
+//! multithreaded output does not depend on the worker count, so the files are reproducible
+//! across machines.
 
 use super::verify::{check_file, Status};
 use super::{check_raw, manifest_path, raw_path, variant_path};

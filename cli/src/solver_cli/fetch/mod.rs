@@ -45,10 +45,10 @@ pub struct FetchArgs {
     #[arg(long, default_value_t = 5, value_name = "N")]
     pub attempts: u32,
     /// Install with these entries: u8, u4 or bit1 (class tables: u8 or u4; default: the
-    /// published encoding). Values
-    /// come from the published entries (a bit1 table's by the BFS its bits guide, which takes
-    /// as long as a build); the file is named after the standard database of that encoding
-    /// (15-78-za-bit1 as u8 is 15-78-za.pdb), or `<name>-<encoding>.pdb` when there is none.
+    /// published encoding). Values come from the published entries (a bit1 table's by the BFS
+    /// its bits guide, which takes as long as a build); the file is named after the standard
+    /// database of that encoding (15-78-za-bit1 as u8 is 15-78-za.pdb), or
+    /// `<name>-<encoding>.pdb` when there is none.
     #[arg(long, value_name = "ENC", value_parser = parse_encoding)]
     pub encoding: Option<Encoding>,
     /// Download and install again even when an installed file has the published entries.
