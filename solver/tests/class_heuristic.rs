@@ -71,8 +71,11 @@ fn goal_cells(goal: &Goal) -> Vec<u8> {
 }
 
 /// Random single-tile steps from the goal: after each, the incremental value equals a fresh
-/// start's, and undo restores the parts.
+/// start's, and undo restores the parts. A third of the steps are made with limit 0 (an early
+/// stop after the first lookup): the next step goes on from those parts, as the MTM search's
+/// next step along a line does, and must still give a fresh start's parts.
 fn check_incremental(h: &ClassHeuristic, goal: &Goal, steps: usize) {
+    assert!(h.steps_after_early_stop());
     let moves = MoveTable::new(goal.board());
     let mut s = Position::from_tiles(goal.tiles()).unwrap();
     let mut parts = h.init(&s.tiles);
@@ -90,7 +93,9 @@ fn check_incremental(h: &ClassHeuristic, goal: &Goal, steps: usize) {
         assert_eq!(v, h.value(&fresh));
         h.undo(&mut parts, tile, from, to, undo);
         assert_eq!(parts, before, "undo");
-        let (_, _) = h.apply(&mut parts, &s.tiles, tile, from, to, u32::MAX, &pending);
+        let limit = if rng.below(3) == 0 { 0 } else { u32::MAX };
+        let (v, _) = h.apply(&mut parts, &s.tiles, tile, from, to, limit, &pending);
+        assert!(v <= h.value(&fresh), "an early stop above the value");
     }
 }
 

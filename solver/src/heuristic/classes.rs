@@ -15,8 +15,11 @@
 //! transposed) and their values: a single-tile step flips two bits of one mask of each, and a
 //! rank and a lookup per table give the new values. On boards of at most 16 cells the ranks
 //! come from small tables (`classes/rank.rs`); [`Heuristic::prepare`] prefetches the child's
-//! entries and those of the next step along the same line (the search's next child there),
-//! and [`Heuristic::apply`] stops looking up as soon as one value exceeds the limit.
+//! entries, and [`Heuristic::apply`] reads first the lookup whose value was the largest (the
+//! likeliest to exceed the limit) and stops as soon as one value exceeds it. An early stop
+//! leaves every mask stepped, so the next step along the same line can follow it. (Prefetching
+//! the next step's entries as well, or only the first lookup's, measured slower: the
+//! prefetches that outnumber the processor's outstanding misses stall it.)
 
 mod rank;
 
@@ -58,13 +61,7 @@ pub struct ClassHeuristic {
     classes: [usize; MAX_LOOKUPS],
     /// The table-driven ranks of every lookup, on boards small enough.
     fast: Option<[SmallRank; MAX_LOOKUPS]>,
-    /// `ahead[from * SMALL_CELLS + to]`: the cell beyond `from` on the line from `to`
-    /// through `from` ([`NONE`] past the edge, or on larger boards).
-    ahead: [u8; SMALL_CELLS * SMALL_CELLS],
 }
-
-/// No cell.
-const NONE: u8 = u8::MAX;
 
 /// The state of a position: per lookup, the blank's cell, the class masks and the value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -160,7 +157,6 @@ impl ClassHeuristic {
             cells: n,
             classes: [0; MAX_LOOKUPS],
             fast: None,
-            ahead: [NONE; SMALL_CELLS * SMALL_CELLS],
         };
         for (k, &(t, tr)) in plan.iter().enumerate() {
             let index = &tables[t].index;
@@ -186,21 +182,6 @@ impl ClassHeuristic {
                 .map(|k| SmallRank::new(h.table(k.min(h.lookups - 1))))
                 .collect();
             h.fast = ranks.map(|r| r.try_into().expect("MAX_LOOKUPS ranks"));
-            for from in 0..n {
-                for to in 0..n {
-                    let (fr, fc) = (board.row(from) as isize, board.col(from) as isize);
-                    let (tr, tc) = (board.row(to) as isize, board.col(to) as isize);
-                    if (fr - tr).abs() + (fc - tc).abs() != 1 {
-                        continue;
-                    }
-                    let (r, c) = (2 * fr - tr, 2 * fc - tc);
-                    if (0..board.height() as isize).contains(&r)
-                        && (0..board.width() as isize).contains(&c)
-                    {
-                        h.ahead[from * SMALL_CELLS + to] = board.cell(r as usize, c as usize) as u8;
-                    }
-                }
-            }
         }
         Ok(h)
     }
@@ -223,20 +204,16 @@ impl ClassHeuristic {
         }
     }
 
-    /// Prefetches the entries of lookup `k` for the step after the child's (its masks
-    /// `masks`, the blank now on `from`, having come from `to`) that continues along the same
-    /// line, if any: the tile beyond `from` moves onto `from`.
+    /// The lookup with the largest value.
     #[inline(always)]
-    fn prefetch_ahead(&self, k: usize, masks: &[Mask; MAX_CLASSES], next: u8, from: u8) {
-        let (nb, fb) = (self.bit[k][next as usize], self.bit[k][from as usize]);
-        let mut masks = *masks;
-        for m in masks[..self.classes[k]].iter_mut() {
-            if *m & nb != 0 {
-                *m ^= nb | fb;
+    fn first(&self, values: &[u8; MAX_LOOKUPS]) -> usize {
+        let mut first = 0;
+        for k in 1..self.lookups {
+            if values[k] > values[first] {
+                first = k;
             }
         }
-        let i = self.index(k, self.cell[k][next as usize], &masks);
-        self.db.class_tables()[self.tables[k]].prefetch(i);
+        first
     }
 
     #[inline(always)]
@@ -308,10 +285,6 @@ impl Heuristic for ClassHeuristic {
 
     #[inline(always)]
     fn prepare(&self, parts: &ClassParts, tile: u8, from: u8, to: u8) -> ClassPending {
-        let next = match self.fast {
-            Some(_) => self.ahead[from as usize * SMALL_CELLS + to as usize],
-            None => NONE,
-        };
         let mut index = [0u64; MAX_LOOKUPS];
         for (k, i) in index.iter_mut().enumerate().take(self.lookups) {
             let c = self.class[k][tile as usize] as usize;
@@ -319,9 +292,6 @@ impl Heuristic for ClassHeuristic {
             masks[c] ^= self.bit[k][from as usize] | self.bit[k][to as usize];
             *i = self.index(k, self.cell[k][from as usize], &masks);
             self.db.class_tables()[self.tables[k]].prefetch(*i);
-            if next != NONE {
-                self.prefetch_ahead(k, &masks, next, from);
-            }
         }
         ClassPending { index }
     }
@@ -342,7 +312,14 @@ impl Heuristic for ClassHeuristic {
             self.step(parts, k, tile, from, to);
         }
         let mut best = 0;
-        for k in 0..self.lookups {
+        // The parent's largest lookup first: the one most likely to exceed the limit.
+        let first = self.first(&undo);
+        for j in 0..self.lookups {
+            let k = if first + j >= self.lookups {
+                first + j - self.lookups
+            } else {
+                first + j
+            };
             let v = self.lookup(k, pending.index[k]);
             parts.values[k] = v;
             best = best.max(v);
@@ -369,5 +346,11 @@ impl Heuristic for ClassHeuristic {
     /// at most 1 per move, and so does their maximum.
     fn step_change(&self) -> StepChange {
         StepChange::AtMostOne
+    }
+
+    /// An early stop leaves some values stale but every mask stepped: the next move reads
+    /// masks only and looks every value up afresh.
+    fn steps_after_early_stop(&self) -> bool {
+        true
     }
 }

@@ -135,6 +135,14 @@ pub trait Heuristic {
     fn step_change(&self) -> StepChange {
         StepChange::Any
     }
+
+    /// Whether parts left by an early stop (an [`Heuristic::apply`] past its `limit`) still
+    /// take the next move's [`Heuristic::prepare`] and `apply`, not only `undo`: the MTM
+    /// search then lets every step of a multi-tile move stop early, not only the last. The
+    /// default promises nothing.
+    fn steps_after_early_stop(&self) -> bool {
+        false
+    }
 }
 
 /// How much one move can change a heuristic's estimate: what A* may assume about `f = g + h`.

@@ -17,8 +17,9 @@
 //! **Lookups ahead**: a node prepares the first step of every direction before applying any
 //! ([`Heuristic::prepare`]), and each step prepares the next one along its line before its own
 //! subtree is searched, so a heuristic that prefetches has its children's entries on the way
-//! together. Only a line's last step gets a `limit` (an early stop there is undone at once;
-//! the line's other steps are the base of the next one and must stay whole).
+//! together. A line's last step gets a `limit` (an early stop there is undone at once); the
+//! others get one only where the heuristic's parts stay fit for the next step after an early
+//! stop ([`Heuristic::steps_after_early_stop`]), being the base of the next one.
 //!
 //! The serial search is [`search`]; `parallel-ida` in MTM runs the same probe on threads
 //! (`search/mtm_parallel.rs`).
@@ -250,8 +251,9 @@ impl<'a, H: Heuristic, B: Budget> Probe<'a, H, B> {
         self.tiles[from as usize] = 0;
         self.blank = from;
         // A child above this limit is pruned: the heuristic may stop early there, unless the
-        // line goes on from this child's parts (an early stop leaves them fit only for undo).
-        let limit = if rest.is_empty() {
+        // line goes on from this child's parts and an early stop leaves them fit only for
+        // undo.
+        let limit = if rest.is_empty() || self.h.steps_after_early_stop() {
             bound.saturating_sub(g + 1)
         } else {
             u32::MAX
