@@ -226,7 +226,9 @@ fn a_4x4_class_file_where_solve_looks_is_the_multi_tile_default() {
     assert_eq!(v["length"], json!(2), "{v}");
     let h = v["heuristic"].as_str().unwrap();
     assert!(h.starts_with("tiny.pdb (multi-tile class tables"), "{h}");
-    assert!(!cache.join("15-rows+rokicki-mtm.pdb").exists());
+    assert!(!cache
+        .join("15-rows+rokicki+rokicki-mirror-mtm.pdb")
+        .exists());
     // The walking distance when named.
     let out = success_stdout(solver(home.path()).args([
         "solve",

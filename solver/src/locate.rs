@@ -6,10 +6,10 @@
 //! 3. the user cache directory: `$XDG_CACHE_HOME/pdb-tiles`, or `$HOME/.cache/pdb-tiles`.
 //!
 //! Each board has at most one default per metric ([`pdbformat::standard::DEFAULTS`]): on 4×4
-//! `15-663-za` in the single-tile metric and `15-rows+rokicki-mtm`, class tables, in the
-//! multi-tile one. In each directory the default file name ([`default_file_name`]) is tried
-//! first, then every other `*.pdb` file in name order, the uncompressed file of a name before
-//! its zstd and gzip copies. A file fits when it is for the same board and metric (a file of
+//! `15-663-za` in the single-tile metric and `15-rows+rokicki+rokicki-mirror-mtm`, class
+//! tables, in the multi-tile one. In each directory the default file name
+//! ([`default_file_name`]) is tried first, then every other `*.pdb` file in name order, the
+//! uncompressed file of a name before its zstd and gzip copies. A file fits when it is for the same board and metric (a file of
 //! the other metric is passed over in silence), a board symmetry takes its goal's blank cell
 //! to the goal's blank cell, its tables cover every tile, and the solver reads its encoding.
 //! Only headers are read while searching.
@@ -27,7 +27,8 @@ pub const CACHE_SUBDIR: &str = "pdb-tiles";
 
 /// The board's default database in `metric` in the standard set ([`standard::default_for`]):
 /// on 4×4 `15-663-za` (the zero-aware 6-6-3 partition for the blank-first goal, `u8` entries,
-/// uncompressed) in the single-tile metric, `15-rows+rokicki-mtm` in the multi-tile one.
+/// uncompressed) in the single-tile metric, `15-rows+rokicki+rokicki-mirror-mtm` in the
+/// multi-tile one.
 pub fn default_db(board: Board, metric: Metric) -> Option<&'static StandardDb> {
     standard::default_for(board, metric)
 }
@@ -339,7 +340,7 @@ mod tests {
         );
         assert_eq!(
             default_file_name(b, Metric::Mtm).as_deref(),
-            Some("15-rows+rokicki-mtm.pdb")
+            Some("15-rows+rokicki+rokicki-mirror-mtm.pdb")
         );
         let m = default_db(b, Metric::Mtm).unwrap();
         assert!(m.is_class_file() && m.metric == Metric::Mtm);

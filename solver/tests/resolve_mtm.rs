@@ -253,7 +253,7 @@ fn boards_without_a_default_use_the_walking_distance() {
     // The 4x4's standard default is the class file of rows and Rokicki's labelling.
     let b44 = Board::new(4, 4).unwrap();
     let d = plain.default_for(b44, Metric::Mtm).unwrap();
-    assert_eq!(d.name, "15-rows+rokicki-mtm");
+    assert_eq!(d.name, "15-rows+rokicki+rokicki-mirror-mtm");
     assert_eq!(
         plain.default_for(b44, Metric::Stm).unwrap().name,
         "15-663-za"
@@ -263,7 +263,9 @@ fn boards_without_a_default_use_the_walking_distance() {
 #[test]
 fn a_missing_class_file_named_says_how_to_build_it() {
     let empty = tempfile::tempdir().unwrap();
-    let named = [pdbsolver::DbChoice::Named("15-rows+rokicki-mtm".into())];
+    let named = [pdbsolver::DbChoice::Named(
+        "15-rows+rokicki+rokicki-mirror-mtm".into(),
+    )];
     let goal = Goal::blank_first(Board::new(4, 4).unwrap());
     let e = resolver(&[empty.path()], false, empty.path())
         .resolve(&mtm(None), &named, &goal, &Quiet)
@@ -273,7 +275,7 @@ fn a_missing_class_file_named_says_how_to_build_it() {
     assert!(
         text.contains(
             "pdbgen build --board 4x4 --metric mtm --classes rows --classes rokicki \
-             --encoding u8 -o 15-rows+rokicki-mtm.pdb"
+             --classes rokicki-mirror --encoding u8 -o 15-rows+rokicki+rokicki-mirror-mtm.pdb"
         ),
         "{text}"
     );

@@ -99,8 +99,8 @@ pub struct NotationFlag {
 pub struct LimitFlags {
     /// Move metric: stm (one tile per move, the default) or mtm (1 to k tiles of a row or
     /// column per move; searched by ida, parallel-ida and bfs with the board's default class
-    /// tables, on 4x4 15-rows+rokicki-mtm, found or built on first use, else the walking
-    /// distance).
+    /// tables, on 4x4 15-rows+rokicki+rokicki-mirror-mtm, found or built on first use, else
+    /// the walking distance).
     #[arg(long, value_name = "METRIC", value_parser = read_as("metric", |r| r.metric))]
     pub metric: Option<pdbformat::Metric>,
     /// Stop each search after generating this many nodes.

@@ -191,7 +191,7 @@ impl StandardDb {
     /// The name this entry should have under the naming rule: `<tiles>-<partition>-<za|zu>`
     /// for a pattern file, `<tiles>-<labellings>-<metric>` for a class file (its labellings
     /// joined by `+`), then `-<encoding>` unless `u8` (`15-663-za`, `8-full-zu`,
-    /// `15-78-za-bit1`, `8-rows-mtm`, `15-rows+rokicki-mtm`). The partition or labellings
+    /// `15-78-za-bit1`, `8-rows-mtm`, `15-rows+rokicki+rokicki-mirror-mtm`). The partition or labellings
     /// part is made of preset names, so entries given as explicit patterns or tile groups
     /// have no conventional name (`None`).
     pub fn conventional_name(&self) -> Option<String> {
@@ -295,11 +295,17 @@ pub const STANDARD: &[StandardDb] = &[
         .encoded(Encoding::Bit1)
         .large(),
     // Class files of the multi-tile metric. The 3x3 goal-row table (milliseconds to build)
-    // and the 4x4 goal-row table with Rokicki's labelling beside it (252,252,000 +
-    // 151,351,200 entries, 385 MB, a few CPU-minutes to build): the strongest 4x4 MTM
-    // heuristic measured, and the 4x4 MTM default.
+    // and the 4x4 goal-row table with Rokicki's labelling and its mirror image beside it
+    // (252,252,000 + 2 x 151,351,200 entries, 529 MB, several CPU-minutes to build; six
+    // lookups with the transposes): the fastest 4x4 MTM heuristic measured, and the 4x4 MTM
+    // default.
     StandardDb::classes("8-rows-mtm", 3, "rows"),
-    StandardDb::classes("15-rows+rokicki-mtm", 4, "rows+rokicki").large(),
+    StandardDb::classes(
+        "15-rows+rokicki+rokicki-mirror-mtm",
+        4,
+        "rows+rokicki+rokicki-mirror",
+    )
+    .large(),
 ];
 
 /// A catalogue: several standard databases of one board whose heuristics the solver combines
@@ -343,9 +349,14 @@ pub const CATALOGUES: &[Catalogue] = &[
 /// Single-tile metric: on 4×4 the 6-6-3 (a second to build, 32 MB); on 5×5 the
 /// seven-partition compound at one bit per entry (fourteen 6-tile tables, about 3 CPU-minutes
 /// to build, 317 MB), the fastest 5×5 heuristic measured (BENCHMARKS.md, "24-puzzle").
-/// Multi-tile metric: on 4×4 the goal-row and Rokicki class tables (a few CPU-minutes to
-/// build, 385 MB); other boards use the walking distance.
-pub const DEFAULTS: &[&str] = &["15-663-za", "24-6666x7-za-bit1", "15-rows+rokicki-mtm"];
+/// Multi-tile metric: on 4×4 the class tables of goal rows, Rokicki's labelling and its
+/// mirror image (several CPU-minutes to build, 529 MB); other boards use the walking
+/// distance.
+pub const DEFAULTS: &[&str] = &[
+    "15-663-za",
+    "24-6666x7-za-bit1",
+    "15-rows+rokicki+rokicki-mirror-mtm",
+];
 
 /// Something wrong with a standard database name or definition.
 #[derive(Debug, Error, Clone, PartialEq, Eq)]

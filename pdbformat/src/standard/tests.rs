@@ -134,16 +134,16 @@ fn defaults_per_board() {
     assert!(default_for(Board::new(4, 5).unwrap(), Stm).is_none());
     // The multi-tile metric's default: on 4x4 only; other boards use the walking distance.
     let m = default_for(b44, Mtm).unwrap();
-    assert_eq!(m.name, "15-rows+rokicki-mtm");
+    assert_eq!(m.name, "15-rows+rokicki+rokicki-mirror-mtm");
     assert_eq!((m.metric, m.encoding, m.large), (Mtm, Encoding::U8, true));
     assert_eq!(m.goal().unwrap(), Goal::blank_first(b44));
     let labels = m.labels().unwrap();
-    assert_eq!(labels.len(), 2);
+    assert_eq!(labels.len(), 3);
     assert_eq!(labels[0], crate::rank::ClassLabels::Rows);
-    assert_eq!(
-        labels[1],
-        crate::rank::ClassLabels::parse(&Goal::blank_first(b44), "rokicki").unwrap()
-    );
+    for (i, preset) in [(1, "rokicki"), (2, "rokicki-mirror")] {
+        let parsed = crate::rank::ClassLabels::parse(&Goal::blank_first(b44), preset);
+        assert_eq!(labels[i], parsed.unwrap());
+    }
     for side in [3, 5] {
         assert!(default_for(Board::new(side, side).unwrap(), Mtm).is_none());
     }

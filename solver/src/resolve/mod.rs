@@ -115,7 +115,7 @@ impl Resolved {
 ///
 /// Each board has at most one default database per metric
 /// ([`pdbformat::standard::default_for`]): in the multi-tile metric it is a file of class
-/// tables (`15-rows+rokicki-mtm` on 4×4), and boards without one use the walking distance
+/// tables (`15-rows+rokicki+rokicki-mirror-mtm` on 4×4), and boards without one use the walking distance
 /// without searching.
 #[derive(Debug)]
 pub struct Resolver {
