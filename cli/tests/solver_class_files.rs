@@ -107,12 +107,12 @@ fn locate_reports_the_default_of_the_metric_asked_for() {
         c
     };
     // Nothing there: the 4x4's multi-tile default would be built.
-    let built = cache.join("15-rows+rokicki-mtm.pdb");
+    let built = cache.join("15-rows+rokicki+rokicki-mirror-mtm.pdb");
     succeeds_saying(
         &mut locate(&["--metric", "mtm"]),
         &[
             "metric mtm",
-            "default file name: 15-rows+rokicki-mtm.pdb",
+            "default file name: 15-rows+rokicki+rokicki-mirror-mtm.pdb",
             &format!("none found: would build {}", built.display()),
         ],
     );
@@ -242,7 +242,9 @@ fn compare_runs_the_class_tables_given_or_found_in_the_multi_tile_metric() {
         labels(&all),
         ["ida:walking-distance", "parallel-ida:walking-distance"]
     );
-    assert!(!cache.join("15-rows+rokicki-mtm.pdb").exists());
+    assert!(!cache
+        .join("15-rows+rokicki+rokicki-mirror-mtm.pdb")
+        .exists());
     tiny_4x4_class_file(&cache.join("tiny.pdb"));
     let out = success_stdout(&mut compare4());
     let all = runs(&out);
@@ -262,5 +264,7 @@ fn compare_runs_the_class_tables_given_or_found_in_the_multi_tile_metric() {
             assert!(h.starts_with("tiny.pdb (multi-tile class tables"), "{h}");
         }
     }
-    assert!(!cache.join("15-rows+rokicki-mtm.pdb").exists());
+    assert!(!cache
+        .join("15-rows+rokicki+rokicki-mirror-mtm.pdb")
+        .exists());
 }

@@ -216,7 +216,8 @@ struct LocateArgs {
     #[command(flatten)]
     heuristic: HeuristicArgs,
     /// The metric whose default is located: stm (the default; pattern databases) or mtm
-    /// (class tables, on 4x4 15-rows+rokicki-mtm; boards without one use the walking distance).
+    /// (class tables, on 4x4 15-rows+rokicki+rokicki-mirror-mtm; boards without one use the
+    /// walking distance).
     #[arg(long, value_name = "METRIC", value_parser = flags::read_as("metric", |r| r.metric))]
     metric: Option<pdbformat::Metric>,
 }

@@ -31,8 +31,8 @@ pub const RELEASE_ENV: &str = "PDB_RELEASE_URL";
 /// Arguments of `solver fetch`.
 #[derive(Args, Debug)]
 pub struct FetchArgs {
-    /// A standard database (15-78-za-bit1, or a class file such as 15-rows+rokicki-mtm) or
-    /// catalogue (15-78+78b-za-bit1) name.
+    /// A standard database (15-78-za-bit1, or a class file such as 8-rows-mtm) or catalogue
+    /// (15-78+78b-za-bit1) name.
     pub name: String,
     /// Base URL of the release folder, the one holding manifest.json and SHA256SUMS
     /// (http:// or https://); default $PDB_RELEASE_URL.
