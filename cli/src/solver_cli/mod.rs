@@ -97,7 +97,10 @@ DEFAULT DATABASE
   6-6-6-6 partitions sharing their tables, at one bit per entry) is built on first use into
   $PDB_DIR or the cache directory, and reused by later runs; the 5x5 build is long, so pass
   --no-build to skip it (or fetch the database with `solver fetch`). Boards without a
-  database fall back to Manhattan + linear conflict, and say so.
+  database fall back to Manhattan + linear conflict, and say so. With --metric mtm the same
+  folders are searched for class tables of that metric: the 4x4 default,
+  15-rows+rokicki+rokicki-mirror-mtm.pdb (529 MB), is found or built on first use the same
+  way; other boards use the walking distance.
 
 EXIT STATUS
   0 all puzzles solved; 1 an error (unreadable, impossible or unsolvable puzzle, unusable
