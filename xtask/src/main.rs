@@ -79,13 +79,17 @@ struct VsArgs {
     /// The instance file (id, 25 tiles, optimal length per line).
     #[arg(long, value_name = "FILE")]
     instances: Option<PathBuf>,
-    /// Rounds: each runs every instance, theirs then ours.
+    /// Rounds: each runs every instance, theirs then ours once per thread setting.
     #[arg(long, default_value_t = 1)]
     rounds: usize,
     /// An argument for our `solver solve` after `--board 5x5 --json` (repeatable; none: the
-    /// defaults), such as --solver-arg=--threads=2.
+    /// defaults), such as --solver-arg=--prune-depth=20.
     #[arg(long = "solver-arg", value_name = "ARG", allow_hyphen_values = true)]
     solver_args: Vec<String>,
+    /// Our thread settings, each paired with theirs in the same run (0: the command as it is,
+    /// every core by default; N: --threads N).
+    #[arg(long, value_delimiter = ',', default_values_t = [0, 1])]
+    threads: Vec<usize>,
 }
 
 #[derive(Args)]
@@ -248,6 +252,7 @@ fn main() -> ExitCode {
                 catalogue: a.catalogue,
                 fsm: a.fsm,
                 solver_args: a.solver_args,
+                threads: a.threads,
                 instances: a
                     .instances
                     .unwrap_or_else(|| root.join("bench/korf50-24.txt")),

@@ -1,10 +1,11 @@
 //! `cargo xtask vs-pdbsearch`: the 5×5 solver at its defaults paired with Robert Clausecker's
 //! `pdbsearch` (github.com/fuzxxl/24puzzle), instance by instance, on this machine.
 //!
-//! Each round runs every instance with their command and then ours, one after the other, so
-//! that both meet the same state of the machine; a pair's ratio is their wall time over ours.
-//! The table gives each side's medians over the rounds, the median of the paired ratios, their
-//! geometric mean and the summed times, and the two command lines. Every length is checked
+//! Each round runs every instance with their command and then ours, once per thread setting
+//! asked for (the defaults, every core, and one thread unless told otherwise), one after the
+//! other, so that all meet the same state of the machine; a pair's ratio is their wall time
+//! over ours. The table gives each side's medians over the rounds, the median of the paired
+//! ratios, their geometric mean and the summed times, and the command lines. Every length is checked
 //! against the one the instance file gives: a wrong answer fails the run. Their program,
 //! tables, catalogue and pruning machine are built with their own tools (see BENCHMARKS.md);
 //! nothing of theirs is part of this project.
@@ -33,6 +34,9 @@ pub struct PairOptions {
     pub fsm: Option<PathBuf>,
     /// Arguments given to our `solver solve` after `--board 5x5 --json` (none: the defaults).
     pub solver_args: Vec<String>,
+    /// Our thread settings, each a column of its own: 0 runs the command as it is (every core
+    /// by default), `n` adds `--threads n`.
+    pub threads: Vec<usize>,
     /// The instance file (`id`, 25 tiles, optimal length, ... per line).
     pub instances: PathBuf,
     /// The instances to run, by id, in this order.
@@ -249,8 +253,16 @@ pub fn run(root: &Path, solver: &Path, opts: &PairOptions) -> Result<String> {
         .map(String::from)
         .to_vec();
     ours_base.extend(opts.solver_args.iter().cloned());
-    let ours_args = |i: &Instance| -> Vec<String> {
+    let settings: Vec<usize> = if opts.threads.is_empty() {
+        vec![0]
+    } else {
+        opts.threads.clone()
+    };
+    let ours_args = |i: &Instance, threads: usize| -> Vec<String> {
         let mut a = ours_base.clone();
+        if threads > 0 {
+            a.push(format!("--threads={threads}"));
+        }
         a.push(tiles_text(&i.tiles, " "));
         a
     };
@@ -263,12 +275,13 @@ pub fn run(root: &Path, solver: &Path, opts: &PairOptions) -> Result<String> {
         tiles: warm,
         length: 1,
     };
-    let warm_args = ours_args(&w);
+    let warm_args = ours_args(&w, settings[0]);
     println!("warming up: {} {}", solver.display(), warm_args.join(" "));
     timed(solver, &warm_args, "")?;
     let mut theirs = vec![Side::default(); picked.len()];
-    let mut ours = vec![Side::default(); picked.len()];
-    let mut ratios = vec![Vec::new(); picked.len()];
+    // Per thread setting, per instance.
+    let mut ours = vec![vec![Side::default(); picked.len()]; settings.len()];
+    let mut ratios = vec![vec![Vec::new(); picked.len()]; settings.len()];
     for round in 0..opts.rounds.max(1) {
         for (k, inst) in picked.iter().enumerate() {
             let t = timed(
@@ -277,29 +290,23 @@ pub fn run(root: &Path, solver: &Path, opts: &PairOptions) -> Result<String> {
                 &format!("{}\n", tiles_text(&inst.tiles, ",")),
             )?;
             let ta = parse_pdbsearch(&t.output);
-            let o = timed(solver, &ours_args(inst), "")?;
-            let oa = parse_solver(&o.output);
-            for (who, a) in [("pdbsearch", ta), ("solver", oa)] {
-                if a.length != Some(inst.length) {
-                    bail!(
-                        "instance {}: {who} answered {:?} moves, not the optimal {}",
-                        inst.id,
-                        a.length,
-                        inst.length
-                    );
-                }
-            }
-            println!(
-                "round {}, #{}: theirs {:.2} s, ours {:.2} s, ratio {:.2}",
-                round + 1,
-                inst.id,
-                t.wall,
-                o.wall,
-                t.wall / o.wall
-            );
+            check_length(inst, "pdbsearch", ta)?;
             theirs[k].add(&t, ta);
-            ours[k].add(&o, oa);
-            ratios[k].push(t.wall / o.wall);
+            let mut line = format!("round {}, #{}: theirs {:.2} s", round + 1, inst.id, t.wall);
+            for (c, &threads) in settings.iter().enumerate() {
+                let o = timed(solver, &ours_args(inst, threads), "")?;
+                let oa = parse_solver(&o.output);
+                check_length(inst, "solver", oa)?;
+                line.push_str(&format!(
+                    ", {} {:.2} s ({:.2})",
+                    setting_name(threads),
+                    o.wall,
+                    t.wall / o.wall
+                ));
+                ours[c][k].add(&o, oa);
+                ratios[c][k].push(t.wall / o.wall);
+            }
+            println!("{line}");
         }
     }
     let mut out = String::new();
@@ -309,40 +316,83 @@ pub fn run(root: &Path, solver: &Path, opts: &PairOptions) -> Result<String> {
         opts.rounds.max(1)
     ));
     out.push_str(&format!(
-        "- Theirs: `{} {}` (the instance on standard input)\n- Ours: `{} {} \"<instance>\"`\n\n",
+        "- Theirs: `{} {}` (the instance on standard input)\n- Ours: `{} {} \"<instance>\"`",
         opts.pdbsearch.display(),
         theirs_args.join(" "),
         solver.display(),
         ours_base.join(" ")
     ));
-    out.push_str("| Korf # | length | theirs: wall s, user s, expanded | ours: wall s, user s, expanded | theirs ÷ ours |\n");
-    out.push_str("|---:|---:|---:|---:|---:|\n");
-    let mut log_sum = 0.0;
-    let (mut sum_theirs, mut sum_ours) = (0.0, 0.0);
-    for (k, inst) in picked.iter().enumerate() {
-        let r = median_f64(&ratios[k]);
-        log_sum += r.ln();
-        sum_theirs += median_f64(&theirs[k].wall);
-        sum_ours += median_f64(&ours[k].wall);
-        out.push_str(&format!(
-            "| {} | {} | {} | {} | **{:.2}** |\n",
-            inst.id,
-            inst.length,
-            theirs[k].cell(),
-            ours[k].cell(),
-            r
+    let added: Vec<String> = settings
+        .iter()
+        .map(|&t| match t {
+            0 => "as it is".to_string(),
+            n => format!("with `--threads={n}`"),
+        })
+        .collect();
+    out.push_str(&format!(", {}\n\n", added.join(" and ")));
+    let mut head = String::from("| Korf # | length | theirs: wall s, user s, expanded |");
+    let mut rule = String::from("|---:|---:|---:|");
+    for &threads in &settings {
+        let name = setting_name(threads);
+        head.push_str(&format!(
+            " ours, {name}: wall s, user s, expanded | ÷ ours, {name} |"
         ));
+        rule.push_str("---:|---:|");
+    }
+    out.push_str(&format!("{head}\n{rule}\n"));
+    let mut log_sums = vec![0.0; settings.len()];
+    let mut sums_ours = vec![0.0; settings.len()];
+    let mut sum_theirs = 0.0;
+    for (k, inst) in picked.iter().enumerate() {
+        sum_theirs += median_f64(&theirs[k].wall);
+        let mut row = format!("| {} | {} | {} |", inst.id, inst.length, theirs[k].cell());
+        for c in 0..settings.len() {
+            let r = median_f64(&ratios[c][k]);
+            log_sums[c] += r.ln();
+            sums_ours[c] += median_f64(&ours[c][k].wall);
+            row.push_str(&format!(" {} | **{:.2}** |", ours[c][k].cell(), r));
+        }
+        out.push_str(&format!("{row}\n"));
     }
     let peak = |s: &[Side]| s.iter().map(|x| x.peak_kib).max().unwrap_or(0) as f64 / 1048576.0;
     out.push_str(&format!(
-        "\nGeometric mean of the ratios **{:.2}**; summed medians: theirs {:.1} s, ours {:.1} s; peak memory: theirs {:.2} GiB, ours {:.2} GiB.\n",
-        (log_sum / picked.len() as f64).exp(),
+        "\nTheirs: {:.1} s in all, peak memory {:.2} GiB.",
         sum_theirs,
-        sum_ours,
-        peak(&theirs),
-        peak(&ours)
+        peak(&theirs)
     ));
+    for (c, &threads) in settings.iter().enumerate() {
+        out.push_str(&format!(
+            " Ours, {}: geometric mean of the ratios **{:.2}**, {:.1} s in all, peak memory {:.2} GiB.",
+            setting_name(threads),
+            (log_sums[c] / picked.len() as f64).exp(),
+            sums_ours[c],
+            peak(&ours[c])
+        ));
+    }
+    out.push('\n');
     Ok(out)
+}
+
+/// Fails when `who` did not answer the instance's optimal length.
+fn check_length(inst: &Instance, who: &str, a: Answer) -> Result<()> {
+    if a.length != Some(inst.length) {
+        bail!(
+            "instance {}: {who} answered {:?} moves, not the optimal {}",
+            inst.id,
+            a.length,
+            inst.length
+        );
+    }
+    Ok(())
+}
+
+/// A thread setting of ours as the table names it.
+fn setting_name(threads: usize) -> String {
+    match threads {
+        0 => "defaults".into(),
+        1 => "one thread".into(),
+        n => format!("{n} threads"),
+    }
 }
 
 /// The tiles joined by `sep`.
@@ -407,5 +457,76 @@ mod tests {
         assert!(parse_instances(&bad).is_err());
         assert!(parse_instances("1 x").is_err());
         assert_eq!(parse_instances("# only a comment\n\n").unwrap(), vec![]);
+    }
+
+    /// Writes an executable shell script `name` into `dir`.
+    fn script(dir: &Path, name: &str, body: &str) -> PathBuf {
+        use std::os::unix::fs::PermissionsExt;
+        let path = dir.join(name);
+        std::fs::write(&path, format!("#!/bin/sh\n{body}\n")).unwrap();
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+        path
+    }
+
+    #[test]
+    fn each_thread_setting_is_paired_with_theirs_and_lengths_are_checked() {
+        let root = crate::project_root();
+        let dir = tempfile::tempdir().unwrap();
+        // Stand-ins for both programs: theirs reads the instance, ours logs its arguments.
+        let theirs = script(
+            dir.path(),
+            "pdbsearch",
+            "cat >/dev/null; echo 'Solution found at depth 96'; \
+             echo 'Expanded 2330000 nodes in total.'",
+        );
+        let log = dir.path().join("args.log");
+        let ours = script(
+            dir.path(),
+            "solver",
+            &format!(
+                "echo \"$@\" >> {}; echo '{{\"length\":96,\"expanded\":2000000}}'",
+                log.display()
+            ),
+        );
+        let mut opts = PairOptions {
+            pdbsearch: theirs,
+            pdb_dir: dir.path().to_path_buf(),
+            catalogue: dir.path().join("pdbsearch"),
+            fsm: None,
+            solver_args: vec!["--prune-depth=20".into()],
+            threads: vec![0, 1],
+            instances: root.join("bench/korf50-24.txt"),
+            ids: vec![38],
+            rounds: 2,
+        };
+        check_paths(&opts).unwrap();
+        let table = run(&root, &ours, &opts).unwrap();
+        assert!(table.contains("ours, defaults: wall s"), "{table}");
+        assert!(table.contains("ours, one thread: wall s"), "{table}");
+        assert!(table.contains("| 38 | 96 |"), "{table}");
+        assert!(
+            table.contains("2.33 M") && table.contains("2.00 M"),
+            "{table}"
+        );
+        assert_eq!(table.matches("geometric mean").count(), 2, "{table}");
+        // A warm-up, then per round one run as it is and one on one thread.
+        let runs: Vec<String> = std::fs::read_to_string(&log)
+            .unwrap()
+            .lines()
+            .map(String::from)
+            .collect();
+        assert_eq!(runs.len(), 5, "{runs:?}");
+        assert!(runs.iter().all(|r| r.contains("--prune-depth=20")));
+        assert_eq!(runs.iter().filter(|r| r.contains("--threads=1")).count(), 2);
+        // A wrong length from either side fails the run.
+        opts.ids = vec![40];
+        let e = run(&root, &ours, &opts).unwrap_err().to_string();
+        assert!(
+            e.contains("instance 40") && e.contains("not the optimal 82"),
+            "{e}"
+        );
+        opts.fsm = Some(dir.path().join("missing.fsm"));
+        let e = check_paths(&opts).unwrap_err().to_string();
+        assert!(e.contains("their pruning machine is not there"), "{e}");
     }
 }
