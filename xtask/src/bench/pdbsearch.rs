@@ -1,14 +1,15 @@
-//! `cargo xtask vs-pdbsearch`: the 5×5 solver at its defaults paired with Robert Clausecker's
-//! `pdbsearch` (github.com/fuzxxl/24puzzle), instance by instance, on this machine.
+//! `cargo xtask vs-pdbsearch`: the 5×5 solver, at its defaults and on one thread, paired with
+//! Robert Clausecker's `pdbsearch` (github.com/fuzxxl/24puzzle), instance by instance, on this
+//! machine.
 //!
-//! Each round runs every instance with their command and then ours, once per thread setting
-//! asked for (the defaults, every core, and one thread unless told otherwise), one after the
-//! other, so that all meet the same state of the machine; a pair's ratio is their wall time
-//! over ours. The table gives each side's medians over the rounds, the median of the paired
-//! ratios, their geometric mean and the summed times, and the command lines. Every length is checked
-//! against the one the instance file gives: a wrong answer fails the run. Their program,
-//! tables, catalogue and pruning machine are built with their own tools (see BENCHMARKS.md);
-//! nothing of theirs is part of this project.
+//! Each round runs every instance with their command and then ours once per thread setting
+//! asked for (by default: as it is, every core, and with one thread), one after the other, so
+//! that all meet the same state of the machine; a pair's ratio is their wall time over ours.
+//! The table gives each side's medians over the rounds, the median of the paired ratios and
+//! their geometric mean per setting, the summed times, and the command lines. Every length is
+//! checked against the one the instance file gives: a wrong answer fails the run. Their
+//! program, tables, catalogue and pruning machine are built with their own tools (see
+//! BENCHMARKS.md); nothing of theirs is part of this project.
 
 use super::host::machine_line;
 use anyhow::{bail, Context, Result};
@@ -260,9 +261,7 @@ pub fn run(root: &Path, solver: &Path, opts: &PairOptions) -> Result<String> {
     };
     let ours_args = |i: &Instance, threads: usize| -> Vec<String> {
         let mut a = ours_base.clone();
-        if threads > 0 {
-            a.push(format!("--threads={threads}"));
-        }
+        a.extend(thread_flag(threads));
         a.push(tiles_text(&i.tiles, " "));
         a
     };
@@ -324,9 +323,9 @@ pub fn run(root: &Path, solver: &Path, opts: &PairOptions) -> Result<String> {
     ));
     let added: Vec<String> = settings
         .iter()
-        .map(|&t| match t {
-            0 => "as it is".to_string(),
-            n => format!("with `--threads={n}`"),
+        .map(|&t| match thread_flag(t) {
+            None => "as it is".to_string(),
+            Some(flag) => format!("with `{flag}`"),
         })
         .collect();
     out.push_str(&format!(", {}\n\n", added.join(" and ")));
@@ -384,6 +383,11 @@ fn check_length(inst: &Instance, who: &str, a: Answer) -> Result<()> {
         );
     }
     Ok(())
+}
+
+/// The argument a thread setting adds to our command (none for 0: the command as it is).
+fn thread_flag(threads: usize) -> Option<String> {
+    (threads > 0).then(|| format!("--threads={threads}"))
 }
 
 /// A thread setting of ours as the table names it.
@@ -491,6 +495,7 @@ mod tests {
         let mut opts = PairOptions {
             pdbsearch: theirs,
             pdb_dir: dir.path().to_path_buf(),
+            // Any file passes for their catalogue: the stand-in never reads it.
             catalogue: dir.path().join("pdbsearch"),
             fsm: None,
             solver_args: vec!["--prune-depth=20".into()],
@@ -518,11 +523,24 @@ mod tests {
         assert_eq!(runs.len(), 5, "{runs:?}");
         assert!(runs.iter().all(|r| r.contains("--prune-depth=20")));
         assert_eq!(runs.iter().filter(|r| r.contains("--threads=1")).count(), 2);
-        // A wrong length from either side fails the run.
+        // A wrong length from either side fails the run: theirs (96 moves for #40, whose
+        // optimal length is 82) is checked first, then ours against a stand-in of theirs that
+        // answers 82.
         opts.ids = vec![40];
         let e = run(&root, &ours, &opts).unwrap_err().to_string();
         assert!(
-            e.contains("instance 40") && e.contains("not the optimal 82"),
+            e.contains("instance 40: pdbsearch answered Some(96) moves, not the optimal 82"),
+            "{e}"
+        );
+        opts.pdbsearch = script(
+            dir.path(),
+            "pdbsearch82",
+            "cat >/dev/null; echo 'Solution found at depth 82'; \
+             echo 'Expanded 3940000 nodes in total.'",
+        );
+        let e = run(&root, &ours, &opts).unwrap_err().to_string();
+        assert!(
+            e.contains("instance 40: solver answered Some(96) moves, not the optimal 82"),
             "{e}"
         );
         opts.fsm = Some(dir.path().join("missing.fsm"));
