@@ -13,6 +13,7 @@ pub mod bars;
 mod output;
 mod pdbgen_cli;
 pub mod plot;
+mod resolve_printer;
 #[cfg(feature = "serve")]
 mod serve;
 mod solver_cli;

@@ -61,7 +61,7 @@ fn driver() {
 
 /// `mpirun -np RANKS` on this test binary's [`driver`], handed `spec`.
 fn driven(ranks: usize, spec: &[&str]) -> Command {
-    let driver = driver_command(DRIVER, spec);
+    let driver = driver_command("driver", DRIVER, spec);
     let mut c = mpirun_of(ranks, Path::new(driver.get_program()));
     c.args(driver.get_args());
     for (k, v) in driver.get_envs() {

@@ -1,7 +1,7 @@
 //! The `pdbgen` command line: build, verify, info and compress on small boards, and the errors
 //! users see for bad input and damaged files.
 
-mod common;
+use crate::common;
 
 use assert_cmd::Command;
 use pdbformat::format::{write_pdb, LoadOptions, PdbFile, TableSource, WriteOptions};

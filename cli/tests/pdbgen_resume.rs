@@ -5,7 +5,7 @@
 //! never stopped; a damaged or foreign state is named, refused and rebuilt; `--fresh`
 //! discards it.
 
-mod pdbgen_driver;
+use crate::pdbgen_driver;
 
 use pdbgen::{build_file, build_file_with_state, BuildState, StateOptions};
 use pdbgen_driver::{driver_command, request, value, Killer, Point};
@@ -46,7 +46,7 @@ fn driven(out: &Path, args: &[&str], kill: Option<&str>, no_state: bool) -> Comm
     if no_state {
         spec.push("--no-state");
     }
-    driver_command(DRIVER, &spec)
+    driver_command("pdbgen_resume::driver", DRIVER, &spec)
 }
 
 /// Runs a build for the other tests (see [`driven`]); does nothing when they did not start it.

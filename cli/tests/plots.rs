@@ -2,7 +2,7 @@
 //! holds one mark per run, instance or value, in the colour of its series and placed in the
 //! order of the numbers it stands for; bad output paths are refused with a clear error.
 
-mod common;
+use crate::common;
 
 use common::{json_lines, solver, success_stdout};
 use pdbtiles::plot::{histogram, instances, series_color, svg_color};

@@ -3,8 +3,8 @@
 //! and hostile request answered with JSON and the right status, the limits, the queue, and
 //! cancellation when the client goes away.
 
-mod common;
-mod serve;
+use crate::common;
+use crate::serve;
 
 use common::{all_distances, distance_key, random_solvable, solver, Rng};
 use pdbformat::rank::TableKind;

@@ -2,8 +2,8 @@
 //! places: the default built into the cache by an earlier `solver solve`, and a 5x5 database
 //! there, each answering its board's requests with a pattern-database heuristic.
 
-mod common;
-mod serve;
+use crate::common;
+use crate::serve;
 
 use serde_json::json;
 use serve::Server;

@@ -6,8 +6,8 @@
 //! their requests, which must be cut off without holding the others up. Bounded in count and
 //! time; the speed figures are in BENCHMARKS.md, measured with a load generator.
 
-mod common;
-mod serve;
+use crate::common;
+use crate::serve;
 
 use common::{all_distances, distance_key, random_solvable, Rng};
 use pdbformat::{Board, Goal};

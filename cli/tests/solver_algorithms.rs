@@ -1,7 +1,7 @@
 //! `solver solve --algorithm` and `solver compare`: output, tables, JSON, limits and exit
 //! codes, and clear errors for bad input.
 
-mod common;
+use crate::common;
 
 use common::{
     fails, fails_saying, home_with_file, random_solvable, solve, solver, stopped_saying,

@@ -3,7 +3,7 @@
 //! --metric mtm` reports the multi-tile default, and `solver compare --metric mtm` runs pairs
 //! with the class tables given or the default class file found.
 
-mod common;
+use crate::common;
 
 use common::{fails_saying, json_lines, solver, succeeds_saying, success_stdout};
 use pdbformat::format::{Compression, PdbFile};

@@ -1,7 +1,7 @@
 //! The `solver` command line: output formats, batch files, limits, the default-database search,
 //! and clear errors with non-zero exit codes for every kind of bad input.
 
-mod common;
+use crate::common;
 
 use common::{
     fails, fails_saying, home_with_file, json_lines, solve, solver, stopped_saying,

@@ -3,7 +3,7 @@
 //! `--json` every error is one JSON object with an `error` field on standard output, while
 //! without it errors stay plain text on standard error.
 
-mod common;
+use crate::common;
 
 use common::solver;
 use pdbformat::testkit::says_each_cause_once;

@@ -3,7 +3,7 @@
 //! download resumes with a Range request, and a file with one flipped byte is refused and leaves
 //! nothing behind; a class file (the multi-tile metric's) is installed and checked the same way.
 
-mod common;
+use crate::common;
 
 use common::solver;
 use pdbformat::format::{Compression, LoadOptions, PdbFile};

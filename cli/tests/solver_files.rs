@@ -2,7 +2,7 @@
 //! resolved in the search directories (a file named twice loaded once), a corrupt bit1 file reported, and pruning machines
 //! beside the databases read before the cache and never replaced.
 
-mod common;
+use crate::common;
 
 use common::{damage, small_bit1, solver};
 use pdbformat::format::Compression;

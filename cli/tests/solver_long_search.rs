@@ -2,7 +2,7 @@
 //! lower bound, `--checkpoint` written, resumed and removed, every damaged or foreign
 //! checkpoint refused with a clear message, and `solver bench` on Korf's 24-puzzle file.
 
-mod common;
+use crate::common;
 
 use common::{json_lines, solver, succeeds_saying};
 use predicates::prelude::*;

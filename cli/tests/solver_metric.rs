@@ -2,8 +2,8 @@
 //! multi-tile-metric lengths checked against the brute-force oracle (3×3) and known values
 //! (4×4), every answer saying its metric, and the refusals worded.
 
-mod common;
-mod serve;
+use crate::common;
+use crate::serve;
 
 use common::{fails_saying, json_lines, solver, success_stdout};
 use pdbformat::testkit::PositionDistances;

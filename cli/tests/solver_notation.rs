@@ -2,7 +2,7 @@
 //! `solver solve --notation tiles` checked by an applier written here from the tiles'
 //! convention alone, `solver check` and its exit codes, and positions in rows separated by `/`.
 
-mod common;
+use crate::common;
 
 use common::{json_lines, solver, success_stdout};
 use pdbformat::notation::{length, read_moves, write_moves, Notation};

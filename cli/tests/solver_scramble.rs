@@ -2,7 +2,7 @@
 //! positions spread as a uniform draw of the solvable ones is (the blank's cell, and the
 //! distances against those of all 181,440 positions of the 3×3, from the BFS oracle).
 
-mod common;
+use crate::common;
 
 use common::{solver, success_stdout};
 use pdbformat::testkit::PositionDistances;

@@ -212,6 +212,33 @@ impl FromStr for Board {
     }
 }
 
+/// Checks that `tiles` is a permutation of `0..board.cells()` and returns each tile's cell.
+pub(crate) fn check_permutation(board: Board, tiles: &[u16]) -> Result<Vec<u16>, PuzzleError> {
+    let n = board.cells();
+    if tiles.len() != n {
+        return Err(PuzzleError::WrongCount {
+            expected: n,
+            found: tiles.len(),
+            board: board.to_string(),
+        });
+    }
+    let mut cell_of = vec![u16::MAX; n];
+    for (cell, &t) in tiles.iter().enumerate() {
+        let t = t as usize;
+        if t >= n {
+            return Err(PuzzleError::OutOfRange {
+                tile: t,
+                max: n - 1,
+            });
+        }
+        if cell_of[t] != u16::MAX {
+            return Err(PuzzleError::Duplicate { tile: t });
+        }
+        cell_of[t] = cell as u16;
+    }
+    Ok(cell_of)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -28,7 +28,7 @@ impl Goal {
 
     /// A goal from the tile at each cell, row by row; must be a permutation of `0..cells`.
     pub fn from_tiles(board: Board, tiles: &[u16]) -> Result<Goal, PuzzleError> {
-        let cell_of = crate::puzzle::check_permutation(board, tiles)?;
+        let cell_of = crate::board::check_permutation(board, tiles)?;
         Ok(Goal {
             board,
             tile_at: tiles.to_vec(),

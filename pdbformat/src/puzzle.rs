@@ -13,37 +13,10 @@ pub struct Puzzle {
     blank: usize,
 }
 
-/// Checks that `tiles` is a permutation of `0..board.cells()` and returns each tile's cell.
-pub(crate) fn check_permutation(board: Board, tiles: &[u16]) -> Result<Vec<u16>, PuzzleError> {
-    let n = board.cells();
-    if tiles.len() != n {
-        return Err(PuzzleError::WrongCount {
-            expected: n,
-            found: tiles.len(),
-            board: board.to_string(),
-        });
-    }
-    let mut cell_of = vec![u16::MAX; n];
-    for (cell, &t) in tiles.iter().enumerate() {
-        let t = t as usize;
-        if t >= n {
-            return Err(PuzzleError::OutOfRange {
-                tile: t,
-                max: n - 1,
-            });
-        }
-        if cell_of[t] != u16::MAX {
-            return Err(PuzzleError::Duplicate { tile: t });
-        }
-        cell_of[t] = cell as u16;
-    }
-    Ok(cell_of)
-}
-
 impl Puzzle {
     /// A position from the tile on each cell, row by row; must be a permutation of `0..cells`.
     pub fn new(board: Board, tiles: &[u16]) -> Result<Puzzle, PuzzleError> {
-        let cell_of = check_permutation(board, tiles)?;
+        let cell_of = crate::board::check_permutation(board, tiles)?;
         Ok(Puzzle {
             board,
             tiles: tiles.to_vec(),

@@ -1,7 +1,7 @@
 //! The lookup indexes on the portable bit count (the fallback of a processor without POPCNT)
 //! and on the processor's choice: the same numbers as the reference ranking, for random
 //! states of zero-aware tables on 4×4 and 5×5 (every region layout of the fast index) and of
-//! zero-unaware ones. In a test binary of its own: the path is a process-wide choice.
+//! zero-unaware ones. The path is a process-wide choice: no other test of the binary selects it.
 
 use pdbformat::rank::{
     select_popcount, FastIndex, FastZeroAware, PermutationIndex, PopcountPath, TableIndex,

@@ -4,7 +4,7 @@
 //! BFS distances.
 
 use crate::byte_table::UNREACHED;
-use crate::classes::ClassBoard;
+use crate::class_build::ClassBoard;
 use crate::semantic::{checks, Violation};
 use pdbformat::rank::{ClassIndex, ClassLabels};
 use pdbformat::{Goal, Metric};
@@ -103,7 +103,7 @@ pub(crate) fn check_class_table(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::classes::build_class_table;
+    use crate::class_build::build_class_table;
     use crate::observer::NoProgress;
     use pdbformat::Board;
 

@@ -2,8 +2,8 @@
 
 mod build;
 mod byte_table;
+mod class_build;
 mod class_check;
-mod classes;
 #[cfg(feature = "mpi")]
 mod distributed;
 mod error;
@@ -27,7 +27,7 @@ mod twobit;
 
 pub use build::{build_file, build_file_with_state, build_table};
 pub use byte_table::{Entries, UNREACHED};
-pub use classes::{build_class_file, build_class_table, default_labels, ClassBuildRequest};
+pub use class_build::{build_class_file, build_class_table, default_labels, ClassBuildRequest};
 #[cfg(feature = "mpi")]
 pub use distributed::{
     build_file_distributed, check_rank_memory, plan_distributed, DistributedOptions,

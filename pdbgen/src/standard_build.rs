@@ -4,7 +4,7 @@
 //! bytes.
 
 use crate::build::build_file;
-use crate::classes::{build_class_file, ClassBuildRequest};
+use crate::class_build::{build_class_file, ClassBuildRequest};
 use crate::error::BuildError;
 use crate::observer::{BuildObserver, TableSummary};
 use crate::request::BuildRequest;

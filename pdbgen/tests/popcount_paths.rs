@@ -2,7 +2,7 @@
 //! and 5×5 boards (the last through the ranking's other region layouts), built once with the
 //! path forced to the portable count (`pdbformat::rank::select_popcount`, the fallback of a
 //! processor without POPCNT) and once with the processor's choice, compared byte for byte.
-//! In a test binary of its own: the path is a process-wide choice.
+//! The path is a process-wide choice: no other test of the binary selects it.
 
 use pdbformat::rank::{hardware_popcount_available, popcount_path, select_popcount, PopcountPath};
 use pdbformat::{Board, Goal, Pattern, TableKind};

@@ -2,7 +2,7 @@
 //! damaged checksum, of values that fail the semantic check behind valid checksums, and of
 //! bit1 tables, which are checked through their restored values.
 
-mod common;
+use crate::common;
 
 use pdbformat::format::{
     write_pdb, Compression, Encoding, LoadOptions, PdbFile, TableSource, WriteOptions,

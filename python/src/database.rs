@@ -2,7 +2,7 @@
 //! of many positions at once from a NumPy array, a table as a read-only NumPy view).
 
 use crate::errors::db_error;
-use crate::resolving::resolve_error;
+use crate::errors::resolve_error;
 use crate::inputs::{goal_of, tile_list};
 use numpy::ndarray::ArrayView1;
 use numpy::{PyArray1, PyArrayMethods, PyReadonlyArray2, PyUntypedArrayMethods};

@@ -7,7 +7,7 @@
 
 use pdbformat::error::describe;
 use pdbformat::{Goal, Puzzle, PuzzleError};
-use pdbsolver::{DbError, RequestError, SolveError};
+use pdbsolver::{DbError, RequestError, ResolveError, SolveError};
 use pyo3::exceptions::{PyOSError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 
@@ -113,4 +113,39 @@ fn stopped(
 /// A file-system failure outside the libraries (creating a folder): `OSError`.
 pub fn os_error(context: String, e: &std::io::Error) -> PyErr {
     PyOSError::new_err(format!("{context}: {e}"))
+}
+
+/// A resolver's error as the exception Python callers see, in Python's terms.
+pub fn resolve_error(e: &ResolveError) -> PyErr {
+    match e {
+        ResolveError::DatabasesNeedPdb(n) => PyValueError::new_err(format!(
+            "db needs heuristic=\"pdb\" (or \"auto\"), not {n:?}",
+            n = n.name()
+        )),
+        ResolveError::NoneFits { .. } => {
+            PyValueError::new_err(format!("{e}; give one with db="))
+        }
+        // A class file is built by `pdbgen build`, which the error's own message names.
+        ResolveError::NotFound { db, .. } if db.is_class_file() => database_error(e),
+        ResolveError::NotFound { db, searched, .. } => database_error_text(format!(
+            "database {} is not in {searched}; build it with pdbtiles.build(\"{}x{}\", \"{}\", \"{}\", kind=\"{}\", encoding=\"{}\")",
+            db.name,
+            db.width,
+            db.height,
+            db.partition,
+            db.file_name(),
+            db.kind.name(),
+            db.encoding.name()
+        )),
+        ResolveError::BoardTooLarge { .. } | ResolveError::EmptyList => {
+            PyValueError::new_err(e.to_string())
+        }
+        ResolveError::Database(d) => db_error(d),
+        _ => database_error(e),
+    }
+}
+
+/// A `DatabaseError` with this message.
+fn database_error_text(message: String) -> PyErr {
+    DatabaseError::new_err(message)
 }

@@ -3,7 +3,7 @@
 //! its database choices, the resolver's notes go to `sys.stderr`, its errors become the
 //! package's exceptions, and Ctrl-C stops a first-use build.
 
-use crate::errors::{database_error, db_error};
+use crate::errors::resolve_error;
 use crate::progress::BuildProgress;
 use crate::waiting;
 use pdbformat::Goal;
@@ -66,41 +66,6 @@ pub fn resolve(
     );
     notes.flush(py);
     result?.map_err(|e| resolve_error(&e))
-}
-
-/// A resolver's error as the exception Python callers see, in Python's terms.
-pub fn resolve_error(e: &ResolveError) -> PyErr {
-    match e {
-        ResolveError::DatabasesNeedPdb(n) => PyValueError::new_err(format!(
-            "db needs heuristic=\"pdb\" (or \"auto\"), not {n:?}",
-            n = n.name()
-        )),
-        ResolveError::NoneFits { .. } => {
-            PyValueError::new_err(format!("{e}; give one with db="))
-        }
-        // A class file is built by `pdbgen build`, which the error's own message names.
-        ResolveError::NotFound { db, .. } if db.is_class_file() => database_error(e),
-        ResolveError::NotFound { db, searched, .. } => database_error_text(format!(
-            "database {} is not in {searched}; build it with pdbtiles.build(\"{}x{}\", \"{}\", \"{}\", kind=\"{}\", encoding=\"{}\")",
-            db.name,
-            db.width,
-            db.height,
-            db.partition,
-            db.file_name(),
-            db.kind.name(),
-            db.encoding.name()
-        )),
-        ResolveError::BoardTooLarge { .. } | ResolveError::EmptyList => {
-            PyValueError::new_err(e.to_string())
-        }
-        ResolveError::Database(d) => db_error(d),
-        _ => database_error(e),
-    }
-}
-
-/// A `DatabaseError` with this message.
-fn database_error_text(message: String) -> PyErr {
-    crate::errors::DatabaseError::new_err(message)
 }
 
 /// What the resolver reports, kept until the interpreter's thread writes it to `sys.stderr`.

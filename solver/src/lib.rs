@@ -17,7 +17,8 @@ pub use heuristic::{HeuristicChoice, HeuristicName};
 pub use prune::Pruning;
 pub use request::{Request, RequestError};
 pub use resolve::{
-    DbChoice, Quiet, ResolveError, ResolveObserver, ResolveOptions, Resolved, Resolver,
+    DbChoice, DefaultPlan, DefaultSource, Quiet, ResolveError, ResolveObserver, ResolveOptions,
+    Resolved, Resolver, ServedDefault,
 };
 pub use search::{
     mtm_length, replay, solve, Algorithm, AlgorithmName, Dfs, Event, Hybrid, Ida, Iteration,

@@ -2,7 +2,7 @@
 //! both goal conventions and goals in other corners; files combine additively or by maximum;
 //! the reflected lookup equals a plain lookup of the transposed position.
 
-mod common;
+use crate::common;
 
 use common::{assert_replays, random_walk, relabel, write_db, Ida, Rng, COLS_4X4, ROWS_4X4};
 use pdbformat::rank::TableKind;

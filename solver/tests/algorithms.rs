@@ -3,7 +3,7 @@
 //! sequences that replay to the goal; limits (nodes, time, memory) stop every search cleanly;
 //! the strategy solves large boards; the heuristics keep the promises bucket queues rely on.
 
-mod common;
+use crate::common;
 
 use common::{
     all_distances, both_goals, distance_key, random_solvable, random_walk, solve_as, write_db, Rng,

@@ -6,7 +6,7 @@
 //! goal again) search exactly as with the byte table; compressed bit1 files load the same; corrupt ones are
 //! refused with a clear message and never make the solver panic.
 
-mod common;
+use crate::common;
 
 use common::{
     both_goals, compressed, damage, random_solvable, random_walk, small_bit1, solve_as,

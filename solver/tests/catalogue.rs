@@ -7,7 +7,7 @@
 //! is the estimate of the child made afresh, and the parts applied from it are the child's.
 //! A compound (one file of overlapping patterns) is the catalogue of its exact covers.
 
-mod common;
+use crate::common;
 
 use common::{random_walk, Rng};
 use pdbformat::format::Encoding;

@@ -2,7 +2,7 @@
 //! small boards: never above it (admissible), updated move by move to the value of a fresh
 //! start, and refused with the wrong metric's databases.
 
-mod common;
+use crate::common;
 
 use pdbformat::format::WriteOptions;
 use pdbformat::rank::ClassLabels;

@@ -1,7 +1,7 @@
 //! Database files in every form the solver reads: u8, u4 and bit1 entries, raw and compressed
 //! payloads, several files at once; and a clear refusal of corrupted ones.
 
-mod common;
+use crate::common;
 
 use common::{all_distances, distance_key, random_solvable, write_db_with, Ida, Rng};
 use pdbformat::format::{Compression, Encoding, WriteOptions};

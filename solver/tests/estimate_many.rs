@@ -3,7 +3,7 @@
 //! two partitions, with and without the symmetric views, for two goals, on random positions
 //! (solvable or not) in batches of every length around the depth of its pipeline.
 
-mod common;
+use crate::common;
 
 use common::{both_goals, open_db, random_solvable, Rng, COLS, ROWS};
 use pdbformat::format::Encoding;

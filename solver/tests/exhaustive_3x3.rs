@@ -2,7 +2,7 @@
 //! solvable positions, for every heuristic, both goal conventions, and pattern databases
 //! (zero-aware and zero-unaware, with and without reflection).
 
-mod common;
+use crate::common;
 
 use common::{
     all_distances, assert_replays, both_goals, distance_key, every_position, random_solvable,

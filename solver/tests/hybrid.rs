@@ -2,7 +2,7 @@
 //! the 3x3 and against `ida` on 4x4 walks, over A* budgets small enough that the IDA* phase
 //! runs from a frontier (its order learned from iteration to iteration) and thread counts.
 
-mod common;
+use crate::common;
 
 use common::{assert_replays, random_solvable, random_walk, solve_as, Rng, Settings};
 use pdbformat::testkit::PositionDistances;

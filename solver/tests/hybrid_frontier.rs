@@ -3,7 +3,7 @@
 //! database, 5x5 walks against `ida`), and every completed iteration generating no more nodes
 //! than `ida`'s iteration of the same bound: the IDA* phase searches a part of `ida`'s tree.
 
-mod common;
+use crate::common;
 
 use common::{
     assert_replays, db663, every_position, ida_by_bound, korf100, random_walk, Rng, Settings,

@@ -3,7 +3,7 @@
 //! of each instance through the same blank-first table, reflection never costing nodes, and
 //! agreement with linear conflict on the easy ones.
 
-mod common;
+use crate::common;
 
 use common::{assert_replays, db663, korf100 as korf, Ida};
 use pdbformat::{Board, Goal, Puzzle, Symmetry};

@@ -6,7 +6,7 @@
 //! serial on 4×4 positions; and the refusals (algorithms without an MTM form, heuristics that
 //! are not MTM lower bounds).
 
-mod common;
+use crate::common;
 
 use common::{assert_replays, both_goals, random_walk, Rng};
 use pdbformat::testkit::PositionDistances;

@@ -7,7 +7,7 @@
 //! whose `evaluate` keeps its lookups for `apply`), Manhattan distance, and linear conflicts
 //! (the general `evaluate`).
 
-mod common;
+use crate::common;
 
 use common::{
     all_distances, assert_replays, both_goals, distance_key, heuristics, random_solvable, solve_as,

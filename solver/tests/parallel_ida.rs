@@ -3,7 +3,7 @@
 //! thread retraces `ida` node for node; node counts per thread add up; node and time limits
 //! stop it on every thread count.
 
-mod common;
+use crate::common;
 
 use common::{assert_replays, random_solvable, random_walk, solve_as, Rng, Settings};
 use pdbformat::{Board, Goal, Puzzle};

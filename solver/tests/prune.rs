@@ -4,7 +4,7 @@
 //! small-board position, and on the 15-puzzle the same lengths as without pruning, with no more
 //! nodes in any iteration that ends without the goal.
 
-mod common;
+use crate::common;
 
 use common::{all_distances, db663, distance_key, korf100, puzzle_of_key, Rng};
 use pdbformat::{Board, Direction, Goal, Puzzle};

@@ -229,13 +229,13 @@ fn an_unwritable_cache_still_gives_the_machine() {
 
 #[test]
 fn cache_directory_follows_the_environment() {
-    // The only test in this binary that reads the variable.
-    std::env::set_var(cache::ENV_VAR, "off");
-    assert_eq!(cache::cache_dir(), None);
-    std::env::set_var(cache::ENV_VAR, "/some/where");
+    // The variable's values, given as the variable would give them: tests never set the
+    // process environment, which every test of the binary shares.
+    assert_eq!(cache::cache_dir_for(Some("off".into())), None);
+    assert_eq!(cache::cache_dir_for(Some("".into())), None);
     assert_eq!(
-        cache::cache_dir(),
+        cache::cache_dir_for(Some("/some/where".into())),
         Some(std::path::PathBuf::from("/some/where"))
     );
-    std::env::remove_var(cache::ENV_VAR);
+    assert_eq!(cache::cache_dir_for(None), pdbsolver::locate::cache_dir());
 }

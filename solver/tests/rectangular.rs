@@ -1,7 +1,7 @@
 //! Rectangular boards (2x5 exhaustively, 3x4 and 4x3 by agreement) with both goal conventions:
 //! linear conflict and brute-force pattern databases give the exact lengths.
 
-mod common;
+use crate::common;
 
 use common::{
     all_distances, assert_replays, both_goals, distance_key, random_solvable, random_walk,

@@ -2,7 +2,7 @@
 //! in the search folders, the classic heuristics and the fallback, a server's named
 //! databases, each file opened once, and the errors by cause.
 
-mod common;
+use crate::common;
 
 use common::write_db;
 use pdbformat::rank::TableKind;

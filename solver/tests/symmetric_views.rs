@@ -4,7 +4,7 @@
 //! (all 181,440 positions of the 8-puzzle with a centre blank, whose goal all eight symmetries
 //! fix), and views that repeat a component are left out.
 
-mod common;
+use crate::common;
 
 use common::{every_position, random_walk, relabel, write_db, Ida, Rng, COLS_4X4, ROWS_4X4};
 use pdbformat::rank::TableKind;

@@ -9,10 +9,12 @@
 
 pub mod artifacts;
 pub mod bench;
-pub mod budgets;
 pub mod ci;
 pub mod dist;
 pub mod manifest;
+
+/// The budgets CI enforces (the `xtask-budgets` package, `cargo budgets`).
+pub use xtask_budgets as budgets;
 
 use anyhow::{Context, Result};
 use pdbformat::format::Digest;
@@ -24,6 +26,48 @@ use std::path::{Path, PathBuf};
 pub fn project_root() -> PathBuf {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR"));
     dir.parent().unwrap_or(dir).to_path_buf()
+}
+
+/// The cargo that runs this task (`$CARGO`, set by `cargo run`), or `cargo` from the path.
+pub fn cargo() -> std::ffi::OsString {
+    std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into())
+}
+
+/// The target folder of the workspace at `root`, as cargo itself finds it (`cargo metadata`'s
+/// `target_directory`: `CARGO_TARGET_DIR`, `build.target-dir` of a config file, or `target/`
+/// beside the workspace). Every task finds build outputs through it.
+pub fn target_dir(root: &Path) -> Result<PathBuf> {
+    target_dir_with(root, &[])
+}
+
+/// [`target_dir`] with `env` set for the `cargo metadata` it runs (what a test sets instead
+/// of this process's environment, which every test thread shares).
+pub fn target_dir_with(root: &Path, env: &[(&str, &std::ffi::OsStr)]) -> Result<PathBuf> {
+    let out = std::process::Command::new(cargo())
+        .args([
+            "metadata",
+            "--format-version",
+            "1",
+            "--no-deps",
+            "--offline",
+        ])
+        .envs(env.iter().copied())
+        .current_dir(root)
+        .output()
+        .context("cannot run `cargo metadata`")?;
+    if !out.status.success() {
+        anyhow::bail!(
+            "`cargo metadata` failed in {}: {}",
+            root.display(),
+            String::from_utf8_lossy(&out.stderr).trim()
+        );
+    }
+    let meta: serde_json::Value =
+        serde_json::from_slice(&out.stdout).context("`cargo metadata` printed no JSON")?;
+    let dir = meta["target_directory"]
+        .as_str()
+        .context("`cargo metadata` names no target_directory")?;
+    Ok(PathBuf::from(dir))
 }
 
 /// The SHA-256 of a whole file, read in 1 MiB chunks.

@@ -18,7 +18,8 @@ struct Cli {
 enum Task {
     /// The standard databases in artifacts/: build, verify, record, compress, publish.
     Artifacts(ArtifactsArgs),
-    /// Run the generator, solver and memory benchmarks and rewrite the tables in BENCHMARKS.md.
+    /// Run the generator, solver and memory benchmarks and write their tables into
+    /// docs/figures/ (linked from BENCHMARKS.md).
     Bench(BenchArgs),
     /// Pair the 5x5 solver at its defaults with Clausecker's pdbsearch, instance by instance,
     /// and print the table (their program, tables and machine built with their tools).
@@ -42,15 +43,16 @@ struct DistArgs {
     #[arg(long)]
     no_python: bool,
     /// The maturin to run (default: maturin on the PATH, else one pip installs into
-    /// target/dist-tools/).
+    /// dist-tools/ of the target folder).
     #[arg(long, value_name = "FILE")]
     maturin: Option<PathBuf>,
 }
 
 #[derive(Args)]
 struct CiArgs {
-    /// Only the budgets: lines of source files and documents, the libraries' dependencies,
-    /// issue numbers and machine paths in tracked files.
+    /// Only the budgets (as `cargo budgets`): lines of source files and documents, the
+    /// libraries' dependencies, import circles, issue numbers and machine paths in tracked
+    /// files.
     #[arg(long)]
     budgets: bool,
 }
@@ -220,9 +222,10 @@ struct BenchArgs {
     /// Generator worker threads (default: all cores).
     #[arg(long)]
     threads: Option<usize>,
-    /// The Markdown file whose tables are rewritten.
-    #[arg(long, value_name = "FILE")]
-    output: Option<PathBuf>,
+    /// The folder the tables are written into, a Markdown file a section (default:
+    /// docs/figures/).
+    #[arg(long, value_name = "DIR")]
+    figures: Option<PathBuf>,
     /// Benchmark instances for the solver.
     #[arg(long, value_name = "FILE")]
     instances: Option<PathBuf>,
@@ -270,7 +273,9 @@ fn main() -> ExitCode {
                 memory: !a.generator_only && !a.solver_only,
                 first: a.first,
                 threads: a.threads,
-                output: a.output.unwrap_or_else(|| root.join("BENCHMARKS.md")),
+                figures: a
+                    .figures
+                    .unwrap_or_else(|| bench::figures::default_dir(&root)),
                 artifacts: artifacts::default_dir(),
                 instances: a
                     .instances

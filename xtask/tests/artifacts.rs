@@ -3,7 +3,7 @@
 //! files built with other parameters; the boards' pruning machines are written, checked and
 //! shipped; publish → verify round trip; the command line's exit codes.
 
-mod common;
+use crate::common;
 
 use common::{committed, quiet};
 use pdbformat::format::{write_pdb, LoadOptions, PdbFile, TableSource, WriteOptions};

@@ -4,7 +4,7 @@
 //! class check, and found wrong when damaged or built with another labelling or metric;
 //! compressed (plain zstd and gzip), published and verified like a pattern file.
 
-mod common;
+use crate::common;
 
 use common::{committed, quiet};
 use pdbformat::format::Compression;

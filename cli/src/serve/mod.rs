@@ -15,11 +15,11 @@ mod request;
 mod search;
 mod stream;
 
-use crate::solver_cli::setup::{cli_error, Printer};
+use crate::resolve_printer::{cli_error, Printer};
 use anyhow::{Context, Result};
 use clap::Args;
 use pdbformat::Metric;
-use pdbsolver::{Database, DbChoice, ResolveOptions, Resolver};
+use pdbsolver::{Database, DbChoice, ResolveOptions, Resolver, ServedDefault};
 use std::io::Write;
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -195,10 +195,11 @@ fn listen(bind: SocketAddr) -> std::io::Result<tokio::net::TcpListener> {
 }
 
 /// The databases to serve: those of `--db` (names and files resolved as `solver solve` does,
-/// opened without a goal: each request's goal is checked against them), or else the default
-/// database of every board and metric that has one, found where `solver solve` looks; a
-/// missing one is built once unless it is large (the 5x5 one and the 4x4 multi-tile one: build
-/// them with `solver solve --board 5x5`, `solver solve --metric mtm`) or `--no-build` is given.
+/// opened without a goal: each request's goal is checked against them), or else the defaults
+/// the resolver starts a server with ([`Resolver::served_defaults`]): each board's default in
+/// each metric, found where `solver solve` looks, a small missing one built once unless
+/// `--no-build` is given, a large missing one left to a first `solver solve` on its board, and
+/// one whose file exceeds `--max-memory` left to `--db`.
 fn load_databases(a: &ServeArgs) -> Result<Vec<Arc<Database>>> {
     let options = ResolveOptions {
         verify: !a.no_verify,
@@ -214,39 +215,38 @@ fn load_databases(a: &ServeArgs) -> Result<Vec<Arc<Database>>> {
             .databases(&choices, None, &printer)
             .map_err(cli_error);
     }
+    let served = (Resolver::new(options))
+        .served_defaults(a.max_memory, &printer)
+        .map_err(cli_error)?;
     let mut dbs = Vec::new();
-    for name in pdbformat::standard::DEFAULTS {
-        let Some(default) = pdbformat::standard::find(name) else {
-            continue;
-        };
-        let resolver = Resolver::new(ResolveOptions {
-            build: options.build && !default.large,
-            ..options
-        });
-        // Each default in its own metric: a multi-tile class file serves MTM requests only.
-        let metric = default.metric;
-        let what = if metric == Metric::Stm { "" } else { " mtm" };
-        match resolver.default_database(&default.goal()?, metric, &printer) {
-            Ok(Ok(db)) => dbs.push(db),
-            // A large default is never built at start: say how to build it once.
-            Ok(Err(_)) if default.large && options.build => eprintln!(
-                "note: not serving a {w}x{h}{what} database: none found where `solver solve` \
-                 looks; `solver solve --board {w}x{h}{flag} PUZZLE` builds the default {} once, \
-                 and the server serves it from then on",
-                default.name,
-                w = default.width,
-                h = default.height,
-                flag = if metric == Metric::Stm {
-                    ""
+    for s in served {
+        match s {
+            ServedDefault::Loaded(db) => dbs.push(db),
+            ServedDefault::Missing { db, large, why } => {
+                let (w, h) = (db.width, db.height);
+                let (what, flag) = match db.metric {
+                    Metric::Stm => ("", ""),
+                    Metric::Mtm => (" mtm", " --metric mtm"),
+                };
+                if large && !a.no_build {
+                    eprintln!(
+                        "note: not serving a {w}x{h}{what} database: none found where `solver \
+                         solve` looks; `solver solve --board {w}x{h}{flag} PUZZLE` builds the \
+                         default {} once, and the server serves it from then on",
+                        db.name
+                    )
                 } else {
-                    " --metric mtm"
-                },
+                    eprintln!("note: not serving a {w}x{h}{what} database: none found {why}")
+                }
+            }
+            ServedDefault::TooLarge { db, path, bytes } => eprintln!(
+                "note: not loading {} at start: {} is larger than --max-memory {}; serve it \
+                 with --db {} (and a --max-memory that holds it)",
+                db.name,
+                path.display(),
+                pdbformat::units::approx_bytes(bytes as f64),
+                db.name
             ),
-            Ok(Err(why)) => eprintln!(
-                "note: not serving a {}x{}{what} database: none found {why}",
-                default.width, default.height
-            ),
-            Err(e) => return Err(cli_error(e)),
         }
     }
     Ok(dbs)

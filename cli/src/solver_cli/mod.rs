@@ -6,6 +6,7 @@ mod checkpoint;
 mod compare;
 mod fetch;
 pub(crate) mod flags;
+mod locate;
 mod puzzles;
 mod scramble;
 pub(crate) mod setup;
@@ -280,7 +281,7 @@ pub fn run() -> i32 {
         Command::Locate(a) => a
             .heuristic
             .check()
-            .and_then(|()| setup::locate(&a.heuristic, a.metric.unwrap_or_default())),
+            .and_then(|()| locate::locate(&a.heuristic, a.metric.unwrap_or_default())),
         Command::Fetch(a) => fetch::run(a),
         Command::Scramble(a) => scramble::run(a),
         Command::Check(a) => check::run(a),

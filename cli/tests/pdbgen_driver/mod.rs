@@ -12,14 +12,14 @@ use std::path::PathBuf;
 use std::process::Command;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
-/// This test binary run again on its test `driver` alone, output not captured, with `spec`
-/// (arguments as `pdbgen build` takes them, and the driver's own) in the environment variable
-/// `env`.
-pub fn driver_command(env: &str, spec: &[&str]) -> Command {
+/// This test binary run again on its test `test` alone (the ignored driver test's path in the
+/// binary, such as `pdbgen_resume::driver`), output not captured, with `spec` (arguments as
+/// `pdbgen build` takes them, and the driver's own) in the environment variable `env`.
+pub fn driver_command(test: &str, env: &str, spec: &[&str]) -> Command {
     let mut c = Command::new(std::env::current_exe().unwrap());
     c.args([
         "--exact",
-        "driver",
+        test,
         "--ignored",
         "--nocapture",
         "--test-threads",

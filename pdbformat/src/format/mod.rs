@@ -25,6 +25,7 @@ pub use error::FormatError;
 pub use header::{
     Header, TableHeader, FORMAT_VERSION, MAGIC, MAX_HEADER_LEN, MAX_TABLES, PAYLOAD_ALIGN,
 };
+pub use pending::write_atomically;
 pub use reader::{LoadOptions, PdbFile};
 pub use view::EntryView;
 pub use writer::{

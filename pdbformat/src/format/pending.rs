@@ -77,6 +77,22 @@ impl PendingFile {
     }
 }
 
+/// Writes `bytes` as the file `path` so that no fault leaves a partial file: through a
+/// [`PendingFile`] in the same folder (anonymous on Linux: a killed writer leaves nothing at
+/// all), synced, then named over `path` at once. For the small files written beside the
+/// databases (pruning machines, checkpoints).
+pub fn write_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    use std::io::Write;
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let mut p = PendingFile::create_in(dir)?;
+    p.file().write_all(bytes)?;
+    p.file().sync_all()?;
+    p.persist(path)
+}
+
 #[cfg(target_os = "linux")]
 mod linux {
     use std::ffi::CString;
@@ -143,6 +159,18 @@ mod tests {
         p.persist(&target).unwrap();
         assert_eq!(std::fs::read(&target).unwrap(), b"new contents");
         assert_eq!(names(), 1);
+    }
+
+    #[test]
+    fn a_file_written_atomically_replaces_the_old_one_and_nothing_else_stays() {
+        let dir = tempfile::tempdir().unwrap();
+        let target = dir.path().join("machine.fsm");
+        write_atomically(&target, b"first").unwrap();
+        write_atomically(&target, b"second").unwrap();
+        assert_eq!(std::fs::read(&target).unwrap(), b"second");
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+        // A folder that is not there: an error, and nothing written.
+        assert!(write_atomically(&dir.path().join("no/such/f"), b"x").is_err());
     }
 
     #[test]

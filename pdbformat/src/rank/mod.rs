@@ -16,8 +16,8 @@
 //! Cells of pattern tiles are always given in the pattern's tile order (ascending tile numbers).
 
 mod binomial;
+mod class_index;
 mod class_labels;
-mod classes;
 mod combination;
 mod fast;
 mod permutation;
@@ -26,14 +26,14 @@ mod regions;
 mod zero_aware;
 
 pub use binomial::{binomial, Binomials};
+pub use class_index::ClassIndex;
 pub use class_labels::{CellClasses, ClassLabels};
-pub use classes::ClassIndex;
 pub use combination::{rank_combination, unrank_combination};
 pub use fast::{FastIndex, FastZeroAware};
 pub use permutation::{permutation_count, rank_permutation, unrank_permutation, PermutationIndex};
 pub use popcount::{
     hardware_popcount_available, popcount, popcount_hardware, popcount_path, popcount_with,
-    select_popcount, PopcountPath, POPCOUNT_ENV,
+    select_popcount, PopcountPath,
 };
 pub use regions::{flood, BoardBits};
 pub use zero_aware::ZeroAwareIndex;

@@ -11,10 +11,10 @@
 //! POPCNT (`-C target-cpu=native`, `x86-64-v2`) or for another architecture, it is plain
 //! `count_ones`, with no check.
 //!
-//! The path can be forced to the portable count, to test it or to measure it: by
-//! [`select_popcount`], or by the environment variable `PDB_TILES_POPCOUNT=software`, read
-//! once, at the first count, here and nowhere else. Both paths give the same counts, so
-//! switching while other threads count changes only their speed.
+//! The path can be forced to the portable count, to test it or to measure it, by
+//! [`select_popcount`] (a test or a benchmark calls it; nothing in the environment is read).
+//! Both paths give the same counts, so switching while other threads count changes only their
+//! speed.
 
 use std::sync::atomic::{AtomicU8, Ordering};
 
@@ -26,9 +26,6 @@ pub enum PopcountPath {
     /// The portable count of shifts and masks, for processors without POPCNT.
     Software,
 }
-
-/// The environment variable that forces [`PopcountPath::Software`] when set to `software`.
-pub const POPCOUNT_ENV: &str = "PDB_TILES_POPCOUNT";
 
 const UNKNOWN: u8 = 0;
 const HARDWARE: u8 = 1;
@@ -80,12 +77,11 @@ pub fn popcount_path() -> PopcountPath {
     }
 }
 
-/// Chooses the path from the processor and [`POPCOUNT_ENV`] (first use only).
+/// Chooses the path from the processor (first use only).
 #[cold]
 #[inline(never)]
 fn detect() {
-    let forced = std::env::var_os(POPCOUNT_ENV).is_some_and(|v| v == "software");
-    let hardware = !forced && hardware_popcount_available();
+    let hardware = hardware_popcount_available();
     // A selection made meanwhile by another thread wins.
     let _ = PATH.compare_exchange(
         UNKNOWN,

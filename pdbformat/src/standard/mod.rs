@@ -183,6 +183,33 @@ impl StandardDb {
         })
     }
 
+    /// The arguments of the `pdbgen` command that builds this database into the current
+    /// folder under its file name (`build --board 4x4 --partition 663 --kind zero-aware
+    /// --encoding u8 -o 15-663-za.pdb`): what a front-end tells a user to run, in its own
+    /// words, when the file is missing.
+    pub fn build_args(&self) -> Vec<String> {
+        let mut args = vec![
+            "build".to_string(),
+            "--board".into(),
+            format!("{}x{}", self.width, self.height),
+        ];
+        if self.goal != "blank-first" {
+            args.extend(["--goal".into(), self.goal.to_string()]);
+        }
+        if self.is_class_file() {
+            args.extend(["--metric".into(), self.metric.to_string()]);
+            for l in self.labellings.split('+') {
+                args.extend(["--classes".into(), l.to_string()]);
+            }
+        } else {
+            args.extend(["--partition".into(), self.partition.to_string()]);
+            args.extend(["--kind".into(), self.kind.name().to_string()]);
+        }
+        args.extend(["--encoding".into(), self.encoding.name().to_string()]);
+        args.extend(["-o".into(), self.file_name()]);
+        args
+    }
+
     /// The file name inside the artifacts folder: `<name>.pdb`.
     pub fn file_name(&self) -> String {
         format!("{}.pdb", self.name)

@@ -1,6 +1,6 @@
 //! Why a checkpoint cannot be used: [`CheckpointError`], for the file and for the state.
 
-use super::file::VERSION;
+use super::VERSION;
 use thiserror::Error;
 
 /// Why a checkpoint cannot be used.

@@ -36,14 +36,11 @@
 //! moves`, the move table's slots; or no `order` line) are refused with
 //! [`CheckpointError::MoveOrder`]: those orders are gone, and such a path means another place.
 
-use super::{CheckpointError, SearchState};
+use super::{CheckpointError, SearchState, VERSION};
 use crate::heuristic::HeuristicChoice;
 use pdbformat::{Board, Goal, Puzzle};
 use std::fmt::Write as _;
 use std::path::Path;
-
-/// The version written in the first line; other versions are refused.
-pub const VERSION: u32 = 1;
 
 /// The value of the `order` line: children in the move table's visiting order.
 const ORDER: &str = "towards-goal";
@@ -257,22 +254,15 @@ impl Checkpoint {
         Checkpoint::parse(&text)
     }
 
-    /// Writes the file atomically: a temporary file beside it, synced, then renamed over it.
+    /// Writes the file atomically ([`pdbformat::format::write_atomically`]): a killed writer
+    /// leaves nothing behind, and the old file stays whole until the new one replaces it.
     pub fn write(&self, path: &Path) -> Result<(), CheckpointError> {
-        let io = |source| CheckpointError::Io {
-            path: path.display().to_string(),
-            source,
-        };
-        let mut tmp_name = path.file_name().unwrap_or_default().to_os_string();
-        tmp_name.push(".tmp");
-        let tmp = path.with_file_name(tmp_name);
-        {
-            use std::io::Write;
-            let mut f = std::fs::File::create(&tmp).map_err(io)?;
-            f.write_all(self.to_text().as_bytes()).map_err(io)?;
-            f.sync_all().map_err(io)?;
-        }
-        std::fs::rename(&tmp, path).map_err(io)
+        pdbformat::format::write_atomically(path, self.to_text().as_bytes()).map_err(|source| {
+            CheckpointError::Io {
+                path: path.display().to_string(),
+                source,
+            }
+        })
     }
 
     /// Whether this checkpoint belongs to the search of `other` (same board, goal, start,

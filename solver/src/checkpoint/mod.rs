@@ -8,5 +8,12 @@ mod file;
 mod state;
 
 pub use error::CheckpointError;
-pub use file::{heuristic_identity, Checkpoint, VERSION};
-pub use state::{keep_latest, SearchState};
+pub use file::{heuristic_identity, Checkpoint};
+pub use state::SearchState;
+pub(crate) use state::CUT_DEPTH;
+
+/// An observer that keeps the latest checkpoint (an observer: made where observers are).
+pub use crate::search::keep_latest;
+
+/// The version written in the first line of a checkpoint file; other versions are refused.
+pub const VERSION: u32 = 1;

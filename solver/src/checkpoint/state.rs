@@ -1,9 +1,12 @@
 //! Where a stopped IDA* search stood: [`SearchState`] (the bound, the counters and the slot
 //! path of the unfinished subtree at the cut depth, in the visiting order of the bounded loop),
-//! what it must match to continue a search, and an observer that keeps the latest one.
+//! and what it must match to continue a search.
 
 use super::CheckpointError;
-use crate::search::{Event, Observer, CUT_DEPTH};
+
+/// The depth down to which a checkpoint records the path: deep enough that the unfinished
+/// subtree redone after a pause or a resume is a tiny part of an iteration.
+pub const CUT_DEPTH: usize = 20;
 
 /// How far a search got: enough to start again at the same place of the same iteration.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -66,20 +69,4 @@ impl SearchState {
         }
         Ok(())
     }
-}
-
-/// An observer that keeps the latest checkpoint in `slot` (for callers that write it
-/// themselves), passing every event on to `then` as well.
-pub fn keep_latest(
-    slot: std::sync::Arc<std::sync::Mutex<Option<SearchState>>>,
-    then: Option<Observer>,
-) -> Observer {
-    Observer::new(move |e| {
-        if let Event::Checkpoint(s) = e {
-            *slot.lock().unwrap_or_else(|p| p.into_inner()) = Some(s.clone());
-        }
-        if let Some(t) = &then {
-            t.tell(e);
-        }
-    })
 }

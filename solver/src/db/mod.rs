@@ -25,7 +25,7 @@
 //! `frame.rs` (which goals a database serves), `shared_index.rs` (one copy of each table shape's
 //! index per process).
 
-mod classes;
+mod class_tables;
 mod digest_check;
 mod error;
 mod frame;
@@ -34,7 +34,7 @@ mod shared_index;
 mod table;
 mod walk;
 
-pub use classes::ClassTable;
+pub use class_tables::ClassTable;
 pub use error::DbError;
 pub use load::{OpenOptions, Residence};
 pub use table::LoadedTable;

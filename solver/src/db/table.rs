@@ -3,7 +3,8 @@
 //! of a `bit1` table, a prefetch).
 
 use super::shared_index::SharedIndex;
-use super::walk::Walk;
+use super::walk::{Bits, Walk};
+use super::DbError;
 use pdbformat::format::{Encoding, EntryView, TableHeader};
 use pdbformat::rank::{FastIndex, TableIndex, TableKind};
 use pdbformat::Pattern;
@@ -133,5 +134,46 @@ impl std::fmt::Debug for LoadedTable {
             self.pattern,
             self.table_index().len()
         )
+    }
+}
+
+impl LoadedTable {
+    /// The exact value of the state with the pattern tiles on `cells` (tile order, occupying
+    /// `occ`) and the blank on `blank`, in the table's frame.
+    ///
+    /// For `u8` and `u4` tables this is a lookup. For `bit1` tables it is a walk to the goal:
+    /// the value modulo 4 is known from the stored bit and the parity (every pattern move
+    /// changes both the value and the tiles' Manhattan distance by 1, so they have the same
+    /// parity); from a state of value `v > 0` one pattern move leads to a state of value
+    /// `v - 1`, the neighbour whose stored bit is bit 1 of `v - 1`; the walk ends at the goal
+    /// after exactly `v` moves. It costs a few lookups per move, whose lines each step requests
+    /// together before reading the first (one memory latency per step, not one per
+    /// neighbour tried), and allocates nothing.
+    ///
+    /// Errors when the bits lead nowhere (no neighbour one lower, or no goal within the
+    /// table's largest value): the table is corrupt.
+    pub fn exact_value(&self, cells: &[u8], occ: u64, blank: u8) -> Result<u8, DbError> {
+        let Some(w) = &self.walk else {
+            return Ok(self.lookup(cells, occ, blank));
+        };
+        (w.value(self, self.header.max_value, cells, occ, blank)).map_err(|why| DbError::Corrupt {
+            path: self.path.clone(),
+            table: self.number,
+            why,
+        })
+    }
+}
+
+impl Bits for LoadedTable {
+    fn index(&self, cells: &[u8], occ: u64, blank: u8) -> u64 {
+        LoadedTable::index(self, cells, occ, blank)
+    }
+
+    fn bit1(&self, i: u64) -> u8 {
+        self.view().bit1(i)
+    }
+
+    fn prefetch(&self, i: u64) {
+        LoadedTable::prefetch(self, i)
     }
 }

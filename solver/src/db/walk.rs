@@ -1,11 +1,23 @@
 //! The value of a first position in a `bit1` table: a walk down the stored bits to the goal
-//! ([`LoadedTable::exact_value`]), each step's neighbours requested together.
+//! ([`Walk::value`], which [`super::LoadedTable::exact_value`] calls), each step's neighbours
+//! requested together.
 
-use super::{DbError, LoadedTable};
 use crate::position::MAX_CELLS;
 use pdbformat::format::TableHeader;
 use pdbformat::rank::{flood, BoardBits, FastIndex};
 use pdbformat::{Board, Goal};
+
+/// What a walk reads of its table: the index of a state, the stored bit of an entry, and a
+/// prefetch of an entry's line.
+pub(super) trait Bits {
+    /// The entry of the state with the pattern tiles on `cells` (tile order, occupying
+    /// `occ`) and the blank on `blank`.
+    fn index(&self, cells: &[u8], occ: u64, blank: u8) -> u64;
+    /// The stored bit of entry `i` (bit 1 of its value).
+    fn bit1(&self, i: u64) -> u8;
+    /// Starts loading entry `i`'s line.
+    fn prefetch(&self, i: u64);
+}
 
 /// What the walk to the goal of a `bit1` table needs: the goal in the table's frame and the
 /// board's flood-fill masks.
@@ -47,12 +59,10 @@ impl Walk {
     }
 }
 
-impl LoadedTable {
-    /// The exact value of the state with the pattern tiles on `cells` (tile order, occupying
-    /// `occ`) and the blank on `blank`, in the table's frame.
-    ///
-    /// For `u8` and `u4` tables this is a lookup. For `bit1` tables it is a walk to the goal:
-    /// the value modulo 4 is known from the stored bit and the parity (every pattern move
+impl Walk {
+    /// The value of the state with the pattern tiles on `cells` (tile order, occupying `occ`)
+    /// and the blank on `blank`, in the frame of `table`, a `bit1` table whose largest value
+    /// is `max_value`, by a walk to the goal: the value modulo 4 is known from the stored bit and the parity (every pattern move
     /// changes both the value and the tiles' Manhattan distance by 1, so they have the same
     /// parity); from a state of value `v > 0` one pattern move leads to a state of value
     /// `v - 1`, the neighbour whose stored bit is bit 1 of `v - 1`; the walk ends at the goal
@@ -60,17 +70,18 @@ impl LoadedTable {
     /// together before reading the first (one memory latency per step, not one per
     /// neighbour tried), and allocates nothing.
     ///
-    /// Errors when the bits lead nowhere (no neighbour one lower, or no goal within the
-    /// table's largest value): the table is corrupt.
-    pub fn exact_value(&self, cells: &[u8], occ: u64, blank: u8) -> Result<u8, DbError> {
-        let Some(w) = &self.walk else {
-            return Ok(self.lookup(cells, occ, blank));
-        };
-        let corrupt = |why: String| DbError::Corrupt {
-            path: self.path.clone(),
-            table: self.number,
-            why,
-        };
+    /// Errors, saying why, when the bits lead nowhere (no neighbour one lower, or no goal
+    /// within the table's largest value): the table is corrupt.
+    pub(super) fn value(
+        &self,
+        table: &impl Bits,
+        max_value: u8,
+        cells: &[u8],
+        occ: u64,
+        blank: u8,
+    ) -> Result<u8, String> {
+        let w = self;
+        let corrupt = |why: String| why;
         let k = cells.len();
         let mut cur = [0u8; MAX_CELLS];
         cur[..k].copy_from_slice(cells);
@@ -81,11 +92,11 @@ impl LoadedTable {
             .map(|(&c, &g)| w.board.manhattan(c as usize, g as usize))
             .sum::<usize>()
             & 1;
-        let mut i = self.index(&cur[..k], occ, blank);
+        let mut i = table.index(&cur[..k], occ, blank);
         // The value modulo 4, as the walk goes down.
-        let mut v4 = (2 * self.view().bit1(i) as usize + parity) as u8;
+        let mut v4 = (2 * table.bit1(i) as usize + parity) as u8;
         let mut steps = 0u32;
-        let bound = self.header.max_value as u32;
+        let bound = max_value as u32;
         while i != w.goal_index {
             if steps >= bound {
                 return Err(corrupt(format!(
@@ -99,11 +110,7 @@ impl LoadedTable {
             let mut batch = [Neighbour::default(); WALK_BATCH];
             let mut n = 0;
             // The first of the requested neighbours one lower, in the order requested.
-            let lower = |b: &[Neighbour]| {
-                b.iter()
-                    .find(|nb| self.view().bit1(nb.index) == want)
-                    .copied()
-            };
+            let lower = |b: &[Neighbour]| b.iter().find(|nb| table.bit1(nb.index) == want).copied();
             let mut next = None;
             'moves: for slot in 0..k {
                 let c = cur[slot];
@@ -113,9 +120,9 @@ impl LoadedTable {
                     targets &= targets - 1;
                     cur[slot] = d;
                     let o = occ ^ (1u64 << c) ^ (1u64 << d);
-                    let j = self.index(&cur[..k], o, c);
+                    let j = table.index(&cur[..k], o, c);
                     cur[slot] = c;
-                    self.prefetch(j);
+                    table.prefetch(j);
                     batch[n] = Neighbour {
                         index: j,
                         occ: o,
@@ -156,10 +163,10 @@ impl LoadedTable {
     }
 }
 
-/// How many neighbours [`LoadedTable::exact_value`]'s walk requests before it reads them.
+/// How many neighbours [`Walk::value`]'s walk requests before it reads them.
 const WALK_BATCH: usize = 16;
 
-/// One neighbour of a state on [`LoadedTable::exact_value`]'s walk: one pattern tile (the
+/// One neighbour of a state on [`Walk::value`]'s walk: one pattern tile (the
 /// one in `slot`) moved to `cell`, the new occupied set and the new state's index.
 #[derive(Clone, Copy, Debug, Default)]
 struct Neighbour {

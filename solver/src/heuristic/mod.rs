@@ -10,7 +10,7 @@
 //! The position the heuristics read, [`Position`] (at most [`MAX_CELLS`] cells, moves made in
 //! place) and its [`MoveTable`], are here too, for code that drives a heuristic itself.
 
-mod classes;
+mod class_heuristic;
 mod hamming;
 mod linear_conflict;
 mod manhattan;
@@ -18,7 +18,7 @@ pub mod pdb;
 mod walking_distance;
 
 pub use crate::position::{MoveTable, Position, MAX_CELLS};
-pub use classes::{ClassHeuristic, ClassParts, ClassPending, MAX_CLASSES};
+pub use class_heuristic::{ClassHeuristic, ClassParts, ClassPending, MAX_CLASSES};
 pub use hamming::Hamming;
 pub use linear_conflict::LinearConflict;
 pub use manhattan::Manhattan;

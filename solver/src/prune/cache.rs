@@ -21,12 +21,12 @@
 //! A file is trusted only after its length matches its header, its digest matches its bytes
 //! and every start and transition names a state of the machine: a damaged file is an error,
 //! never a wrong machine, and [`Pruner::load_or_build`] then builds the machine again and
-//! replaces the file. Files are written to a temporary file in the same folder and renamed.
+//! replaces the file. Files are written atomically: a killed writer leaves nothing behind.
 
 use super::{Pruner, Table, FORBIDDEN};
 use pdbformat::format::Digest;
 use pdbformat::Board;
-use std::io::{Read, Write};
+use std::io::Read;
 use std::path::{Path, PathBuf};
 
 /// The file's first eight bytes.
@@ -114,7 +114,12 @@ pub enum Origin {
 /// The cache directory machines are read from and written to: `$PDB_PRUNE_CACHE`, or none
 /// when it is `off` or empty, else the user cache directory.
 pub fn cache_dir() -> Option<PathBuf> {
-    match std::env::var_os(ENV_VAR) {
+    cache_dir_for(std::env::var_os(ENV_VAR))
+}
+
+/// The cache directory for `value`, the variable's value if it is set ([`cache_dir`]).
+pub fn cache_dir_for(value: Option<std::ffi::OsString>) -> Option<PathBuf> {
+    match value {
         Some(v) if v.is_empty() || v == "off" => None,
         Some(v) => Some(PathBuf::from(v)),
         None => crate::locate::cache_dir(),
@@ -212,29 +217,14 @@ pub fn encode(board: Board, p: &Pruner) -> Vec<u8> {
     out
 }
 
-/// Writes `p`'s cache file at `path`: a temporary file in the same folder, renamed into place
-/// (the folder is created when missing).
+/// Writes `p`'s cache file at `path` ([`pdbformat::format::write_atomically`]: a killed writer
+/// leaves nothing, and the file appears whole under its name; the folder is created when
+/// missing).
 pub fn write(path: &Path, board: Board, p: &Pruner) -> Result<(), CacheError> {
     let dir = path.parent().unwrap_or(Path::new("."));
     std::fs::create_dir_all(dir).map_err(|e| CacheError::io(dir, e))?;
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    // Unique per process and per call: two threads of one process may write the same machine.
-    static CALLS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-    let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let tmp = dir.join(format!(".{name}.{}.{call}.tmp", std::process::id()));
-    let result = (|| {
-        let mut f = std::fs::File::create(&tmp)?;
-        f.write_all(&encode(board, p))?;
-        f.sync_all()?;
-        std::fs::rename(&tmp, path)
-    })();
-    result.map_err(|e| {
-        let _ = std::fs::remove_file(&tmp);
-        CacheError::io(path, e)
-    })
+    pdbformat::format::write_atomically(path, &encode(board, p))
+        .map_err(|e| CacheError::io(path, e))
 }
 
 /// Little-endian integers at an offset of a checked slice.

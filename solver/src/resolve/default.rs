@@ -1,6 +1,7 @@
 //! The default database of a goal in a metric: the first fitting file of the search folders,
 //! or, where building is allowed and the board has a default in that metric, that database
-//! built once into the build folder (several processes wait for one build).
+//! built once into the build folder (several processes wait for one build). [`plan`] says
+//! which, without building; [`find_or_build`] does it.
 
 use super::names::searched;
 use super::{ResolveError, ResolveObserver};
@@ -18,30 +19,37 @@ pub(super) enum Source {
     Missing(String),
 }
 
+/// Where a goal's default database would come from, decided without building anything.
+pub(super) enum Planned {
+    /// This file fits.
+    Found(PathBuf),
+    /// None fits: the board's default would be built at this path.
+    Build(&'static StandardDb, PathBuf),
+    /// None fits and none would be built, for this reason (as [`Source::Missing`] words it).
+    Missing(String),
+}
+
 /// Where and how a default is looked for and built.
 pub(super) struct Defaults<'a> {
     /// The folders searched, in order.
     pub dirs: &'a [SearchDir],
     /// The board's default in the metric, if it has one.
     pub db: Option<&'static StandardDb>,
-    /// Where a missing default is built (`None`: [`locate::build_dir`]); unused without the
-    /// generator.
-    #[cfg_attr(not(feature = "build"), allow(dead_code))]
+    /// Where a missing default is built (`None`: [`locate::build_dir`]).
     pub build_dir: Option<PathBuf>,
     /// Whether a missing default is built.
     pub build: bool,
 }
 
-/// The file that serves `goal` in `metric` as its default database: found in the folders (the
+/// Where the default database of `goal` in `metric` would come from: found in the folders (the
 /// files passed over reported to `observer`; files of the other metric passed over in
-/// silence), else the default built when allowed (reporting to `observer`), else
-/// [`Source::Missing`] with the reason.
-pub(super) fn find_or_build(
+/// silence), else the default built when allowed, else missing, with the reason.
+pub(super) fn plan(
     goal: &Goal,
     metric: Metric,
     d: &Defaults<'_>,
     observer: &dyn ResolveObserver,
-) -> Result<Source, ResolveError> {
+) -> Result<Planned, ResolveError> {
     let dirs = d.dirs;
     let first = d.db.map(|db| db.file_name());
     let found = locate::find_preferring(dirs, goal, metric, first.as_deref());
@@ -49,7 +57,7 @@ pub(super) fn find_or_build(
         observer.skipped(path, why);
     }
     if let Some(path) = found.path {
-        return Ok(Source::Found(path));
+        return Ok(Planned::Found(path));
     }
     let corner = Symmetry::taking(goal.board(), 0, goal.blank_cell()).is_some();
     let why = match d.db {
@@ -58,24 +66,43 @@ pub(super) fn find_or_build(
             "and the default one is built only for goals with the blank in a corner"
         }
         Some(_) if !d.build => "and building it is turned off",
-        Some(db) => return build_default(goal, db, d, observer),
+        Some(_) if !cfg!(feature = "build") => "and this solver is built without the generator",
+        Some(db) => {
+            let dir = (d.build_dir.clone())
+                .or_else(locate::build_dir)
+                .ok_or(ResolveError::NoBuildFolder)?;
+            return Ok(Planned::Build(db, dir.join(db.file_name())));
+        }
     };
-    Ok(Source::Missing(format!("in {} {why}", searched(dirs))))
+    Ok(Planned::Missing(format!("in {} {why}", searched(dirs))))
 }
 
-/// Builds `db`, the default database of `goal`'s board, into the build folder.
+/// The file that serves `goal` in `metric` as its default database ([`plan`]), built when the
+/// plan says so (reporting to `observer`).
+pub(super) fn find_or_build(
+    goal: &Goal,
+    metric: Metric,
+    d: &Defaults<'_>,
+    observer: &dyn ResolveObserver,
+) -> Result<Source, ResolveError> {
+    Ok(match plan(goal, metric, d, observer)? {
+        Planned::Found(path) => Source::Found(path),
+        Planned::Missing(why) => Source::Missing(why),
+        Planned::Build(db, path) => build_default(goal, db, &path, d, observer)?,
+    })
+}
+
+/// Builds `db`, the default database of `goal`'s board, at `path`.
 #[cfg(feature = "build")]
 fn build_default(
     goal: &Goal,
     db: &StandardDb,
+    path: &std::path::Path,
     d: &Defaults<'_>,
     observer: &dyn ResolveObserver,
 ) -> Result<Source, ResolveError> {
-    let dir = (d.build_dir.clone())
-        .or_else(locate::build_dir)
-        .ok_or(ResolveError::NoBuildFolder)?;
+    let path = path.to_path_buf();
     let board = goal.board();
-    let path = dir.join(db.file_name());
     observer.building(board, &path, &searched(d.dirs));
     let start = std::time::Instant::now();
     let built = locate::build_default(db, &path, observer.build_observer(), &mut |lock| {
@@ -93,11 +120,12 @@ fn build_default(
     Ok(Source::Found(path))
 }
 
-/// Without the generator (the `build` feature) nothing is built: the default is missing.
+/// Without the generator (the `build` feature) nothing is built: [`plan`] never asks for it.
 #[cfg(not(feature = "build"))]
 fn build_default(
     _goal: &Goal,
     _db: &StandardDb,
+    _path: &std::path::Path,
     d: &Defaults<'_>,
     _observer: &dyn ResolveObserver,
 ) -> Result<Source, ResolveError> {

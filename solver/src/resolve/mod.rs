@@ -10,9 +10,11 @@ mod error;
 mod names;
 mod observer;
 mod opened;
+mod plan;
 
 pub use error::ResolveError;
 pub use observer::{Quiet, ResolveObserver};
+pub use plan::{DefaultPlan, DefaultSource, ServedDefault};
 
 use crate::heuristic::MAX_CELLS;
 use crate::locate::SearchDir;

@@ -1,17 +1,16 @@
 //! The algorithms as a caller chooses them: [`AlgorithmName`], the name alone (parsed and
 //! printed), and [`Algorithm`], the name with the settings that algorithm takes
 //! ([`Ida`], [`Hybrid`], [`ParallelIda`], [`Dfs`], [`Weighted`]; `bfs`, `astar` and
-//! `strategic` take none).
+//! `strategic` take none). The settings live here, beside the choice; each algorithm's file
+//! holds its search.
 
-use super::dfs::Dfs;
-use super::hybrid::Hybrid;
-use super::ida::Ida;
-use super::parallel_ida::ParallelIda;
-use super::weighted::Weighted;
+use super::threads::{check_threads, cores};
+use crate::checkpoint::SearchState;
 use crate::prune::Pruning;
+use std::time::Duration;
 
-/// The most threads a search may ask for.
-pub const MAX_THREADS: usize = 4096;
+#[cfg(doc)]
+use super::Search;
 
 /// The search algorithms by name, as written on the command line and in reports.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -196,9 +195,88 @@ impl Algorithm {
     }
 }
 
-/// The cores this process may use (1 when unknown).
-pub(crate) fn cores() -> usize {
-    std::thread::available_parallelism().map_or(1, |n| n.get())
+/// The settings of IDA* (`ida`, the default algorithm).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Ida {
+    /// The duplicate-move pruning machine.
+    pub pruning: Pruning,
+    /// Also report a checkpoint this often while searching (to [`Search::observer`]). Makes
+    /// the search [`Ida::resumable`].
+    pub checkpoint_every: Option<Duration>,
+    /// Start from this saved search state instead of the start's estimate. Makes the search
+    /// [`Ida::resumable`].
+    pub resume: Option<SearchState>,
+    /// Make the search resumable: with an observer, report a checkpoint when a limit or the
+    /// interrupt stops it within an iteration, and visit every node's children in the move
+    /// table's fixed order, which a checkpoint's path can be replayed in. Otherwise the order of
+    /// children near the start is learned from the earlier iterations
+    /// (`search/history.rs`), which meets the goal sooner in the last iteration but cannot be
+    /// replayed from a checkpoint, and no checkpoint is reported. Implied by
+    /// [`Ida::checkpoint_every`] and [`Ida::resume`].
+    pub resumable: bool,
+}
+
+impl Ida {
+    /// Whether the search can be stopped and resumed from a checkpoint (see
+    /// [`Ida::resumable`]).
+    pub fn is_resumable(&self) -> bool {
+        self.resumable || self.checkpoint_every.is_some() || self.resume.is_some()
+    }
+}
+
+/// The settings of A*+IDA* (`hybrid`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Hybrid {
+    /// How many positions A* may store before IDA* takes over from its frontier (`None`:
+    /// 1,000,000, or fewer when the memory limit would not hold them).
+    pub budget: Option<u64>,
+    /// Threads of the IDA* phase (0: one per core).
+    pub threads: usize,
+    /// The duplicate-move pruning machine of the IDA* phase.
+    pub pruning: Pruning,
+}
+
+/// The settings of parallel IDA* (`parallel-ida`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ParallelIda {
+    /// Worker threads (0: one per core).
+    pub threads: usize,
+    /// The duplicate-move pruning machine.
+    pub pruning: Pruning,
+}
+
+/// The settings of depth-limited depth-first search (`dfs`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Dfs {
+    /// The depth limit (`None`: start at twice the start's estimate and double it until a
+    /// solution is found).
+    pub depth_limit: Option<u32>,
+}
+
+/// The settings of weighted A* (`weighted`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Weighted {
+    /// The weight `w` of `f = g + w·h` (at least 1); infinity for greedy best-first search
+    /// (`f = h`).
+    pub weight: f64,
+}
+
+impl Default for Weighted {
+    /// `w = 2`.
+    fn default() -> Weighted {
+        Weighted { weight: 2.0 }
+    }
+}
+
+impl Weighted {
+    /// The weight as people write it: `w = 2`, `w = 1.5`, `greedy (w = inf)`.
+    pub fn describe(&self) -> String {
+        if self.weight.is_infinite() {
+            "greedy (w = inf)".to_string()
+        } else {
+            format!("w = {}", self.weight)
+        }
+    }
 }
 
 /// `From<Settings> for Algorithm`, for each algorithm whose variant holds its settings.
@@ -222,14 +300,6 @@ pub(crate) fn check_weight(w: f64) -> Result<(), String> {
         return Err(format!(
             "the weight must be at least 1 (or inf for greedy search), not {w}"
         ));
-    }
-    Ok(())
-}
-
-/// Whether `n` threads may be started ([`MAX_THREADS`] at most; 0 is one per core).
-pub(crate) fn check_threads(n: usize) -> Result<(), String> {
-    if n > MAX_THREADS {
-        return Err(format!("{n} threads is too many (at most {MAX_THREADS})"));
     }
     Ok(())
 }

@@ -172,7 +172,7 @@ impl<'a, H: Heuristic, K: Packed, Q: OpenList<K>> Engine<'a, H, K, Q> {
             expanded: 0,
             peak: 0,
             stored_peak: 0,
-            clock: Clock::of(search),
+            clock: search.clock(),
             max_memory: search.limits.memory_limit(),
             initial_h,
             start_parts,

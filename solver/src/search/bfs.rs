@@ -10,7 +10,7 @@
 //! limit on the way.
 
 use super::astar::with_key;
-use super::{goal_array, Clock, Outcome, Search, Stats, Stop};
+use super::{goal_array, Outcome, Search, Stats, Stop};
 use crate::key::{map_bytes, map_bytes_next, Layout, Packed, PosMap};
 use crate::position::{MoveTable, Position, NO_CELL};
 use pdbformat::units::{approx_bytes, approx_count};
@@ -56,7 +56,7 @@ pub(crate) fn search(goal: &Goal, start: &Position, search: &Search) -> Outcome 
 }
 
 fn run<K: Packed>(goal: &Goal, start: &Position, search: &Search) -> Outcome {
-    let clock = Clock::of(search);
+    let clock = search.clock();
     let max_memory = search.limits.memory_limit();
     let board = goal.board();
     let layout = Layout::new(board.cells());

@@ -9,18 +9,10 @@
 //! report that no solution exists within the limit. Solutions are usually far longer than
 //! optimal: depth-first search takes the first path it finds, not the shortest.
 
-use super::{goal_array, Clock, Outcome, Search, Stats, Stop};
+use super::{goal_array, Clock, Dfs, Outcome, Search, Stats, Stop};
 use crate::heuristic::Heuristic;
 use crate::position::{MoveTable, Position, MAX_CELLS, NO_CELL};
 use pdbformat::Goal;
-
-/// The settings of depth-limited depth-first search (`dfs`).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Dfs {
-    /// The depth limit (`None`: start at twice the start's estimate and double it until a
-    /// solution is found).
-    pub depth_limit: Option<u32>,
-}
 
 /// Runs depth-limited DFS from `start` to `goal` with `h`.
 ///
@@ -33,7 +25,7 @@ pub(crate) fn search<H: Heuristic>(
     settings: &Dfs,
     search: &Search,
 ) -> Outcome {
-    let clock = Clock::of(search);
+    let clock = search.clock();
     let moves = MoveTable::new(goal.board());
     let goal_tiles = goal_array(goal);
     let parts = h.init(&start.tiles);

@@ -53,27 +53,14 @@ use super::history::History;
 use super::parallel_ida::{first_task, iterate, thread_count, Progress, Setting};
 use super::root_order::RootScores;
 use super::steal::Task;
-use super::{goal_array, Outcome, Search};
+use super::{goal_array, Hybrid, Outcome, Search};
 use crate::heuristic::Heuristic;
 use crate::key::{Layout, Packed};
 use crate::position::{MoveTable, Position, MAX_CELLS};
-use crate::prune::Pruning;
 use pdbformat::Goal;
 
 /// The default A* budget, in stored positions.
 pub(crate) const DEFAULT_NODES: u64 = 1_000_000;
-
-/// The settings of A*+IDA* (`hybrid`).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Hybrid {
-    /// How many positions A* may store before IDA* takes over from its frontier (`None`:
-    /// 1,000,000, or fewer when the memory limit would not hold them).
-    pub budget: Option<u64>,
-    /// Threads of the IDA* phase (0: one per core).
-    pub threads: usize,
-    /// The duplicate-move pruning machine of the IDA* phase.
-    pub pruning: Pruning,
-}
 
 /// Runs A*+IDA* from `start` to `goal` with `h`.
 ///

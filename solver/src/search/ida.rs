@@ -30,46 +30,12 @@
 use super::bounded::{Budget, Cursor, Local, Probe};
 use super::history::History;
 use super::observer::{Event, Tracker};
-use super::{goal_array, Clock, Outcome, Search, Stats, Stop};
-use crate::checkpoint::SearchState;
+use super::{goal_array, Clock, Ida, Outcome, Search, Stats, Stop};
+use crate::checkpoint::{SearchState, CUT_DEPTH};
 use crate::heuristic::Heuristic;
 use crate::position::{MoveTable, Position, NO_CELL};
-use crate::prune::Pruning;
 use pdbformat::Goal;
-use std::time::{Duration, Instant};
-
-/// The depth down to which a checkpoint records the path: deep enough that the unfinished
-/// subtree redone after a pause or a resume is a tiny part of an iteration.
-pub const CUT_DEPTH: usize = 20;
-
-/// The settings of IDA* (`ida`, the default algorithm).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Ida {
-    /// The duplicate-move pruning machine.
-    pub pruning: Pruning,
-    /// Also report a checkpoint this often while searching (to [`Search::observer`]). Makes
-    /// the search [`Ida::resumable`].
-    pub checkpoint_every: Option<Duration>,
-    /// Start from this saved search state instead of the start's estimate. Makes the search
-    /// [`Ida::resumable`].
-    pub resume: Option<SearchState>,
-    /// Make the search resumable: with an observer, report a checkpoint when a limit or the
-    /// interrupt stops it within an iteration, and visit every node's children in the move
-    /// table's fixed order, which a checkpoint's path can be replayed in. Otherwise the order of
-    /// children near the start is learned from the earlier iterations
-    /// (`search/history.rs`), which meets the goal sooner in the last iteration but cannot be
-    /// replayed from a checkpoint, and no checkpoint is reported. Implied by
-    /// [`Ida::checkpoint_every`] and [`Ida::resume`].
-    pub resumable: bool,
-}
-
-impl Ida {
-    /// Whether the search can be stopped and resumed from a checkpoint (see
-    /// [`Ida::resumable`]).
-    pub fn is_resumable(&self) -> bool {
-        self.resumable || self.checkpoint_every.is_some() || self.resume.is_some()
-    }
-}
+use std::time::Instant;
 
 /// Runs IDA* from `start` to `goal` with the heuristic `h` (prepared for `goal`), with
 /// `settings`, within the limits of `search`. The caller checks solvability and the board's
@@ -81,7 +47,7 @@ pub(crate) fn search<H: Heuristic>(
     settings: &Ida,
     search: &Search,
 ) -> Outcome {
-    let clock = Clock::of(search);
+    let clock = search.clock();
     let board = goal.board();
     let moves = MoveTable::for_goal(goal);
     let goal_tiles = goal_array(goal);

@@ -1,7 +1,7 @@
 //! What stops a search early: [`Limits`] (nodes, time, memory) as a caller sets them, and
 //! the [`Clock`] that every search checks them (and the interrupt flag) with.
 
-use super::{Search, Stop};
+use super::Stop;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -53,11 +53,11 @@ impl Clock {
         }
     }
 
-    /// The clock of `search`: its limits and its interrupt flag, started now.
-    pub(crate) fn of(search: &Search) -> Clock {
+    /// The clock of `limits` that also stops at the `interrupt` flag, started now.
+    pub(crate) fn with_interrupt(limits: &Limits, interrupt: Option<Arc<AtomicBool>>) -> Clock {
         Clock {
-            interrupt: search.interrupt.clone(),
-            ..Clock::new(&search.limits)
+            interrupt,
+            ..Clock::new(limits)
         }
     }
 

@@ -51,26 +51,25 @@ mod outcome;
 mod parallel_ida;
 mod root_order;
 mod runner;
+mod settings;
 mod solution;
 mod steal;
 mod strategic;
+mod threads;
 mod weighted;
 
-pub(crate) use algorithm::{check_threads, check_weight};
-pub use algorithm::{Algorithm, AlgorithmName, MAX_THREADS};
-pub use dfs::Dfs;
-pub use hybrid::Hybrid;
-pub use ida::Ida;
-pub(crate) use ida::CUT_DEPTH;
+pub(crate) use algorithm::check_weight;
+pub use algorithm::{Algorithm, AlgorithmName, Dfs, Hybrid, Ida, ParallelIda, Weighted};
 pub(crate) use limits::Clock;
 pub use limits::Limits;
-pub use observer::{Event, Iteration, Observer};
+pub use observer::{keep_latest, Event, Iteration, Observer};
 pub(crate) use outcome::{per_second, Outcome};
 pub use outcome::{Stats, Stop};
-pub use parallel_ida::ParallelIda;
-pub use runner::{solve, Search};
+pub use runner::solve;
+pub use settings::Search;
 pub use solution::{mtm_length, replay, Solution, SolveError};
-pub use weighted::Weighted;
+pub(crate) use threads::check_threads;
+pub use threads::MAX_THREADS;
 
 use crate::heuristic::Heuristic;
 

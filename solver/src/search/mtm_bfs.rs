@@ -8,7 +8,7 @@
 //! same positions.
 
 use super::astar::with_key;
-use super::{goal_array, Clock, Outcome, Search, Stats, Stop};
+use super::{goal_array, Outcome, Search, Stats, Stop};
 use crate::key::{map_bytes_next, Layout, Packed, PosMap};
 use crate::position::{Position, MAX_CELLS, NO_CELL};
 use pdbformat::{Direction, Goal};
@@ -22,7 +22,7 @@ pub(crate) fn search(goal: &Goal, start: &Position, search: &Search) -> Outcome 
 }
 
 fn run<K: Packed>(goal: &Goal, start: &Position, search: &Search) -> Outcome {
-    let clock = Clock::of(search);
+    let clock = search.clock();
     let max_memory = search.limits.memory_limit();
     let board = goal.board();
     let w = board.width();

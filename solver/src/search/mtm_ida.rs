@@ -22,10 +22,10 @@
 //! stop ([`Heuristic::steps_after_early_stop`]), being the base of the next one.
 //!
 //! The serial search is [`search`]; `parallel-ida` in MTM runs the same probe on threads
-//! (`search/mtm_parallel.rs`).
+//! (`search/mtm_parallel.rs`); `runner.rs` chooses between them.
 
 use super::bounded::{Budget, Local};
-use super::{goal_array, Algorithm, AlgorithmName, Clock, Outcome, Search, Stats, Stop};
+use super::{goal_array, AlgorithmName, Clock, Outcome, Search, Stats, Stop};
 use crate::heuristic::{Heuristic, HeuristicChoice};
 use crate::position::{Position, MAX_CELLS};
 use pdbformat::{Board, Direction, Goal, Metric};
@@ -47,33 +47,6 @@ pub(crate) fn check(algorithm: AlgorithmName, choice: &HeuristicChoice) -> Resul
         ));
     }
     Ok(())
-}
-
-/// Runs the MTM form of `search`'s algorithm (`ida` or `parallel-ida`) with `h`.
-pub(crate) fn run<H: Heuristic + Sync>(
-    h: &H,
-    goal: &Goal,
-    start: &Position,
-    search: &Search,
-) -> Result<Outcome, String> {
-    match &search.algorithm {
-        Algorithm::Ida(settings) => {
-            if settings.is_resumable() {
-                return Err(
-                    "checkpoints and resuming are single-tile-metric features of ida".into(),
-                );
-            }
-            Ok(self::search(h, goal, start, search))
-        }
-        Algorithm::ParallelIda(settings) => Ok(super::mtm_parallel::search(
-            h,
-            goal,
-            start,
-            settings.threads,
-            search,
-        )),
-        other => Err(format!("{} has no multi-tile-metric form", other.name())),
-    }
 }
 
 /// The cells along each line from each cell: `ray(c, d)` lists the cells the blank crosses
@@ -122,7 +95,7 @@ fn axis(d: usize) -> u8 {
 pub(crate) const NO_AXIS: u8 = 2;
 
 /// One cost-bounded depth-first search in MTM, run from any node under a budget.
-pub(crate) struct Probe<'a, H: Heuristic, B: Budget> {
+pub(crate) struct MtmProbe<'a, H: Heuristic, B: Budget> {
     h: &'a H,
     rays: &'a Rays,
     goal: [u8; MAX_CELLS],
@@ -159,10 +132,10 @@ pub(crate) struct Node {
     pub(crate) path: Vec<u8>,
 }
 
-impl<'a, H: Heuristic, B: Budget> Probe<'a, H, B> {
+impl<'a, H: Heuristic, B: Budget> MtmProbe<'a, H, B> {
     /// A probe towards `goal` on `rays` with `h`, at the node `node`.
     pub(crate) fn new(h: &'a H, rays: &'a Rays, goal: &Goal, budget: B, node: &Node) -> Self {
-        Probe {
+        MtmProbe {
             h,
             rays,
             goal: goal_array(goal),
@@ -309,10 +282,10 @@ pub(crate) fn search<H: Heuristic>(
     start: &Position,
     search: &Search,
 ) -> Outcome {
-    let clock = Clock::of(search);
+    let clock = search.clock();
     let rays = Rays::new(goal.board());
     let node = root(start);
-    let mut probe = Probe::new(h, &rays, goal, Local::new(clock.clone(), 0), &node);
+    let mut probe = MtmProbe::new(h, &rays, goal, Local::new(clock.clone(), 0), &node);
     let h0 = probe.place(&node);
     let mut bound = h0;
     let mut iterations = 1u32;

@@ -10,9 +10,9 @@
 //! bound that any thread saw.
 
 use super::bounded::{Budget, Local, Shared};
-use super::mtm_ida::{outcome, root, Node, Probe, Rays, NO_AXIS};
+use super::mtm_ida::{outcome, root, MtmProbe, Node, Rays, NO_AXIS};
 use super::parallel_ida::thread_count;
-use super::{Clock, Outcome, Search};
+use super::{Outcome, Search};
 use crate::heuristic::Heuristic;
 use crate::position::Position;
 use pdbformat::Goal;
@@ -31,11 +31,11 @@ pub(crate) fn search<H: Heuristic + Sync>(
     threads: usize,
     search: &Search,
 ) -> Outcome {
-    let clock = Clock::of(search);
+    let clock = search.clock();
     let threads = thread_count(threads);
     let rays = Rays::new(goal.board());
     let start_node = root(start);
-    let mut splitter = Probe::new(h, &rays, goal, Local::new(clock.clone(), 0), &start_node);
+    let mut splitter = MtmProbe::new(h, &rays, goal, Local::new(clock.clone(), 0), &start_node);
     let h0 = splitter.place(&start_node);
     let (mut bound, mut iterations) = (h0, 1u32);
     let mut per_thread = vec![0u64; threads];
@@ -126,7 +126,7 @@ fn work<H: Heuristic>(
     let Some(first) = tasks.first() else {
         return (0, 0, u32::MAX);
     };
-    let mut probe = Probe::new(h, rays, goal, shared.budget(), first);
+    let mut probe = MtmProbe::new(h, rays, goal, shared.budget(), first);
     loop {
         let i = next.fetch_add(1, Relaxed);
         if i >= tasks.len() || shared.abort.load(Relaxed) {

@@ -111,6 +111,22 @@ impl Tracker {
     }
 }
 
+/// An observer that keeps the latest checkpoint in `slot` (for callers that write it
+/// themselves), passing every event on to `then` as well.
+pub fn keep_latest(
+    slot: std::sync::Arc<std::sync::Mutex<Option<SearchState>>>,
+    then: Option<Observer>,
+) -> Observer {
+    Observer::new(move |e| {
+        if let Event::Checkpoint(s) = e {
+            *slot.lock().unwrap_or_else(|p| p.into_inner()) = Some(s.clone());
+        }
+        if let Some(t) = &then {
+            t.tell(e);
+        }
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -29,31 +29,21 @@ use super::history::History;
 use super::observer::{Event, Observer, Tracker};
 use super::root_order::RootScores;
 use super::steal::{Giver, Pool, Stealer, Task};
-use super::{goal_array, Clock, Outcome, Search, Stats, Stop};
+use super::{goal_array, Clock, Outcome, ParallelIda, Search, Stats, Stop};
 use crate::heuristic::Heuristic;
 use crate::position::{MoveTable, Position, MAX_CELLS, NO_CELL};
 use crate::prune::Pruner;
-use crate::prune::Pruning;
 use pdbformat::Goal;
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
 use std::sync::Mutex;
-
-/// The settings of parallel IDA* (`parallel-ida`).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct ParallelIda {
-    /// Worker threads (0: one per core).
-    pub threads: usize,
-    /// The duplicate-move pruning machine.
-    pub pruning: Pruning,
-}
 
 /// The threads that a `threads` setting asks for (0: one per core).
 pub(crate) fn thread_count(threads: usize) -> usize {
     if threads > 0 {
         threads
     } else {
-        super::algorithm::cores().min(super::algorithm::MAX_THREADS)
+        super::threads::cores().min(super::threads::MAX_THREADS)
     }
 }
 
@@ -71,7 +61,7 @@ pub(crate) fn search<H>(
 where
     H: Heuristic + Sync,
 {
-    let clock = Clock::of(search);
+    let clock = search.clock();
     let threads = thread_count(settings.threads);
     let board = goal.board();
     let moves = MoveTable::for_goal(goal);

@@ -1,11 +1,11 @@
-//! The one entry point of every algorithm, [`solve`], and what it runs, [`Search`]: checks
-//! the puzzle and the settings, prepares the heuristic (the one dispatch over heuristics),
-//! runs the search, and replays the solution on the puzzle before returning it.
+//! The one entry point of every algorithm, [`solve`]: checks the puzzle and the settings of
+//! the [`Search`], prepares the heuristic (the one dispatch over heuristics), runs the search,
+//! and replays the solution on the puzzle before returning it.
 
-use super::observer::Observer;
 use super::solution::finish_moves;
-use super::{astar, bfs, dfs, hybrid, ida, mtm_bfs, mtm_ida, parallel_ida, strategic, weighted};
-use super::{Algorithm, AlgorithmName, Clock, Limits, Outcome, Solution, SolveError, Stats};
+use super::{astar, bfs, dfs, hybrid, ida, mtm_bfs, mtm_ida, mtm_parallel, parallel_ida};
+use super::{strategic, weighted};
+use super::{Algorithm, AlgorithmName, Outcome, Search, Solution, SolveError, Stats};
 use crate::db::DbError;
 use crate::heuristic::{
     single_class_database, ClassHeuristic, Hamming, Heuristic, HeuristicChoice, LinearConflict,
@@ -13,70 +13,6 @@ use crate::heuristic::{
 };
 use crate::position::{direction_between, Position, MAX_CELLS};
 use pdbformat::{Goal, Metric, Puzzle};
-use std::sync::atomic::AtomicBool;
-use std::sync::Arc;
-
-/// One search as [`solve`] runs it: the algorithm with its settings, the limits, and the
-/// hooks a caller may attach (an interrupt flag, a progress observer, whether to wait for the
-/// databases' digest checks).
-///
-/// ```
-/// use pdbsolver::{AlgorithmName, Limits, Search, Weighted};
-///
-/// let plain = Search::new(AlgorithmName::AStar);
-/// assert_eq!(plain.algorithm.name(), AlgorithmName::AStar);
-/// let greedy = Search {
-///     limits: Limits { max_nodes: Some(1_000_000), ..Limits::default() },
-///     ..Search::new(Weighted { weight: f64::INFINITY })
-/// };
-/// assert!(greedy.wait_verified);
-/// ```
-#[derive(Clone, Debug)]
-pub struct Search {
-    /// The algorithm and its settings.
-    pub algorithm: Algorithm,
-    /// The metric moves are counted in (the single-tile one by default). The multi-tile
-    /// metric is searched by `ida`, `parallel-ida` (their own loops, `search/mtm_ida.rs`,
-    /// which ignore the duplicate-move machine) and `bfs`, with a heuristic admissible in it
-    /// ([`HeuristicChoice::admissible_in`]); the other algorithms refuse it.
-    pub metric: Metric,
-    /// Node, time and memory limits (nodes as counted in the module documentation).
-    pub limits: Limits,
-    /// Set from outside (e.g. by a Ctrl-C handler) to stop the search cleanly with
-    /// [`super::Stop::Interrupted`]; read with the time, every 1,024 nodes. Every algorithm
-    /// honours it.
-    pub interrupt: Option<Arc<AtomicBool>>,
-    /// Told of each finished IDA* iteration and of each checkpoint
-    /// ([`super::observer::Event`]); only `ida` reports.
-    pub observer: Option<Observer>,
-    /// Wait for the databases' background digest checks before returning (see
-    /// [`crate::OpenOptions::verify_in_background`]). A caller that solves many puzzles may
-    /// turn it off and call [`crate::HeuristicChoice::wait_verified`] itself before it presents
-    /// any result as final.
-    pub wait_verified: bool,
-}
-
-impl Search {
-    /// A search with `algorithm` (a name for its default settings, or its settings), no
-    /// limits and no hooks, waiting for the databases' digest checks.
-    pub fn new(algorithm: impl Into<Algorithm>) -> Search {
-        Search {
-            algorithm: algorithm.into(),
-            metric: Metric::Stm,
-            limits: Limits::default(),
-            interrupt: None,
-            observer: None,
-            wait_verified: true,
-        }
-    }
-}
-
-impl Default for Search {
-    /// IDA* with its default settings ([`Search::new`]).
-    fn default() -> Search {
-        Search::new(Algorithm::default())
-    }
-}
 
 /// Runs `search` with the heuristic `choice` (ignored by `bfs` and `strategic`) on `puzzle`
 /// for `goal`, and returns the replayed solution.
@@ -132,7 +68,7 @@ fn solve_unverified(
     }
     if algorithm == AlgorithmName::Strategic {
         let t0 = std::time::Instant::now();
-        let moves = match strategic::solve_within(puzzle, goal, &Clock::of(search)) {
+        let moves = match strategic::solve_within(puzzle, goal, &search.clock()) {
             Ok(moves) => moves,
             Err(strategic::Halt::Failed(why)) => return Err(SolveError::Failed(why)),
             Err(strategic::Halt::Stopped(stop)) => {
@@ -199,7 +135,7 @@ fn solve_unverified(
             ..
         } => Err(SolveError::Stopped { stop, stats }),
         Outcome { stats, .. } => match &search.algorithm {
-            Algorithm::Dfs(dfs::Dfs {
+            Algorithm::Dfs(super::Dfs {
                 depth_limit: Some(limit),
             }) => Err(SolveError::NotFound {
                 limit: *limit,
@@ -223,7 +159,20 @@ impl Task<'_> {
     fn go<H: Heuristic + Sync>(&self, h: &H) -> Result<Outcome, String> {
         let (goal, start, search) = (self.goal, self.start, self.search);
         if search.metric == Metric::Mtm {
-            return mtm_ida::run(h, goal, start, search);
+            return match &search.algorithm {
+                Algorithm::Ida(settings) if settings.is_resumable() => {
+                    Err("checkpoints and resuming are single-tile-metric features of ida".into())
+                }
+                Algorithm::Ida(_) => Ok(mtm_ida::search(h, goal, start, search)),
+                Algorithm::ParallelIda(settings) => Ok(mtm_parallel::search(
+                    h,
+                    goal,
+                    start,
+                    settings.threads,
+                    search,
+                )),
+                other => Err(format!("{} has no multi-tile-metric form", other.name())),
+            };
         }
         Ok(match &search.algorithm {
             Algorithm::Ida(settings) => {

@@ -9,7 +9,7 @@
 
 use super::astar::{finish, with_key, Engine, Priority};
 use super::bucket_queue::HeapQueue;
-use super::{Outcome, Search};
+use super::{Outcome, Search, Weighted};
 use crate::heuristic::Heuristic;
 use crate::position::Position;
 use pdbformat::Goal;
@@ -20,32 +20,6 @@ fn priority(w: f64) -> Priority {
         Priority::Greedy
     } else {
         Priority::Weighted((w * 1024.0).round() as u64)
-    }
-}
-
-/// The settings of weighted A* (`weighted`).
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Weighted {
-    /// The weight `w` of `f = g + w·h` (at least 1); infinity for greedy best-first search
-    /// (`f = h`).
-    pub weight: f64,
-}
-
-impl Default for Weighted {
-    /// `w = 2`.
-    fn default() -> Weighted {
-        Weighted { weight: 2.0 }
-    }
-}
-
-impl Weighted {
-    /// The weight as people write it: `w = 2`, `w = 1.5`, `greedy (w = inf)`.
-    pub fn describe(&self) -> String {
-        if self.weight.is_infinite() {
-            "greedy (w = inf)".to_string()
-        } else {
-            format!("w = {}", self.weight)
-        }
     }
 }
 

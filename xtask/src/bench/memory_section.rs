@@ -28,7 +28,7 @@ fn page_name(pages: Pages) -> &'static str {
 
 /// What one buffer measured.
 #[derive(Clone, Debug)]
-pub struct Probe {
+pub struct LookupCost {
     /// The buffer's size in bytes (a power of two).
     pub bytes: usize,
     /// The pages asked for.
@@ -56,7 +56,7 @@ const ROUNDS: u64 = 3;
 /// Measures a buffer of `bytes` (a power of two) with `pages`: `dependent` lookups one after
 /// the other, then `independent` lookups at addresses drawn in advance, `ROUNDS` times each
 /// (the medians are kept).
-pub fn probe(bytes: usize, pages: Pages, dependent: u64, independent: u64) -> Result<Probe> {
+pub fn probe(bytes: usize, pages: Pages, dependent: u64, independent: u64) -> Result<LookupCost> {
     anyhow::ensure!(
         bytes.is_power_of_two(),
         "the buffer size must be a power of two"
@@ -95,7 +95,7 @@ pub fn probe(bytes: usize, pages: Pages, dependent: u64, independent: u64) -> Re
         ind.push(start.elapsed().as_secs_f64() * 1e9 / independent.max(1) as f64);
     }
     let (dependent_ns, independent_ns) = (median_f64(&dep), median_f64(&ind));
-    Ok(Probe {
+    Ok(LookupCost {
         bytes,
         pages,
         huge_bytes,
@@ -152,7 +152,7 @@ pub fn section(machine: &str, available: Option<u64>) -> Result<String> {
 }
 
 /// The section's Markdown: the machine line, then one row per probe.
-pub fn table(machine: &str, rows: &[Probe]) -> String {
+pub fn table(machine: &str, rows: &[LookupCost]) -> String {
     let mut t = format!(
         "{machine}\n\n| buffer | pages asked | backed by 2 MiB pages | dependent lookup (ns) | \
          independent lookups (ns each) |\n|---|---|---:|---:|---:|\n"
@@ -211,7 +211,7 @@ VmFlags: rd wr mr mw me ac sd hg
 
     #[test]
     fn the_table_has_a_row_per_probe() {
-        let rows = [Probe {
+        let rows = [LookupCost {
             bytes: 256 << 20,
             pages: Pages::Huge,
             huge_bytes: Some(250 << 20),

@@ -1,4 +1,5 @@
-//! `cargo xtask bench`: generator and solver benchmarks, written into `BENCHMARKS.md`.
+//! `cargo xtask bench`: generator, solver and memory benchmarks, each written into a file of
+//! the figures folder (`docs/figures/`, [`figures`]) that `BENCHMARKS.md` links.
 //!
 //! The release binaries of `pdbgen` and `solver` are built first and run as child processes,
 //! so each figure has its own process: wall-clock seconds and peak resident memory (through
@@ -7,19 +8,18 @@
 //! each build, entries per second and peak resident bytes per entry; the solver section
 //! runs `solver bench` on Korf's 100 instances with each 4×4 database; the memory section
 //! ([`memory_section`]) times random lookups in table-sized buffers. Each section's table is
-//! rewritten between its marker comments (`<!-- bench:generator:start -->` … `:end -->`), with
-//! the machine it ran on; the prose around the markers is left alone.
+//! written, with the machine it ran on, as a whole file of its own: `generator.md`,
+//! `solver.md`, `memory.md`.
 
+pub mod figures;
 mod generator_section;
 mod host;
-mod markers;
 mod measure;
 pub mod memory_section;
 pub mod pdbsearch;
 mod solver_section;
 
 pub use host::{load_average, machine_line, utc_date};
-pub use markers::replace_section;
 pub use measure::{measure, Measured};
 pub use solver_section::{parse_solver_output, SolverFigures};
 
@@ -46,37 +46,22 @@ pub struct BenchOptions {
     pub first: Option<usize>,
     /// Generator threads (all cores when `None`).
     pub threads: Option<usize>,
-    /// The file whose tables are rewritten.
-    pub output: PathBuf,
+    /// The figures folder the sections are written into ([`figures::default_dir`]).
+    pub figures: PathBuf,
     /// Where the solver section finds databases when the generator section did not run.
     pub artifacts: PathBuf,
     /// The benchmark instances.
     pub instances: PathBuf,
 }
 
-const NEW_DOC: &str = "\
-# Benchmarks
-
-The tables below are written by `cargo xtask bench` (`--quick` leaves out the 7-8 databases);
-do not edit them by hand: change the prose around them, rerun the command, and commit the
-result. Each section says the machine and commit it was measured on.
-";
-
 /// Paths of the release binaries of `pdbgen` and `solver`.
-fn binaries(root: &Path) -> (PathBuf, PathBuf) {
-    let target = std::env::var_os("CARGO_TARGET_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| root.join("target"));
-    let target = if target.is_absolute() {
-        target
-    } else {
-        root.join(target)
-    };
+fn binaries(root: &Path) -> Result<(PathBuf, PathBuf)> {
+    let release = crate::target_dir(root)?.join("release");
     let exe = std::env::consts::EXE_SUFFIX;
-    (
-        target.join("release").join(format!("pdbgen{exe}")),
-        target.join("release").join(format!("solver{exe}")),
-    )
+    Ok((
+        release.join(format!("pdbgen{exe}")),
+        release.join(format!("solver{exe}")),
+    ))
 }
 
 /// Builds the release binaries of the command-line crate and returns the paths of `pdbgen`
@@ -84,7 +69,7 @@ fn binaries(root: &Path) -> (PathBuf, PathBuf) {
 fn build_release(root: &Path) -> Result<(PathBuf, PathBuf)> {
     let cmd = ["build", "--release", "-p", "pdbtiles"];
     println!("$ cargo {}", cmd.join(" "));
-    let status = Command::new(crate::ci::cargo())
+    let status = Command::new(crate::cargo())
         .args(cmd)
         .current_dir(root)
         .status()
@@ -92,7 +77,7 @@ fn build_release(root: &Path) -> Result<(PathBuf, PathBuf)> {
     if !status.success() {
         bail!("building the release binaries failed ({status})");
     }
-    Ok(binaries(root))
+    binaries(root)
 }
 
 /// Runs `cargo xtask vs-pdbsearch` in the workspace `root`: builds the release solver, pairs
@@ -117,21 +102,24 @@ pub fn run(root: &Path, names: &[String], opts: &BenchOptions) -> Result<bool> {
     if !opts.generator && !opts.solver && !opts.memory {
         bail!("nothing to do: every section is switched off");
     }
-    let mut doc = match std::fs::read_to_string(&opts.output) {
-        Ok(t) => t,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => NEW_DOC.to_string(),
-        Err(e) => return Err(e).with_context(|| format!("cannot read {}", opts.output.display())),
+    let write = |name: &str, title: &str, flag: &str, table: &str| -> Result<()> {
+        let command = format!("cargo xtask bench {flag}");
+        let path = figures::write(&opts.figures, name, title, command.trim_end(), table)?;
+        println!("wrote {}", path.display());
+        Ok(())
     };
     if opts.memory {
         let machine = machine_line(root, load_average().as_deref());
         let table = memory_section::section(&machine, pdbformat::system::available_memory())?;
         println!("\n{table}");
-        doc = replace_section(&doc, "memory", "Memory: one random table lookup", &table)?;
-        std::fs::write(&opts.output, &doc)
-            .with_context(|| format!("cannot write {}", opts.output.display()))?;
+        write(
+            "memory",
+            "Memory: one random table lookup",
+            "--memory-only",
+            &table,
+        )?;
     }
     if !opts.generator && !opts.solver {
-        println!("wrote {}", opts.output.display());
         return Ok(true);
     }
     let (pdbgen, solver) = build_release(root)?;
@@ -150,9 +138,12 @@ pub fn run(root: &Path, names: &[String], opts: &BenchOptions) -> Result<bool> {
             generator_section(root, &pdbgen, &dbs, &manifest, work.path(), opts.threads)?;
         ok &= good;
         println!("\n{table}");
-        doc = replace_section(&doc, "generator", "Generator", &table)?;
-        std::fs::write(&opts.output, &doc)
-            .with_context(|| format!("cannot write {}", opts.output.display()))?;
+        write(
+            "generator",
+            "Generator: every standard database",
+            "--generator-only",
+            &table,
+        )?;
     }
     if opts.solver {
         let mut with_db = Vec::new();
@@ -179,10 +170,12 @@ pub fn run(root: &Path, names: &[String], opts: &BenchOptions) -> Result<bool> {
         let (table, good) = solver_section(root, &solver, &with_db, &opts.instances, opts.first)?;
         ok &= good;
         println!("\n{table}");
-        doc = replace_section(&doc, "solver", "Solver", &table)?;
-        std::fs::write(&opts.output, &doc)
-            .with_context(|| format!("cannot write {}", opts.output.display()))?;
+        write(
+            "solver",
+            "Solver: Korf's 100 with every 4x4 database",
+            "--solver-only",
+            &table,
+        )?;
     }
-    println!("wrote {}", opts.output.display());
     Ok(ok)
 }

@@ -33,7 +33,7 @@ pub struct DistOptions {
     /// Leave out the Python wheel and sdist (the tarball and `SHA256SUMS` only).
     pub no_python: bool,
     /// The maturin to run (default: `maturin` on the PATH, else one installed by pip into
-    /// `target/dist-tools/`).
+    /// `dist-tools/` of the target folder).
     pub maturin: Option<PathBuf>,
 }
 
@@ -55,7 +55,8 @@ pub fn run(root: &Path, out: &Path, opts: &DistOptions) -> Result<Release> {
     let commit = commit(root);
     println!("dist: pdbtiles {version} at {commit}: cargo build --release --locked");
     cargo_build(root, &commit)?;
-    let tarball = tarball::write(root, out, &version, &commit)?;
+    let release = crate::target_dir(root)?.join("release");
+    let tarball = tarball::write(root, &release, out, &version, &commit)?;
     println!("dist: {tarball}");
     let (python, manylinux) = if opts.no_python {
         (Vec::new(), None)
@@ -132,7 +133,7 @@ pub fn commit(root: &Path) -> String {
 /// `PDBTILES_COMMIT` set to `commit`, so that `--version` names it exactly.
 fn cargo_build(root: &Path, commit: &str) -> Result<()> {
     run_tool(
-        without_package_env(&mut Command::new(crate::ci::cargo()))
+        without_package_env(&mut Command::new(crate::cargo()))
             .env("PDBTILES_COMMIT", commit)
             .args(["build", "--release", "--locked", "-p", "pdbtiles", "--bins"])
             .current_dir(root),

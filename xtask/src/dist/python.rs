@@ -18,8 +18,8 @@ pub const MATURIN: &str = "maturin>=1.9,<2";
 /// glibc: manylinux_2_34 on Debian 12).
 pub const ZIG: &str = "ziglang";
 
-/// The folder of the tools `cargo xtask dist` installs for itself, under `root`.
-pub const TOOLS_DIR: &str = "target/dist-tools";
+/// The folder of the tools `cargo xtask dist` installs for itself, in the target folder.
+pub const TOOLS_DIR: &str = "dist-tools";
 
 /// The maturin to run: `given`, else `maturin` on the PATH, else one installed by pip into a
 /// virtual environment under [`TOOLS_DIR`] (made once, then reused).
@@ -31,7 +31,7 @@ pub fn maturin(root: &Path, given: Option<&Path>) -> Result<PathBuf> {
     if on_path.is_ok_and(|o| o.status.success()) {
         return Ok("maturin".into());
     }
-    let venv = root.join(TOOLS_DIR).join("venv");
+    let venv = crate::target_dir(root)?.join(TOOLS_DIR).join("venv");
     let installed = venv.join("bin/maturin");
     if !installed.exists() {
         println!("dist: installing {MATURIN} into {}", venv.display());

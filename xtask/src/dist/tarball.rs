@@ -22,16 +22,22 @@ pub fn folder_name(version: &str) -> String {
     format!("pdbtiles-{version}-{TARGET}")
 }
 
-/// Packs the release build's commands (already built under `root/target/release`) into
-/// `out`; returns the tarball's file name.
-pub fn write(root: &Path, out: &Path, version: &str, commit: &str) -> Result<String> {
+/// Packs the release build's commands (already built under `release`, the target folder's
+/// `release/`) and the documents of `root` into `out`; returns the tarball's file name.
+pub fn write(
+    root: &Path,
+    release: &Path,
+    out: &Path,
+    version: &str,
+    commit: &str,
+) -> Result<String> {
     let name = folder_name(version);
     let stage_root = tempfile::tempdir().context("cannot create a temporary folder")?;
     let stage = stage_root.path().join(&name);
     std::fs::create_dir(&stage)?;
     let mut versions = String::new();
     for command in COMMANDS {
-        let built = root.join("target/release").join(command);
+        let built = release.join(command);
         let copy = stage.join(command);
         std::fs::copy(&built, &copy).with_context(|| format!("cannot copy {}", built.display()))?;
         run(Command::new("strip").arg("--strip-all").arg(&copy), "strip")?;

@@ -10,10 +10,11 @@ mod table;
 
 use super::flags::read_as;
 use super::puzzles::{from_args, list_board, read_input};
-use super::setup::{make_goal, make_heuristic, parse_board};
+use super::setup::{make_goal, make_heuristic, parse_board, resolver};
 use super::{HeuristicArgs, EXIT_ERROR, EXIT_STOPPED};
 use crate::answer::{failure_json, solution_json_in};
 use crate::plot::comparison as plot;
+use crate::resolve_printer::cli_error;
 use anyhow::{bail, Result};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -22,7 +23,7 @@ use pdbformat::notation::Notation;
 use pdbformat::units::{approx_bytes, thousands};
 use pdbformat::{Goal, Puzzle};
 use pdbsolver::input::PuzzleLine;
-use pdbsolver::{locate, HeuristicChoice, HeuristicName, Limits, Request, Search};
+use pdbsolver::{DefaultSource, HeuristicChoice, HeuristicName, Limits, Request, Search};
 use pdbsolver::{Solution, SolveError};
 use serde_json::json;
 use std::collections::HashMap;
@@ -285,6 +286,12 @@ fn prepare_pairs(a: &CompareArgs, goal: &Goal) -> Result<(Vec<Pair>, Heuristics)
         no_build: a.no_build,
         load: pdbsolver::Residence::Auto, // the CLI's default (see --load)
     };
+    // Whether the default database of `metric` is there (the resolver's plan; the default
+    // pairs never build one).
+    let default_found = |metric| -> Result<bool> {
+        let plan = (resolver(&hargs("pdb")).plan_default(goal, metric)).map_err(cli_error)?;
+        Ok(matches!(plan.source, DefaultSource::Found(_)))
+    };
     let explicit = !a.pairs.is_empty();
     let mut pairs = if explicit {
         a.pairs.clone()
@@ -293,9 +300,7 @@ fn prepare_pairs(a: &CompareArgs, goal: &Goal) -> Result<(Vec<Pair>, Heuristics)
         // walking distance, and the class tables given or the board's default class file
         // when one is found (as the single-tile pairs take the default pattern database).
         let small = board.cells() <= 9;
-        let pdb = !a.dbs.is_empty()
-            || (locate::default_db(board, pdbformat::Metric::Mtm).is_some()
-                && (locate::find_default(goal, pdbformat::Metric::Mtm).path).is_some());
+        let pdb = !a.dbs.is_empty() || default_found(pdbformat::Metric::Mtm)?;
         ([
             "bfs",
             "ida:pdb",
@@ -309,11 +314,7 @@ fn prepare_pairs(a: &CompareArgs, goal: &Goal) -> Result<(Vec<Pair>, Heuristics)
         .map(|s| parse_pair(s).expect("default pairs parse"))
         .collect()
     } else {
-        let pdb = board.fits_pdb()
-            && (!a.dbs.is_empty()
-                || locate::find_default(goal, pdbformat::Metric::Stm)
-                    .path
-                    .is_some());
+        let pdb = board.fits_pdb() && (!a.dbs.is_empty() || default_found(pdbformat::Metric::Stm)?);
         default_pairs(board, pdb)
     };
     let mut heuristics = Heuristics::new();

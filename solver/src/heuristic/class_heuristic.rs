@@ -14,7 +14,7 @@
 //! The parts are the class masks of every lookup (those of a transposed lookup already
 //! transposed) and their values: a single-tile step flips two bits of one mask of each, and a
 //! rank and a lookup per table give the new values. On boards of at most 16 cells the ranks
-//! come from small tables (`classes/rank.rs`); [`Heuristic::prepare`] prefetches the child's
+//! come from small tables (`class_heuristic/rank.rs`); [`Heuristic::prepare`] prefetches the child's
 //! entries, and [`Heuristic::apply`] reads first the lookup whose value was the largest (the
 //! likeliest to exceed the limit) and stops as soon as one value exceeds it. An early stop
 //! leaves every mask stepped, so the next step along the same line can follow it. (Prefetching

@@ -1,13 +1,15 @@
-//! `cargo xtask ci --budgets`: the limits that CI enforces on the repository's files, each
-//! offender named on a line of its own.
+//! The budgets: the limits that CI enforces on the repository's files (`cargo budgets`, and
+//! `cargo xtask ci --budgets`), each offender named on a line of its own.
 //!
 //! The budgets, one module each: [`size`] (lines of a non-test source file, of `README.md` and
-//! of `BENCHMARKS.md`), [`deps`] (the libraries depend on no command-line or web crate) and
-//! [`words`] (no tracked file names an issue number or a folder of a particular machine). They
+//! of `BENCHMARKS.md`), [`deps`] (the libraries depend on no command-line or web crate),
+//! [`circles`] (no import circle between the files of a crate) and [`words`] (no tracked file
+//! names an issue number or a folder of a particular machine). They
 //! read only the files that git tracks (`git ls-files`), so what is checked is what a clone
 //! gets, and take the repository's root as an argument, so the tests run them on small
 //! repositories of their own.
 
+pub mod circles;
 pub mod deps;
 pub mod size;
 pub mod words;
@@ -57,11 +59,12 @@ pub fn tracked_files(root: &Path) -> Result<Vec<String>> {
 }
 
 /// Every offence against the budgets in the repository at `root`, in the order of
-/// [`size`], [`deps`], [`words`], each sorted by path.
+/// [`size`], [`deps`], [`circles`], [`words`], each sorted by path.
 pub fn check(root: &Path) -> Result<Vec<Offence>> {
     let files = tracked_files(root)?;
     let mut offences = size::check(root, &files)?;
     offences.extend(deps::check(root, &files)?);
+    offences.extend(circles::check(root, &files)?);
     offences.extend(words::check(root, &files)?);
     Ok(offences)
 }

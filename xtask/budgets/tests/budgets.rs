@@ -1,11 +1,11 @@
-//! The budgets of `cargo xtask ci --budgets` on small git repositories made for each test: for
+//! The budgets of `cargo budgets` on small git repositories made for each test: for
 //! every budget a tree that keeps it and one that breaks it, its offender named. The offending
 //! words are put together at run time, so this file keeps the words budget itself.
 
 use std::path::Path;
 use std::process::Command;
 use tempfile::TempDir;
-use xtask::budgets::{self, deps, size, words, Offence};
+use xtask_budgets::{self as budgets, deps, size, words, Offence};
 
 /// A temporary git repository whose files are all tracked.
 struct Repo(TempDir);
@@ -306,4 +306,73 @@ fn a_file_naming_a_machine_path_is_named() {
     );
     assert!(words::line_offences(&format!("file c:/{}/x", "Users")).len() == 1);
     assert!(words::line_offences(&format!("https://{}.example.com", "users")).is_empty());
+}
+
+#[test]
+fn an_import_circle_between_two_modules_is_named() {
+    let repo = Repo::new();
+    repo.add(
+        "lib/src/lib.rs",
+        "//! A library.\nmod board;\nmod goal;\npub use board::Board;\npub use goal::Goal;\n",
+    );
+    repo.add(
+        "lib/src/board.rs",
+        "//! Boards.\npub struct Board;\nimpl Board {\n    pub fn new() -> Board {\n        Board\n    }\n}\n",
+    );
+    // One way: the goal uses the board. Re-exports and the parent's use of its modules are
+    // no import of theirs.
+    repo.add(
+        "lib/src/goal.rs",
+        "//! Goals.\nuse crate::board::Board;\npub struct Goal(pub Board);\n",
+    );
+    assert_eq!(repo.offences(), Vec::<String>::new());
+
+    // The other way too, through a path in code: a circle.
+    repo.add(
+        "lib/src/board.rs",
+        "//! Boards.\npub struct Board;\nimpl Board {\n    pub fn new() -> Board {\n        \
+         let _ = crate::goal::Goal(Board);\n        Board\n    }\n}\n",
+    );
+    assert_eq!(
+        repo.offences(),
+        [
+            "lib/src/board.rs: import circle: lib/src/board.rs:5 -> lib/src/goal.rs, \
+          lib/src/goal.rs:2 -> lib/src/board.rs"
+        ]
+    );
+    assert!(!budgets::run(repo.path()).unwrap());
+}
+
+#[test]
+fn a_circle_through_a_folder_and_a_glob_import_is_named_and_test_code_is_not() {
+    let repo = Repo::new();
+    repo.add(
+        "app/src/main.rs",
+        "//! A program.\nmod search;\nmod report;\nfn main() {}\n",
+    );
+    repo.add(
+        "app/src/search/mod.rs",
+        "//! Searches.\nmod ida;\npub use ida::Ida;\n",
+    );
+    repo.add(
+        "app/src/search/ida.rs",
+        "//! IDA*.\nuse crate::report::*;\npub struct Ida(pub Line);\n",
+    );
+    repo.add(
+        "app/src/report.rs",
+        "//! Reports.\npub struct Line;\n#[cfg(test)]\nmod tests {\n    use crate::search::Ida;\n}\n",
+    );
+    assert_eq!(repo.offences(), Vec::<String>::new());
+    // The report names the search's type (through the folder's re-export) outside its tests.
+    repo.add(
+        "app/src/report.rs",
+        "//! Reports.\npub struct Line;\npub fn of(_: &crate::search::Ida) {}\n",
+    );
+    assert_eq!(
+        repo.offences(),
+        [
+            "app/src/report.rs: import circle: app/src/report.rs:3 -> app/src/search/ida.rs, \
+          app/src/search/ida.rs:2 -> app/src/report.rs"
+        ]
+    );
 }
