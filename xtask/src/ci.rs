@@ -1,17 +1,18 @@
 //! `cargo xtask ci`: what CI (`.ci/run`) runs (formatting, the budgets, lints, tests),
 //! runnable by hand.
 //!
-//! `.ci/run` also installs what a fresh machine lacks (toolchain components, a C compiler) and
-//! runs the Python, browser, MPI, release (`.ci/dist`) and fuzz checks; the steps below are its Rust checks, in its
-//! order and with its flags: keep the two in step.
+//! `.ci/run` also installs what a fresh machine lacks (`.ci/setup`), times its steps, and runs
+//! the browser, MPI, Python, release (`.ci/dist`) and fuzz checks and clippy over `python/`
+//! and `fuzz/`; the steps below are its Rust checks, in its order and with its flags: keep the
+//! two in step.
 
 use anyhow::{Context, Result};
 use std::path::Path;
 use std::process::Command;
 
-/// The budgets' step, `cargo xtask ci --budgets` ([`crate::budgets`]): run in this process
-/// rather than through cargo.
-pub const BUDGETS: &[&str] = &["xtask", "ci", "--budgets"];
+/// The budgets' step, `cargo budgets` ([`crate::budgets`], the same check as `cargo xtask ci
+/// --budgets`): run in this process rather than through cargo.
+pub const BUDGETS: &[&str] = &["budgets"];
 
 /// The release step, `cargo xtask dist --out target/dist --force` ([`crate::dist`]): run in
 /// this process rather than through cargo (`.ci/run` then checks the release with `.ci/dist`).
@@ -34,11 +35,6 @@ pub const STEPS: &[&[&str]] = &[
     DIST,
 ];
 
-/// The cargo that runs this task (`$CARGO`, set by `cargo run`), or `cargo` from the path.
-pub fn cargo() -> std::ffi::OsString {
-    std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into())
-}
-
 /// Runs every step in `root`, printing each before it runs; stops at the first that fails and
 /// returns `Ok(false)`.
 pub fn run(root: &Path) -> Result<bool> {
@@ -60,7 +56,7 @@ pub fn run(root: &Path) -> Result<bool> {
                 }
             }
         } else {
-            let status = Command::new(cargo())
+            let status = Command::new(crate::cargo())
                 .args(*step)
                 .current_dir(root)
                 .status()
@@ -84,7 +80,13 @@ mod tests {
     fn the_steps_are_those_of_the_ci_script_in_its_order() {
         let script = std::fs::read_to_string(crate::project_root().join(".ci/run"))
             .expect(".ci/run is there");
-        let lines: Vec<&str> = script.lines().map(str::trim).collect();
+        // A step of .ci/run is `step "NAME" COMMAND`: the command is what follows the name.
+        let lines: Vec<&str> = (script.lines().map(str::trim))
+            .map(|l| match l.strip_prefix("step \"") {
+                Some(rest) => rest.split_once("\" ").map_or(l, |(_, command)| command),
+                None => l,
+            })
+            .collect();
         let mut previous = None;
         for step in STEPS {
             let line = format!("cargo {}", step.join(" "));
