@@ -6,8 +6,8 @@
 use pdbformat::{Board, Goal, Puzzle};
 use pdbsolver::checkpoint::SearchState;
 use pdbsolver::{
-    Algorithm, AlgorithmName, Event, HeuristicChoice, Ida, Observer, Search, Solution, SolveError,
-    Stop,
+    Algorithm, AlgorithmName, Event, HeuristicChoice, Ida, Observer, Pruning, Search, Solution,
+    SolveError, Stop,
 };
 use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
@@ -67,11 +67,18 @@ fn last_checkpoint(events: &Arc<Mutex<Vec<Event>>>) -> Option<SearchState> {
 /// Korf's first instance, its goal, linear conflicts, and the resumable search's solution
 /// without interruptions.
 fn uninterrupted() -> (Goal, Puzzle, HeuristicChoice, Solution) {
-    let goal = goal4();
-    let p = Puzzle::parse(KORF1, None).unwrap();
-    let h = HeuristicChoice::LinearConflict;
-    let whole = solve(&resumable(), &h, &p, &goal).unwrap();
-    (goal, p, h, whole)
+    // Solved once for every test of the binary that compares with it.
+    static WHOLE: std::sync::OnceLock<(Goal, Puzzle, HeuristicChoice, Solution)> =
+        std::sync::OnceLock::new();
+    WHOLE
+        .get_or_init(|| {
+            let goal = goal4();
+            let p = Puzzle::parse(KORF1, None).unwrap();
+            let h = HeuristicChoice::LinearConflict;
+            let whole = solve(&resumable(), &h, &p, &goal).unwrap();
+            (goal, p, h, whole)
+        })
+        .clone()
 }
 
 #[test]
@@ -119,7 +126,13 @@ fn a_chain_of_resumptions_on_5x5_matches_too() {
         }
     }
     let h = HeuristicChoice::LinearConflict;
-    let whole = solve(&resumable(), &h, &q, &goal).unwrap();
+    // A shallow pruning machine: the 5x5 default one takes half a minute to build, and the
+    // resumption does not depend on the machine's depth.
+    let shallow = |mut s: Search| {
+        ida(&mut s).pruning = Pruning::Depth(10);
+        s
+    };
+    let whole = solve(&shallow(resumable()), &h, &q, &goal).unwrap();
     assert!(whole.stats.iterations >= 2, "{:?}", whole.stats);
     let mut state: Option<SearchState> = None;
     let step = (whole.stats.nodes / 7).max(50);
@@ -128,7 +141,7 @@ fn a_chain_of_resumptions_on_5x5_matches_too() {
         runs += 1;
         assert!(runs < 100, "no progress");
         let events = Arc::new(Mutex::new(Vec::new()));
-        let mut opts = recording(&events);
+        let mut opts = shallow(recording(&events));
         ida(&mut opts).resume = state.take();
         opts.limits.max_nodes = Some(step);
         match solve(&opts, &h, &q, &goal) {

@@ -1,5 +1,6 @@
 //! The brute-force oracle of exact abstract distances: 0-1 BFS over explicit abstract states
-//! (the cells of the pattern's tiles and the exact blank cell) kept in a hash map.
+//! (the cells of the pattern's tiles and the exact blank cell) kept in a hash map, each state
+//! packed into a `u64` key (6 bits a cell), so that no state costs an allocation.
 //!
 //! Moving the blank onto a free cell costs 0 and swapping it with a pattern tile costs 1, so
 //! the distance of a state is the fewest pattern-tile moves that bring it to the goal: the
@@ -11,14 +12,48 @@ use crate::goal::Goal;
 use crate::pattern::Pattern;
 use crate::rank::{TableIndex, TableKind};
 use std::collections::{HashMap, VecDeque};
+use std::hash::{BuildHasherDefault, Hasher};
+
+/// A hasher for packed states: one multiply and a rotation per `u64` (the keys are dense
+/// small integers, which the standard library's SipHash spends most of the oracle's time on).
+#[derive(Default)]
+struct StateHasher(u64);
+
+impl Hasher for StateHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(b as u64);
+        }
+    }
+
+    fn write_u64(&mut self, x: u64) {
+        self.0 = (self.0 ^ x)
+            .wrapping_mul(0x9e37_79b9_7f4a_7c15)
+            .rotate_left(29);
+    }
+}
+
+type StateMap = HashMap<u64, u8, BuildHasherDefault<StateHasher>>;
+
+/// The state with the tiles on `cells` (tile order) and the blank on `blank`, packed: 6 bits a
+/// cell, the blank first (boards of at most 64 cells; at most 9 tiles).
+fn pack(cells: &[u8], blank: u8) -> u64 {
+    cells
+        .iter()
+        .fold(blank as u64, |key, &c| key << 6 | c as u64)
+}
 
 /// Exact distance to the goal of every abstract state of one pattern.
 #[derive(Clone, Debug)]
 pub struct AbstractDistances {
     goal: Goal,
     pattern: Pattern,
-    /// Key: the cells of the pattern's tiles in tile order, then the blank cell.
-    dist: HashMap<Vec<u8>, u8>,
+    /// Key: the state packed by [`pack`].
+    dist: StateMap,
 }
 
 impl AbstractDistances {
@@ -27,31 +62,36 @@ impl AbstractDistances {
     pub fn new(goal: &Goal, pattern: &Pattern) -> AbstractDistances {
         let board = goal.board();
         let k = pattern.len();
-        let mut start: Vec<u8> = pattern.goal_cells(goal).iter().map(|&c| c as u8).collect();
-        start.push(goal.blank_cell() as u8);
-        let mut dist = HashMap::new();
-        dist.insert(start.clone(), 0u8);
-        let mut queue = VecDeque::from([start]);
-        while let Some(s) = queue.pop_front() {
-            let d = dist[&s];
-            let blank = s[k] as usize;
-            for (_, c) in board.neighbours(blank) {
-                let mut t = s.clone();
+        assert!(
+            k <= 9 && board.cells() <= 64,
+            "the oracle packs 9 tiles of 64 cells"
+        );
+        let mut start = [0u8; 9];
+        for (s, &c) in start.iter_mut().zip(&pattern.goal_cells(goal)) {
+            *s = c as u8;
+        }
+        let mut dist = StateMap::default();
+        dist.insert(pack(&start[..k], goal.blank_cell() as u8), 0u8);
+        let mut queue = VecDeque::from([(start, goal.blank_cell() as u8)]);
+        while let Some((s, blank)) = queue.pop_front() {
+            let d = dist[&pack(&s[..k], blank)];
+            for (_, c) in board.neighbours(blank as usize) {
+                let mut t = s;
                 let cost = match s[..k].iter().position(|&x| x as usize == c) {
                     Some(i) => {
-                        t[i] = blank as u8;
+                        t[i] = blank;
                         1
                     }
                     None => 0,
                 };
-                t[k] = c as u8;
+                let key = pack(&t[..k], c as u8);
                 let nd = d + cost;
-                if dist.get(&t).is_none_or(|&old| nd < old) {
-                    dist.insert(t.clone(), nd);
+                if dist.get(&key).is_none_or(|&old| nd < old) {
+                    dist.insert(key, nd);
                     if cost == 0 {
-                        queue.push_front(t);
+                        queue.push_front((t, c as u8));
                     } else {
-                        queue.push_back(t);
+                        queue.push_back((t, c as u8));
                     }
                 }
             }
@@ -67,10 +107,10 @@ impl AbstractDistances {
     /// and the blank on `blank`; `None` when the goal cannot be reached from it (or the state
     /// is not one: a cell twice, the blank on a tile).
     pub fn zero_aware(&self, cells: &[u8], blank: usize) -> Option<u8> {
-        let mut key = Vec::with_capacity(cells.len() + 1);
-        key.extend_from_slice(cells);
-        key.push(blank as u8);
-        self.dist.get(&key).copied()
+        if cells.len() != self.pattern.len() || blank >= 64 || cells.iter().any(|&c| c >= 64) {
+            return None;
+        }
+        self.dist.get(&pack(cells, blank as u8)).copied()
     }
 
     /// The zero-unaware distance of the tiles on `cells`: the least over every blank cell.

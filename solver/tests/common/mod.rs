@@ -18,9 +18,26 @@ pub use pdbformat::testkit::XorShift as Rng;
 
 /// Exact abstract distances of `pattern` under `goal` from the workspace's brute-force oracle
 /// (0-1 BFS over explicit (tile cells, blank) states; see `pdbformat::testkit`). Values in the
-/// order of `TableIndex::new(board, k, kind)`; unreachable entries hold 255.
+/// order of `TableIndex::new(board, k, kind)`; unreachable entries hold 255. Each table is
+/// made once per test binary: the tests share many (the 4x4 rows, columns, …).
 pub fn brute_table(goal: &Goal, pattern: &Pattern, kind: TableKind) -> Vec<u8> {
-    AbstractDistances::new(goal, pattern).table(kind)
+    use std::collections::HashMap;
+    use std::sync::{Arc, Mutex, OnceLock};
+    type Key = (Board, Vec<u16>, Vec<u8>, TableKind);
+    static MADE: OnceLock<Mutex<HashMap<Key, Arc<Vec<u8>>>>> = OnceLock::new();
+    let key = (
+        goal.board(),
+        goal.tiles().to_vec(),
+        pattern.tiles().to_vec(),
+        kind,
+    );
+    let made = MADE.get_or_init(Default::default);
+    if let Some(t) = made.lock().unwrap().get(&key) {
+        return t.to_vec();
+    }
+    let t = Arc::new(AbstractDistances::new(goal, pattern).table(kind));
+    made.lock().unwrap().insert(key, t.clone());
+    t.to_vec()
 }
 
 /// Writes a PDB file for `goal` with one brute-force table per pattern (u8, uncompressed).
