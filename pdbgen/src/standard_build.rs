@@ -1,13 +1,14 @@
 //! Building the standard databases of [`pdbformat::standard`]: the [`BuildRequest`] a pattern
-//! file describes, the [`ClassBuildRequest`] of a class file, and the build itself. `xtask
-//! artifacts build` and the solver's first-use build both come here, so they write the same
-//! bytes.
+//! file describes, the [`ClassBuildRequest`] of a class file, and the build itself, resumable.
+//! `xtask artifacts build` and the solver's first-use build both come here, so they write the
+//! same bytes, and a first-use build of minutes that is killed goes on where it stopped.
 
-use crate::build::build_file;
+use crate::build::build_file_with_state;
 use crate::class_build::{build_class_file, ClassBuildRequest};
 use crate::error::BuildError;
 use crate::observer::{BuildObserver, TableSummary};
 use crate::request::BuildRequest;
+use crate::state::{BuildState, StateOptions};
 use pdbformat::format::WriteOptions;
 use pdbformat::standard::{StandardDb, StandardError};
 use std::path::Path;
@@ -51,20 +52,36 @@ impl ClassBuildRequest {
 }
 
 /// Builds standard database `db` at `path` (through a temporary file renamed into place) with
-/// `threads` workers (`None`: all cores), as [`build_file`] does with
-/// [`BuildRequest::standard`] or, for a class file, [`build_class_file`] with
-/// [`ClassBuildRequest::standard`]; `xtask` and the solver's first-use build both come here, so
-/// they write the same bytes.
+/// `threads` workers (`None`: all cores); `xtask` and the solver's first-use build both come
+/// here, so they write the same bytes. A pattern file is built as
+/// [`crate::build_file_with_state`] builds [`BuildRequest::standard`]: resumable, its state in
+/// `PATH.partial/` beside the file while it is built, so that a build killed on the way goes
+/// on from its last save when run again (and the same bytes come out). A class file is built
+/// by [`build_class_file`] with [`ClassBuildRequest::standard`] (seconds to minutes; not
+/// resumable).
 pub fn build_standard(
     db: &StandardDb,
     path: &Path,
     threads: Option<usize>,
     obs: &dyn BuildObserver,
 ) -> Result<Vec<TableSummary>, BuildError> {
+    build_standard_with(db, path, threads, StateOptions::default(), obs)
+}
+
+/// [`build_standard`] with the resumable state's options `state` (tests save every level).
+fn build_standard_with(
+    db: &StandardDb,
+    path: &Path,
+    threads: Option<usize>,
+    state: StateOptions,
+    obs: &dyn BuildObserver,
+) -> Result<Vec<TableSummary>, BuildError> {
     if db.is_class_file() {
         build_class_file(&ClassBuildRequest::standard(db, threads)?, path, obs)
     } else {
-        build_file(&BuildRequest::standard(db, threads)?, path, obs)
+        let req = BuildRequest::standard(db, threads)?;
+        let state = BuildState::open(&req, path, state)?;
+        build_file_with_state(&req, path, state, obs)
     }
 }
 
@@ -132,6 +149,73 @@ mod tests {
             Err(BuildError::Standard(_))
         ));
         assert!(!p.exists());
+    }
+
+    /// Stops a build (by a panic) after a chosen level of its first table, once.
+    struct StopAfter(u8, std::sync::atomic::AtomicBool);
+
+    impl BuildObserver for StopAfter {
+        fn after_level(&self, table: usize, depth: u8) {
+            if table == 0
+                && depth == self.0
+                && !self.1.swap(true, std::sync::atomic::Ordering::SeqCst)
+            {
+                panic!("stopped after level {depth}");
+            }
+        }
+    }
+
+    /// Records the levels a build starts, by table.
+    #[derive(Default)]
+    struct Levels(std::sync::Mutex<Vec<(usize, u8)>>);
+
+    impl BuildObserver for Levels {
+        fn level_started(&self, table: usize, depth: u8) {
+            self.0.lock().unwrap().push((table, depth));
+        }
+    }
+
+    #[test]
+    fn a_stopped_standard_build_goes_on_where_it_stopped() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = standard::lookup("15-555-za").unwrap();
+        let whole = dir.path().join("whole.pdb");
+        build_standard(db, &whole, Some(2), &NoProgress).unwrap();
+        let path = dir.path().join(db.file_name());
+        let stop = StopAfter(8, Default::default());
+        // Every level saved, synchronously: where a stopped build resumes depends on nothing
+        // else (a first-use build saves a level when it is worth it).
+        let every_level = StateOptions {
+            every_level: true,
+            synchronous: true,
+            ..StateOptions::default()
+        };
+        let stopped = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            build_standard_with(db, &path, Some(2), every_level, &stop)
+        }));
+        assert!(stopped.is_err(), "the build was stopped");
+        assert!(!path.exists());
+        assert!(
+            dir.path().join("15-555-za.pdb.partial").is_dir(),
+            "its state stays"
+        );
+        let levels = Levels::default();
+        build_standard(db, &path, Some(2), &levels).unwrap();
+        let started = levels.0.into_inner().unwrap();
+        // It goes on after the level it stopped after, then builds the other tables.
+        assert_eq!(started.first(), Some(&(0, 9)), "{started:?}");
+        assert!(
+            !started.iter().any(|&(t, d)| t == 0 && d <= 8),
+            "{started:?}"
+        );
+        assert_eq!(
+            std::fs::read(&path).unwrap(),
+            std::fs::read(&whole).unwrap()
+        );
+        assert!(
+            !dir.path().join("15-555-za.pdb.partial").exists(),
+            "the state is gone"
+        );
     }
 
     #[test]

@@ -215,9 +215,10 @@ impl StandardDb {
         format!("{}.pdb", self.name)
     }
 
-    /// The name this entry should have under the naming rule: `<tiles>-<partition>-<za|zu>`
-    /// for a pattern file, `<tiles>-<labellings>-<metric>` for a class file (its labellings
-    /// joined by `+`), then `-<encoding>` unless `u8` (`15-663-za`, `8-full-zu`,
+    /// The name this entry should have under the naming rule: `<board>-<partition>-<za|zu>`
+    /// for a pattern file, `<board>-<labellings>-<metric>` for a class file (its labellings
+    /// joined by `+`), then `-<encoding>` unless `u8`; `<board>` is the tile count of a square
+    /// board and `<W>x<H>` of any other (`15-663-za`, `8-full-zu`, `5x6-…`,
     /// `15-78-za-bit1`, `8-rows-mtm`, `15-rows+rokicki+rokicki-mirror-mtm`). The partition or labellings
     /// part is made of preset names, so entries given as explicit patterns or tile groups
     /// have no conventional name (`None`).
@@ -237,7 +238,14 @@ impl StandardDb {
         if !preset_like {
             return None;
         }
-        let mut name = format!("{}-{part}-{suffix}", self.width * self.height - 1);
+        // Square boards by their tile count (the puzzles' own names: 15, 24, 35); others by
+        // their size, which tells a 5x6 board from a 6x5 one.
+        let board = if self.width == self.height {
+            (self.width * self.height - 1).to_string()
+        } else {
+            format!("{}x{}", self.width, self.height)
+        };
+        let mut name = format!("{board}-{part}-{suffix}");
         if self.encoding != Encoding::U8 {
             name.push('-');
             name.push_str(self.encoding.name());

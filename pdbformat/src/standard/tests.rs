@@ -260,3 +260,47 @@ fn one_line_entries() {
     let bad = StandardDb::square("x", 1, "full", ZA);
     assert!(matches!(bad.goal(), Err(StandardError::BadPuzzle { .. })));
 }
+
+#[test]
+fn rectangles_are_named_by_their_size() {
+    // 5x6 and 6x5 have the same tile count: their names tell them apart.
+    let wide = StandardDb {
+        width: 6,
+        height: 5,
+        ..StandardDb::square("x", 5, "full", TableKind::ZeroAware)
+    };
+    let tall = StandardDb {
+        width: 5,
+        height: 6,
+        ..wide
+    };
+    assert_eq!(wide.conventional_name().as_deref(), Some("6x5-full-za"));
+    assert_eq!(tall.conventional_name().as_deref(), Some("5x6-full-za"));
+    let square = StandardDb::square("x", 6, "full", TableKind::ZeroAware).encoded(Encoding::Bit1);
+    assert_eq!(
+        square.conventional_name().as_deref(),
+        Some("35-full-za-bit1")
+    );
+}
+
+#[test]
+fn build_args_say_how_to_build_each_entry() {
+    let d = find("15-663-za").unwrap();
+    assert_eq!(
+        d.build_args().join(" "),
+        "build --board 4x4 --partition 663 --kind zero-aware --encoding u8 -o 15-663-za.pdb"
+    );
+    let c = find("8-rows-mtm").unwrap();
+    assert_eq!(
+        c.build_args().join(" "),
+        "build --board 3x3 --metric mtm --classes rows --encoding u8 -o 8-rows-mtm.pdb"
+    );
+    let last = StandardDb {
+        goal: "blank-last",
+        ..*d
+    };
+    assert!(last
+        .build_args()
+        .join(" ")
+        .contains("--board 4x4 --goal blank-last --partition"));
+}
