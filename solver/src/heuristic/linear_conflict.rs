@@ -12,7 +12,7 @@
 //! positions of its own tiles, 0 elsewhere) updated by a few multiply-adds per move, and the
 //! two changed lines' conflicts are read from a precomputed table; longer lines are rescanned.
 
-use super::manhattan::Manhattan;
+use super::tile_sum::Manhattan;
 use super::Heuristic;
 use crate::position::MAX_CELLS;
 use pdbformat::Goal;

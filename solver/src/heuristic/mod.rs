@@ -11,18 +11,16 @@
 //! place) and its [`MoveTable`], are here too, for code that drives a heuristic itself.
 
 mod class_heuristic;
-mod hamming;
 mod linear_conflict;
-mod manhattan;
 pub mod pdb;
+mod tile_sum;
 mod walking_distance;
 
 pub use crate::position::{MoveTable, Position, MAX_CELLS};
 pub use class_heuristic::{ClassHeuristic, ClassParts, ClassPending, MAX_CLASSES};
-pub use hamming::Hamming;
 pub use linear_conflict::LinearConflict;
-pub use manhattan::Manhattan;
 pub use pdb::{reflections_for, PdbHeuristic};
+pub use tile_sum::{Distance, Hamming, Manhattan, Misplaced, TileCost, TileSum};
 pub use walking_distance::WalkingDistance;
 
 use crate::db::{Database, DbError};

@@ -1,5 +1,5 @@
-//! Breadth-first search in the multi-tile metric: `bfs.rs`'s level-by-level search where a
-//! move takes the blank 1 to k cells along its row or column.
+//! Breadth-first search in the multi-tile metric: `bfs.rs`'s level-by-level search
+//! ([`Levels`]) where a move takes the blank 1 to k cells along its row or column.
 //!
 //! Every position generated is kept in a hash table (packed key → the blank's cell in its
 //! parent); a move on the line of the move that made the node is not generated (it merges with
@@ -8,8 +8,9 @@
 //! same positions.
 
 use super::astar::with_key;
-use super::{goal_array, Outcome, Search, Stats, Stop};
-use crate::key::{map_bytes_next, Layout, Packed, PosMap};
+use super::bfs::Levels;
+use super::{Outcome, Search};
+use crate::key::{Layout, Packed};
 use crate::position::{Position, MAX_CELLS, NO_CELL};
 use pdbformat::{Direction, Goal};
 
@@ -22,81 +23,40 @@ pub(crate) fn search(goal: &Goal, start: &Position, search: &Search) -> Outcome 
 }
 
 fn run<K: Packed>(goal: &Goal, start: &Position, search: &Search) -> Outcome {
-    let clock = search.clock();
-    let max_memory = search.limits.memory_limit();
     let board = goal.board();
     let w = board.width();
-    let layout = Layout::new(board.cells());
-    let goal_key: K = layout.pack(&goal_array(goal));
-    let start_key: K = layout.pack(&start.tiles);
-    let mut map: PosMap<K, u8> = PosMap::default();
-    map.insert(start_key, NO_CELL);
-    let mut level: Vec<K> = vec![start_key];
-    let mut next: Vec<K> = Vec::new();
-    let mut stats = Stats {
-        detail: "multi-tile metric, level by level, goal tested when generated".into(),
-        ..Stats::default()
-    };
-    let mut tiles = [0u8; MAX_CELLS];
-    let queue_bytes =
-        |a: &Vec<K>, b: &Vec<K>| ((a.capacity() + b.capacity()) * std::mem::size_of::<K>()) as u64;
-    let mut depth = 0u32;
-    let mut found = (start_key == goal_key).then_some(start_key);
-    let mut stop = None;
-    'search: while found.is_none() && !level.is_empty() {
-        for &key in &level {
-            let blank = layout.unpack(key, &mut tiles) as usize;
-            let prev = map.get(&key).copied().unwrap_or(NO_CELL);
-            // The axis of the move that made this node: 0 vertical, 1 horizontal, 2 none.
-            let last = match prev {
-                NO_CELL => 2,
-                p if p as usize / w == blank / w => 1,
-                _ => 0,
-            };
-            stats.expanded += 1;
-            for (d, dir) in Direction::ALL.into_iter().enumerate() {
-                if (d >= 2) as u8 == last {
-                    continue;
-                }
-                let (mut k, mut at) = (key, blank);
-                while let Some(n) = board.neighbour(at, dir) {
-                    let (now, est) = map_bytes_next(&map);
-                    let q = queue_bytes(&level, &next);
-                    stats.peak_memory = stats.peak_memory.max(now + q);
-                    let over = (est + q + (next.len() == next.capacity()) as u64 * q > max_memory)
-                        .then_some(Stop::Memory);
-                    if let Some(s) = clock.check(stats.nodes).or(over) {
-                        stop = Some(s);
-                        break 'search;
-                    }
-                    stats.nodes += 1;
-                    // The tile on `n` slides onto `at`; the original tiles stand one cell
-                    // further along, as the blank passes them.
-                    k = layout.slide(k, tiles[n], n as u8, at as u8);
-                    at = n;
-                    if let std::collections::hash_map::Entry::Vacant(v) = map.entry(k) {
-                        v.insert(blank as u8);
-                        if k == goal_key {
-                            found = Some(k);
-                            break 'search;
-                        }
-                        next.push(k);
-                    }
+    let detail = "multi-tile metric, level by level, goal tested when generated";
+    let mut bfs = Levels::<K>::new(goal, start, search, detail);
+    bfs.run(|bfs, key, blank, prev, tiles| {
+        let blank = blank as usize;
+        // The axis of the move that made this node: 0 vertical, 1 horizontal, 2 none.
+        let last = match prev {
+            NO_CELL => 2,
+            p if p as usize / w == blank / w => 1,
+            _ => 0,
+        };
+        for (d, dir) in Direction::ALL.into_iter().enumerate() {
+            if (d >= 2) as u8 == last {
+                continue;
+            }
+            let (mut k, mut at) = (key, blank);
+            while let Some(n) = board.neighbour(at, dir) {
+                // The tile on `n` slides onto `at`; the original tiles stand one cell
+                // further along, as the blank passes them.
+                k = bfs.layout.slide(k, tiles[n], n as u8, at as u8);
+                at = n;
+                if !bfs.child(k, blank as u8) {
+                    return false;
                 }
             }
         }
-        depth += 1;
-        std::mem::swap(&mut level, &mut next);
-        next.clear();
-    }
-    stats.stored = map.len() as u64;
-    stats.peak_memory = stats
-        .peak_memory
-        .max(map_bytes_next(&map).0 + queue_bytes(&level, &next));
-    stats.seconds = clock.seconds();
+        true
+    });
+    let (found, stop, depth, start_key) = (bfs.found, bfs.stop, bfs.depth, bfs.start_key);
+    let stats = bfs.finish();
     match found {
         Some(k) => {
-            let path = trace(&layout, board, k, |k| map.get(k).copied());
+            let path = trace(&bfs.layout, board, k, |k| bfs.map.get(k).copied());
             let mut o = Outcome::solved(path, stats);
             // The length in moves: the level the goal was generated on.
             o.stats.lower_bound = if k == start_key { 0 } else { depth + 1 };
