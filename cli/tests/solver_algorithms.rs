@@ -5,7 +5,7 @@ use crate::common;
 
 use common::{
     fails, fails_saying, home_with_file, random_solvable, solve, solver, stopped_saying,
-    succeeds_saying, success_stdout, Rng,
+    succeeds_saying, success_stdout, usage_error, Rng,
 };
 use pdbformat::{Board, Direction, Goal, Puzzle};
 use predicates::prelude::*;
@@ -150,13 +150,10 @@ fn solve_errors_and_limits() {
         ["--weight", "0.5"],
         ["--max-memory", "lots"],
     ] {
-        solver(home.path())
-            .args(["solve"])
-            .args(bad)
-            .arg(P8)
-            .assert()
-            .code(2)
-            .stderr(predicate::str::contains("error"));
+        usage_error(
+            solver(home.path()).args(["solve"]).args(bad).arg(P8),
+            "error",
+        );
     }
     // Settings the algorithm does not take are bad arguments too, named by their flags.
     for (args, says) in [
@@ -177,13 +174,13 @@ fn solve_errors_and_limits() {
             "--prune-depth (or --no-prune) is a setting of ida, hybrid and parallel-ida",
         ),
     ] {
-        solver(home.path())
-            .args(["solve", "--heuristic", "manhattan"])
-            .args(args)
-            .arg(P8)
-            .assert()
-            .code(2)
-            .stderr(predicate::str::contains(says));
+        usage_error(
+            solver(home.path())
+                .args(["solve", "--heuristic", "manhattan"])
+                .args(args)
+                .arg(P8),
+            says,
+        );
     }
 }
 

@@ -5,7 +5,7 @@ use crate::common;
 
 use common::{
     fails, fails_saying, home_with_file, json_lines, solve, solver, stopped_saying,
-    succeeds_saying, success_stdout, write_db, ROWS, ROWS_4X4,
+    succeeds_saying, success_stdout, usage_error, write_db, ROWS, ROWS_4X4,
 };
 use pdbformat::rank::TableKind;
 use pdbformat::{Board, Direction, Goal, Puzzle};
@@ -113,14 +113,9 @@ fn bad_puzzles_fail_clearly() {
         (&["solve", "--goal", "1 2 3", P8], "invalid goal"),
     ];
     for (args, msg) in cases {
-        solver(home.path())
-            .args(args)
-            .assert()
-            .code(2)
-            .stderr(predicate::function(
-                pdbformat::testkit::says_each_cause_once,
-            ))
-            .stderr(predicate::str::contains(msg));
+        usage_error(solver(home.path()).args(args), msg).stderr(predicate::function(
+            pdbformat::testkit::says_each_cause_once,
+        ));
     }
 }
 

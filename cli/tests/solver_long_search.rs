@@ -4,7 +4,7 @@
 
 use crate::common;
 
-use common::{json_lines, solver, succeeds_saying};
+use common::{json_lines, solver, succeeds_saying, usage_error};
 use predicates::prelude::*;
 use serde_json::Value;
 use std::path::Path;
@@ -235,25 +235,22 @@ fn progress_lines_as_text_and_json() {
 #[test]
 fn checkpoint_needs_one_puzzle_and_ida() {
     let home = tempfile::tempdir().unwrap();
-    solver(home.path())
-        .args(["solve", KORF2, "--algorithm", "astar", "--checkpoint", "x"])
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains(
-            "--checkpoint works with one puzzle",
-        ));
-    solver(home.path())
-        .args([
-            "solve",
-            KORF2,
-            "--checkpoint",
-            "x",
-            "--checkpoint-every",
-            "0",
-        ])
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains("--checkpoint-every must be"));
+    usage_error(
+        solver(home.path()).args(["solve", KORF2, "--algorithm", "astar", "--checkpoint", "x"]),
+        "--checkpoint works with one puzzle",
+    );
+    let every_0 = [
+        "solve",
+        KORF2,
+        "--checkpoint",
+        "x",
+        "--checkpoint-every",
+        "0",
+    ];
+    usage_error(
+        solver(home.path()).args(every_0),
+        "--checkpoint-every must be",
+    );
 }
 
 /// Korf's 24-puzzle file: the first lines under a tiny node limit, table and JSON.

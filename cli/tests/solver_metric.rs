@@ -5,7 +5,7 @@
 use crate::common;
 use crate::serve;
 
-use common::{fails_saying, json_lines, solver, success_stdout};
+use common::{fails_saying, json_lines, solver, success_stdout, usage_error};
 use pdbformat::testkit::PositionDistances;
 use pdbformat::{Board, Direction, Goal, Metric, Puzzle};
 use serde_json::{json, Value};
@@ -102,11 +102,10 @@ fn refusals_in_the_multi_tile_metric_are_worded() {
         "no multi-tile-metric form",
     );
     // A bad value is a usage error (exit status 2).
-    solver(home.path())
-        .args(["solve", "--metric", "qtm", P8])
-        .assert()
-        .code(2)
-        .stderr(predicates::str::contains("--metric must be stm or mtm"));
+    usage_error(
+        solver(home.path()).args(["solve", "--metric", "qtm", P8]),
+        "--metric must be stm or mtm",
+    );
 }
 
 #[test]

@@ -4,7 +4,7 @@
 
 use crate::common;
 
-use common::{json_lines, solver, success_stdout};
+use common::{json_lines, solver, success_stdout, usage_error};
 use pdbformat::notation::{length, read_moves, write_moves, Notation};
 use pdbformat::testkit::XorShift;
 use pdbformat::{Board, Direction, Goal, Metric};
@@ -197,11 +197,10 @@ fn text_answers_show_the_tiles_moves_only_when_asked() {
             .any(|l| l.starts_with("#1") && l.contains("R2U2")),
         "{out}"
     );
-    solver(home.path())
-        .args(["solve", "--notation", "tile", "1 2 3 4 5 6 7 0 8"])
-        .assert()
-        .code(2)
-        .stderr(predicates::str::contains("use tiles or blank"));
+    usage_error(
+        solver(home.path()).args(["solve", "--notation", "tile", "1 2 3 4 5 6 7 0 8"]),
+        "use tiles or blank",
+    );
 }
 
 #[test]

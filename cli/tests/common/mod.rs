@@ -14,6 +14,7 @@ mod pdbgen_fixtures;
 #[allow(unused_imports)]
 pub use pdbgen_fixtures::*;
 
+use predicates::prelude::*;
 use std::path::Path;
 
 /// The `solver` command, isolated from the machine's databases: run in `home`, with `home` as
@@ -54,6 +55,15 @@ pub fn fails(cmd: &mut assert_cmd::Command) -> assert_cmd::assert::Assert {
 /// Like [`fails`], and standard error says `msg`.
 pub fn fails_saying(cmd: &mut assert_cmd::Command, msg: &str) -> assert_cmd::assert::Assert {
     fails(cmd).stderr(predicates::str::contains(msg))
+}
+
+/// Runs `cmd` and asserts that it is a usage error (exit code 2, no panic) whose standard error
+/// says `msg`; the returned assertion takes further checks.
+pub fn usage_error(cmd: &mut assert_cmd::Command, msg: &str) -> assert_cmd::assert::Assert {
+    cmd.assert()
+        .code(2)
+        .stderr(predicates::str::contains(msg))
+        .stderr(predicates::str::contains("panicked").not())
 }
 
 /// Runs `cmd` and asserts that it succeeds and that its standard output says each of `says`;
