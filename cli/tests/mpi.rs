@@ -309,53 +309,41 @@ fn a_full_board_pattern_keeps_its_unreached_entries() {
     same_as_single_process("3x2-full", &["--board", "3x2", "--partition", "full"]);
 }
 
-#[test]
-fn zero_unaware_tables_are_refused_clearly() {
+/// Runs a two-rank build of `args` that must fail, checks that it wrote no file, and returns
+/// what the ranks said.
+fn refused_on_two_ranks(args: &str) -> String {
     let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("x.pdb");
     let out = mpirun(2)
-        .args(["build", "--distributed", "--board", "3x3", "-p", "1-4/5-8"])
-        .args(["--kind", "zero-unaware", "-o"])
-        .arg(dir.path().join("x.pdb"))
+        .args(format!("build --distributed {args} -o").split(' '))
+        .arg(&file)
         .output()
         .unwrap();
     assert!(!out.status.success());
-    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!file.exists());
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+#[test]
+fn zero_unaware_tables_are_refused_clearly() {
+    let err = refused_on_two_ranks("--board 3x3 -p 1-4/5-8 --kind zero-unaware");
     assert_eq!(err.matches("zero-aware tables only").count(), 1, "{err}");
-    assert!(!dir.path().join("x.pdb").exists());
 }
 
 #[test]
 fn a_rank_short_of_memory_stops_every_rank_before_the_bfs() {
-    let dir = tempfile::tempdir().unwrap();
     // An 8-tile 5x5 table: tens of billions of entries, beyond this machine split in two.
-    let out = mpirun(2)
-        .args(["build", "--distributed", "--board", "5x5", "-p", "1-8/9-10"])
-        .arg("-o")
-        .arg(dir.path().join("x.pdb"))
-        .output()
-        .unwrap();
-    assert!(!out.status.success());
-    let err = String::from_utf8_lossy(&out.stderr);
+    let err = refused_on_two_ranks("--board 5x5 -p 1-8/9-10");
     assert!(err.contains("rank 0 on"), "{err}");
     assert!(err.contains("of memory but has only"), "{err}");
     assert!(!err.contains("states to search"), "no BFS started:\n{err}");
-    assert!(!dir.path().join("x.pdb").exists());
 }
 
 #[test]
 fn a_table_too_deep_for_u4_is_refused_once_by_every_rank() {
-    let dir = tempfile::tempdir().unwrap();
-    let out = mpirun(2)
-        .args(["build", "--distributed", "--board", "3x3", "-p", "1-4/5-8"])
-        .args(["--encoding", "u4", "-o"])
-        .arg(dir.path().join("x.pdb"))
-        .output()
-        .unwrap();
-    assert!(!out.status.success());
-    let err = String::from_utf8_lossy(&out.stderr);
+    let err = refused_on_two_ranks("--board 3x3 -p 1-4/5-8 --encoding u4");
     let says = "has values up to 16, too large for u4 entries";
     assert_eq!(err.matches(says).count(), 1, "{err}");
-    assert!(!dir.path().join("x.pdb").exists());
 }
 
 /// The processes whose parent is `parent` and whose command is `comm`.

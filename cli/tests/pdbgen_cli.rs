@@ -14,12 +14,51 @@ fn pdbgen() -> Command {
     Command::cargo_bin("pdbgen").unwrap()
 }
 
-fn build(dir: &Path, name: &str, args: &[&str]) -> std::path::PathBuf {
+/// Builds `dir/name` with `pdbgen build` and `args`, words parted by spaces.
+/// Checks that `pdbgen verify` passes `file`.
+fn verified(file: &Path) {
+    pdbgen()
+        .arg("verify")
+        .arg(file)
+        .assert()
+        .success()
+        .stdout(contains("OK"));
+}
+
+/// Checks that `pdbgen` with `args` and `file` prints each of `says`.
+fn info_says(args: &[&str], file: &Path, says: &[&str]) {
+    let out = pdbgen().args(args).arg(file).assert().success();
+    let text = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    for s in says {
+        assert!(text.contains(s), "{s:?} not in:\n{text}");
+    }
+}
+
+/// Checks that `pdbgen COMMAND file` fails, saying `why` (verify on stdout beside its
+/// report, other commands on stderr) and each cause once.
+fn refused(command: &str, file: &Path, why: &str) {
+    let out = pdbgen()
+        .arg(command)
+        .arg(file)
+        .assert()
+        .failure()
+        .stderr(predicate::function(says_each_cause_once));
+    let out = out.get_output();
+    let said = if command == "verify" {
+        &out.stdout
+    } else {
+        &out.stderr
+    };
+    let said = String::from_utf8_lossy(said);
+    assert!(said.contains(why), "{why:?} not in:\n{said}");
+}
+
+fn build(dir: &Path, name: &str, args: &str) -> std::path::PathBuf {
     let out = dir.join(name);
     pdbgen()
         .args(["build", "-o"])
         .arg(&out)
-        .args(args)
+        .args(args.split_whitespace())
         .assert()
         .success()
         .stdout(contains("wrote"));
@@ -32,29 +71,18 @@ fn build_verify_info_compress_round_trip() {
     let f = build(
         dir.path(),
         "8.pdb",
+        "--board 3x3 --partition full --goal blank-last",
+    );
+    verified(&f);
+    info_says(
+        &["info"],
+        &f,
         &[
-            "--board",
-            "3x3",
-            "--partition",
-            "full",
-            "--goal",
-            "blank-last",
+            "goal:        blank-last",
+            "max value 31",
+            "unreached: 181440",
         ],
     );
-    pdbgen()
-        .arg("verify")
-        .arg(&f)
-        .assert()
-        .success()
-        .stdout(contains("OK"));
-    pdbgen()
-        .arg("info")
-        .arg(&f)
-        .assert()
-        .success()
-        .stdout(contains("goal:        blank-last"))
-        .stdout(contains("max value 31"))
-        .stdout(contains("unreached: 181440"));
     for (to, name) in [
         ("zstd", "8.zst.pdb"),
         ("gzip", "8.gz.pdb"),
@@ -69,7 +97,7 @@ fn build_verify_info_compress_round_trip() {
             .arg(&out)
             .assert()
             .success();
-        pdbgen().arg("verify").arg(&out).assert().success();
+        verified(&out);
         let a = PdbFile::open(&f).unwrap();
         let b = PdbFile::open(&out).unwrap();
         assert_eq!(
@@ -91,40 +119,16 @@ fn partitions_kinds_and_rectangles() {
     let f = build(
         dir.path(),
         "3x4.pdb",
-        &[
-            "--board",
-            "3x4",
-            "--partition",
-            "1-4/5-8/9-11",
-            "--kind",
-            "zero-unaware",
-            "--threads",
-            "1",
-            "--compress",
-            "zstd",
-        ],
+        "--board 3x4 --partition 1-4/5-8/9-11 --kind zero-unaware --threads 1 --compress zstd",
     );
-    pdbgen().arg("verify").arg(&f).assert().success();
-    pdbgen()
-        .arg("info")
-        .arg(&f)
-        .assert()
-        .success()
-        .stdout(contains("zero-unaware"))
-        .stdout(contains("zstd"));
+    verified(&f);
+    info_says(&["info"], &f, &["zero-unaware", "zstd"]);
     let g = build(
         dir.path(),
         "4x3.pdb",
-        &[
-            "--board",
-            "4x3",
-            "--partition",
-            "1-5/6-11",
-            "--compress",
-            "gzip",
-        ],
+        "--board 4x3 --partition 1-5/6-11 --compress gzip",
     );
-    pdbgen().arg("verify").arg(&g).assert().success();
+    verified(&g);
 }
 
 #[test]
@@ -178,11 +182,7 @@ fn bad_arguments_are_clear_errors() {
 #[test]
 fn damaged_files_fail_verification() {
     let dir = tempfile::tempdir().unwrap();
-    let f = build(
-        dir.path(),
-        "ok.pdb",
-        &["--board", "3x3", "--partition", "1-4/5-8"],
-    );
+    let f = build(dir.path(), "ok.pdb", "--board 3x3 --partition 1-4/5-8");
     let bytes = std::fs::read(&f).unwrap();
     // A flipped payload byte: checksum mismatch.
     let mut flipped = bytes.clone();
@@ -190,40 +190,16 @@ fn damaged_files_fail_verification() {
     flipped[last] ^= 1;
     let bad = dir.path().join("flipped.pdb");
     std::fs::write(&bad, &flipped).unwrap();
-    pdbgen()
-        .arg("verify")
-        .arg(&bad)
-        .assert()
-        .failure()
-        .stderr(predicate::function(says_each_cause_once))
-        .stdout(contains("checksum mismatch"));
+    refused("verify", &bad, "checksum mismatch");
     // Truncated.
     let short = dir.path().join("short.pdb");
     std::fs::write(&short, &bytes[..bytes.len() - 10]).unwrap();
-    pdbgen()
-        .arg("verify")
-        .arg(&short)
-        .assert()
-        .failure()
-        .stderr(predicate::function(says_each_cause_once))
-        .stdout(contains("truncated"));
-    pdbgen()
-        .arg("info")
-        .arg(&short)
-        .assert()
-        .failure()
-        .stderr(predicate::function(says_each_cause_once))
-        .stderr(contains("truncated"));
+    refused("verify", &short, "truncated");
+    refused("info", &short, "truncated");
     // Not a PDB file at all.
     let text = dir.path().join("text.pdb");
     std::fs::write(&text, "hello").unwrap();
-    pdbgen()
-        .arg("verify")
-        .arg(&text)
-        .assert()
-        .failure()
-        .stderr(predicate::function(says_each_cause_once))
-        .stdout(contains("not a PDB file"));
+    refused("verify", &text, "not a PDB file");
     // One good file and one bad: exit non-zero, the good one still reported OK.
     pdbgen()
         .arg("verify")
@@ -260,38 +236,16 @@ fn semantic_errors_are_named_with_an_example_index() {
 #[test]
 fn compact_encodings_round_trip_to_the_exact_values() {
     let dir = tempfile::tempdir().unwrap();
-    let common = [
-        "--board",
-        "3x4",
-        "--partition",
-        "1-5/6-11",
-        "--goal",
-        "blank-last",
-    ];
-    let u8_file = build(dir.path(), "u8.pdb", &common);
+    let base = "--board 3x4 --partition 1-5/6-11 --goal blank-last";
+    let u8_file = build(dir.path(), "u8.pdb", base);
     let bit1 = build(
         dir.path(),
         "bit1.pdb",
-        &[&common[..], &["--encoding", "bit1", "--compress", "zstd"]].concat(),
+        &format!("{base} --encoding bit1 --compress zstd"),
     );
-    pdbgen()
-        .arg("verify")
-        .arg(&bit1)
-        .assert()
-        .success()
-        .stdout(contains("OK"));
-    pdbgen()
-        .arg("info")
-        .arg(&bit1)
-        .assert()
-        .success()
-        .stdout(contains("as bit1"));
-    pdbgen()
-        .args(["info", "--restore"])
-        .arg(&bit1)
-        .assert()
-        .success()
-        .stdout(contains("mean:"));
+    verified(&bit1);
+    info_says(&["info"], &bit1, &["as bit1"]);
+    info_says(&["info", "--restore"], &bit1, &["mean:"]);
     let back = dir.path().join("back.pdb");
     pdbgen()
         .arg("compress")
@@ -328,7 +282,7 @@ fn compact_encodings_round_trip_to_the_exact_values() {
     let small = build(
         dir.path(),
         "small.pdb",
-        &["--board", "3x3", "--partition", "1-3/4-6/7,8"],
+        "--board 3x3 --partition 1-3/4-6/7,8",
     );
     pdbgen()
         .arg("compress")
@@ -337,13 +291,9 @@ fn compact_encodings_round_trip_to_the_exact_values() {
         .arg(&u4)
         .assert()
         .success();
-    pdbgen().arg("verify").arg(&u4).assert().success();
+    verified(&u4);
     assert!(PdbFile::open(&u4).unwrap().len() * 2 < PdbFile::open(&small).unwrap().len() + 512);
-    let zu = build(
-        dir.path(),
-        "zu.pdb",
-        &[&common[..], &["--kind", "zero-unaware"]].concat(),
-    );
+    let zu = build(dir.path(), "zu.pdb", &format!("{base} --kind zero-unaware"));
     pdbgen()
         .arg("compress")
         .arg(&zu)
@@ -374,13 +324,7 @@ fn compact_encodings_round_trip_to_the_exact_values() {
         .collect();
     let bad = dir.path().join("badbits.pdb");
     write_pdb(&bad, &goal, &srcs, &WriteOptions::default()).unwrap();
-    pdbgen()
-        .arg("verify")
-        .arg(&bad)
-        .assert()
-        .failure()
-        .stderr(predicate::function(says_each_cause_once))
-        .stdout(contains("check failed"));
+    refused("verify", &bad, "check failed");
 }
 
 #[cfg(not(feature = "mpi"))]
@@ -389,15 +333,7 @@ fn distributed_without_the_mpi_feature_says_how_to_get_it() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("x.pdb");
     pdbgen()
-        .args([
-            "build",
-            "--distributed",
-            "--board",
-            "3x3",
-            "-p",
-            "1-4/5-8",
-            "-o",
-        ])
+        .args("build --distributed --board 3x3 -p 1-4/5-8 -o".split(' '))
         .arg(&out)
         .assert()
         .failure()
@@ -411,7 +347,7 @@ fn distributed_without_the_mpi_feature_says_how_to_get_it() {
 fn mtm_class_tables_build_verify_and_describe() {
     let dir = tempfile::tempdir().unwrap();
     // Square board, blank on the diagonal: one goal-row table.
-    let out = build(dir.path(), "m3.pdb", &["--board", "3x3", "--metric", "mtm"]);
+    let out = build(dir.path(), "m3.pdb", "--board 3x3 --metric mtm");
     let f = PdbFile::open(&out).unwrap();
     assert_eq!(f.header().metric, pdbformat::Metric::Mtm);
     assert_eq!(f.header().tables.len(), 1);
@@ -420,7 +356,7 @@ fn mtm_class_tables_build_verify_and_describe() {
     let out = build(
         dir.path(),
         "m23.pdb",
-        &["--board", "2x3", "--metric", "mtm", "--compress", "zstd"],
+        "--board 2x3 --metric mtm --compress zstd",
     );
     let h = PdbFile::open(&out).unwrap().header().clone();
     assert_eq!(h.tables.len(), 2);
@@ -433,14 +369,11 @@ fn mtm_class_tables_build_verify_and_describe() {
     };
     assert!(h.tables.iter().all(|t| t.encoding == want));
     pdbgen().args(["verify"]).arg(&out).assert().success();
-    pdbgen()
-        .args(["info"])
-        .arg(&out)
-        .assert()
-        .success()
-        .stdout(contains("metric:      mtm"))
-        .stdout(contains("goal-columns classes"))
-        .stdout(contains("PDB version 2"));
+    info_says(
+        &["info"],
+        &out,
+        &["metric:      mtm", "goal-columns classes", "PDB version 2"],
+    );
     // A damaged value is found by the semantic check.
     let path = dir.path().join("bad.pdb");
     let mut values = PdbFile::open(dir.path().join("m3.pdb"))
@@ -472,10 +405,8 @@ fn mtm_class_tables_build_verify_and_describe() {
         .failure()
         .stdout(contains("changes a class table's value by at most 1"));
     // Labelled tables beside the rows: one table each, verified, named by info.
-    let args: Vec<&str> = "--board 3x3 --metric mtm --classes rows --classes 1,2,4/3,5,6/7,8"
-        .split(' ')
-        .collect();
-    let out = build(dir.path(), "m3-labelled.pdb", &args);
+    let args = "--board 3x3 --metric mtm --classes rows --classes 1,2,4/3,5,6/7,8";
+    let out = build(dir.path(), "m3-labelled.pdb", args);
     let h = PdbFile::open(&out).unwrap().header().clone();
     assert_eq!(h.tables.len(), 2);
     assert_eq!(
@@ -488,12 +419,11 @@ fn mtm_class_tables_build_verify_and_describe() {
     ));
     assert_eq!(h.tables[1].entry_count, 9 * 28 * 20);
     pdbgen().args(["verify"]).arg(&out).assert().success();
-    pdbgen()
-        .args(["info"])
-        .arg(&out)
-        .assert()
-        .success()
-        .stdout(contains("labelled (goal cells 1,2,4/3,5,6/7,8) classes"));
+    info_says(
+        &["info"],
+        &out,
+        &["labelled (goal cells 1,2,4/3,5,6/7,8) classes"],
+    );
     // Partitions are for STM; STM needs one; labellings are for MTM and must be whole.
     for (args, msg) in [
         (

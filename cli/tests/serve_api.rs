@@ -98,15 +98,10 @@ fn answers_carry_the_cli_json_fields() {
     let home = tempfile::tempdir().unwrap();
     for algorithm in ["ida", "astar"] {
         let out = solver(home.path())
-            .args([
-                "solve",
-                "--json",
-                "--quiet",
-                "--algorithm",
-                algorithm,
-                p,
-                "--db",
-            ])
+            .args("solve --json --quiet --algorithm".split(' '))
+            .arg(algorithm)
+            .arg(p)
+            .arg("--db")
             .arg(&db)
             .output()
             .unwrap();

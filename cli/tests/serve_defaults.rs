@@ -38,15 +38,9 @@ fn serve_finds_a_5x5_database_where_solve_looks() {
     let patterns = "1-3/4-6/7-9/10-12/13-15/16-18/19-21/22-24";
     assert_cmd::Command::cargo_bin("pdbgen")
         .unwrap()
-        .args([
-            "build",
-            "--board",
-            "5x5",
-            "--no-state",
-            "-p",
-            patterns,
-            "-o",
-        ])
+        .args("build --board 5x5 --no-state -p".split(' '))
+        .arg(patterns)
+        .arg("-o")
         .arg(cache.join("small-5x5.pdb"))
         .assert()
         .success();

@@ -37,15 +37,12 @@ fn solve_with_each_algorithm() {
         "weighted",
         "strategic",
     ] {
-        let out = success_stdout(solver(home.path()).args([
-            "solve",
-            "--json",
-            "--heuristic",
-            "manhattan",
-            "--algorithm",
-            alg,
-            P8,
-        ]));
+        let out = success_stdout(
+            solver(home.path())
+                .args("solve --json --heuristic manhattan --algorithm".split(' '))
+                .arg(alg)
+                .arg(P8),
+        );
         let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
         let len = replays(P8, None, &goal, v["moves"].as_str().unwrap());
         assert_eq!(v["length"], len);

@@ -50,13 +50,8 @@ fn solves_and_prints_text() {
 fn json_output_parses_and_replays() {
     let home = tempfile::tempdir().unwrap();
     let out = solver(home.path())
-        .args([
-            "solve",
-            "--json",
-            "--goal",
-            "blank-last",
-            "1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15",
-        ])
+        .args("solve --json --goal blank-last".split(' '))
+        .arg("1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15")
         .args(["--no-build", "--heuristic", "lc"])
         .output()
         .unwrap();

@@ -267,12 +267,8 @@ fn fetch_resumes_refuses_damage_and_installs_what_the_solver_uses() {
 
     // The solver finds it by name in the cache: Korf's first instance, 57 moves.
     solver(home.path())
-        .args([
-            "solve",
-            "--db",
-            "15-555-za",
-            "14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3",
-        ])
+        .args("solve --db 15-555-za".split(' '))
+        .arg("14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3")
         .assert()
         .success()
         .stdout(predicate::str::contains("length:     57"));
@@ -280,14 +276,8 @@ fn fetch_resumes_refuses_damage_and_installs_what_the_solver_uses() {
     // Installed with another encoding: bit1, under the conventional name, entries re-encoded
     // from the published values.
     solver(home.path())
-        .args([
-            "fetch",
-            "15-555-za",
-            "--encoding",
-            "bit1",
-            "--from",
-            &server.url,
-        ])
+        .args("fetch 15-555-za --encoding bit1 --from".split(' '))
+        .arg(&server.url)
         .assert()
         .success();
     let bit1 = PdbFile::open(cache.join("15-555-za-bit1.pdb")).unwrap();
@@ -326,14 +316,7 @@ fn fetch_explains_what_it_cannot_do() {
         .stderr(predicate::str::contains("15-78-za-bit1"));
     // Nothing listening: a clear error after the attempts, no panic.
     solver(home.path())
-        .args([
-            "fetch",
-            "15-555-za",
-            "--from",
-            "http://127.0.0.1:9",
-            "--attempts",
-            "2",
-        ])
+        .args("fetch 15-555-za --from http://127.0.0.1:9 --attempts 2".split(' '))
         .assert()
         .code(1)
         .stderr(predicate::str::contains("cannot download"))
@@ -396,15 +379,8 @@ fn fetch_installs_a_class_file_checked_by_its_digests() {
     // The solver searches with it by name: the multi-tile optimum of the brute-force oracle.
     let p8 = "8 6 7 2 5 4 3 0 1";
     let out = solver(home.path())
-        .args([
-            "solve",
-            "--json",
-            "--metric",
-            "mtm",
-            "--db",
-            "8-rows-mtm",
-            p8,
-        ])
+        .args("solve --json --metric mtm --db 8-rows-mtm".split(' '))
+        .arg(p8)
         .assert()
         .success()
         .get_output()

@@ -264,16 +264,9 @@ fn bench_korf50_columns() {
             .arg("bench")
             .arg(&file)
             // A shallow pruning machine: the 5x5 default one takes half a minute to build.
-            .args([
-                "--first",
-                n,
-                "--max-nodes",
-                "500",
-                "--heuristic",
-                "linear-conflict",
-                "--prune-depth",
-                "10",
-            ])
+            .arg("--first")
+            .arg(n)
+            .args("--max-nodes 500 --heuristic linear-conflict --prune-depth 10".split(' '))
             .args(more)
             .output()
             .unwrap()

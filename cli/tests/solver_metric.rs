@@ -113,27 +113,20 @@ fn bench_and_compare_take_the_metric() {
     let home = tempfile::tempdir().unwrap();
     let file = home.path().join("p8.txt");
     std::fs::write(&file, format!("{P8}\n1 2 0 3 4 5 6 7 8\n")).unwrap();
-    let out = success_stdout(solver(home.path()).args([
-        "bench",
-        "--json",
-        "--metric",
-        "mtm",
-        "--board",
-        "3x3",
-        file.to_str().unwrap(),
-    ]));
+    let out = success_stdout(
+        solver(home.path())
+            .args("bench --json --metric mtm --board 3x3".split(' '))
+            .arg(file.to_str().unwrap()),
+    );
     let lines = json_lines(&out);
     let first = lines.iter().find(|v| v["puzzle"].is_string()).unwrap();
     assert_eq!(first["metric"], "mtm");
     assert_eq!(first["length"], json!(mtm_distance(P8)));
-    let out = success_stdout(solver(home.path()).args([
-        "compare",
-        "--json",
-        "--metric",
-        "mtm",
-        "--input",
-        file.to_str().unwrap(),
-    ]));
+    let out = success_stdout(
+        solver(home.path())
+            .args("compare --json --metric mtm --input".split(' '))
+            .arg(file.to_str().unwrap()),
+    );
     let runs = json_lines(&out);
     let solved: Vec<&Value> = runs.iter().filter(|v| v["length"].is_u64()).collect();
     assert!(
@@ -206,16 +199,7 @@ fn a_4x4_class_file_where_solve_looks_is_the_multi_tile_default() {
     std::fs::create_dir_all(&cache).unwrap();
     assert_cmd::Command::cargo_bin("pdbgen")
         .unwrap()
-        .args([
-            "build",
-            "--board",
-            "4x4",
-            "--metric",
-            "mtm",
-            "--classes",
-            "1-14/15",
-            "-o",
-        ])
+        .args("build --board 4x4 --metric mtm --classes 1-14/15 -o".split(' '))
         .arg(cache.join("tiny.pdb"))
         .assert()
         .success();
@@ -229,15 +213,11 @@ fn a_4x4_class_file_where_solve_looks_is_the_multi_tile_default() {
         .join("15-rows+rokicki+rokicki-mirror-mtm.pdb")
         .exists());
     // The walking distance when named.
-    let out = success_stdout(solver(home.path()).args([
-        "solve",
-        "--json",
-        "--metric",
-        "mtm",
-        "--heuristic",
-        "walking-distance",
-        p4,
-    ]));
+    let out = success_stdout(
+        solver(home.path())
+            .args("solve --json --metric mtm --heuristic walking-distance".split(' '))
+            .arg(p4),
+    );
     let v: Value = serde_json::from_slice(&out).unwrap();
     assert!(
         v["heuristic"]

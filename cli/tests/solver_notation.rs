@@ -87,18 +87,14 @@ fn solutions_in_the_tiles_notation_reach_the_goal_played_by_hand() {
     let home = tempfile::tempdir().unwrap();
     for (puzzle, goal_name) in CASES {
         let run = |notation: &str| {
-            let out = success_stdout(solver(home.path()).args([
-                "solve",
-                "--json",
-                "--quiet",
-                "--heuristic",
-                "lc",
-                "--goal",
-                goal_name,
-                "--notation",
-                notation,
-                puzzle,
-            ]));
+            let out = success_stdout(
+                solver(home.path())
+                    .args("solve --json --quiet --heuristic lc --goal".split(' '))
+                    .arg(goal_name)
+                    .arg("--notation")
+                    .arg(notation)
+                    .arg(puzzle),
+            );
             json_lines(&out).remove(0)
         };
         let v = run("tiles");
@@ -131,16 +127,12 @@ fn solutions_in_the_tiles_notation_reach_the_goal_played_by_hand() {
         let blank_moves = blank["moves"].as_str().unwrap();
         assert_eq!(blank_moves.len(), length);
         assert!(blank_moves.chars().all(|c| "UDLR".contains(c)));
-        let default = json_lines(&success_stdout(solver(home.path()).args([
-            "solve",
-            "--json",
-            "--quiet",
-            "--heuristic",
-            "lc",
-            "--goal",
-            goal_name,
-            puzzle,
-        ])))
+        let default = json_lines(&success_stdout(
+            solver(home.path())
+                .args("solve --json --quiet --heuristic lc --goal".split(' '))
+                .arg(goal_name)
+                .arg(puzzle),
+        ))
         .remove(0);
         assert_eq!(default["moves"], blank["moves"]);
         assert_eq!(
@@ -149,16 +141,13 @@ fn solutions_in_the_tiles_notation_reach_the_goal_played_by_hand() {
         );
 
         // `solver check` agrees: the moves reach the goal in that many single-tile moves.
-        let out = success_stdout(solver(home.path()).args([
-            "check",
-            "--json",
-            "--notation",
-            "tiles",
-            "--goal",
-            goal_name,
-            puzzle,
-            moves,
-        ]));
+        let out = success_stdout(
+            solver(home.path())
+                .args("check --json --notation tiles --goal".split(' '))
+                .arg(goal_name)
+                .arg(puzzle)
+                .arg(moves),
+        );
         let c = json_lines(&out).remove(0);
         assert_eq!(c["reaches_goal"], true);
         assert_eq!(c["stm"].as_u64().unwrap() as usize, length);
@@ -182,15 +171,11 @@ fn text_answers_show_the_tiles_moves_only_when_asked() {
     assert!(tiles.contains("blank:      L L D D"), "{tiles}");
     // A file of puzzles: each line ends with the moves in the notation asked for.
     let (home, path) = common::home_with_file("p.txt", "8 3 0/4 1 7/2 5 6\n");
-    let out = success_stdout(solver(home.path()).args([
-        "solve",
-        "--heuristic",
-        "lc",
-        "--notation",
-        "tiles",
-        "--input",
-        path.to_str().unwrap(),
-    ]));
+    let out = success_stdout(
+        solver(home.path())
+            .args("solve --heuristic lc --notation tiles --input".split(' '))
+            .arg(path.to_str().unwrap()),
+    );
     let out = String::from_utf8(out).unwrap();
     assert!(
         out.lines()

@@ -207,12 +207,8 @@ fn build_in(
             }
             Ok(())
         };
-        write_pdb_streamed(path, &req.goal, &shapes, &req.write, &mut fill).map_err(|source| {
-            BuildError::Write {
-                path: path.to_path_buf(),
-                source,
-            }
-        })?;
+        write_pdb_streamed(path, &req.goal, &shapes, &req.write, &mut fill)
+            .map_err(BuildError::writing(path))?;
         if let Some(s) = state.as_mut() {
             s.finish()?;
         }

@@ -107,12 +107,8 @@ pub fn build_class_file(
             entries,
         })
         .collect();
-    write_class_pdb(path, &req.goal, req.metric, &sources, &req.write).map_err(|source| {
-        BuildError::Write {
-            path: path.to_path_buf(),
-            source,
-        }
-    })?;
+    write_class_pdb(path, &req.goal, req.metric, &sources, &req.write)
+        .map_err(BuildError::writing(path))?;
     observer.output_written(encoded.iter().map(|e| e.len() as u64).sum());
     Ok(built.into_iter().map(|(_, s)| s).collect())
 }

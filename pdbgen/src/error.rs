@@ -176,6 +176,14 @@ pub enum VerifyError {
 /// The errors of the operations that index a pattern's table: each has an `Index` variant
 /// that names the pattern whose board has no index.
 impl BuildError {
+    /// The `Write` error of `path`, for `map_err`.
+    pub(crate) fn writing(path: &std::path::Path) -> impl FnOnce(FormatError) -> BuildError + '_ {
+        move |source| BuildError::Write {
+            path: path.to_path_buf(),
+            source,
+        }
+    }
+
     /// Whether the same request fails the same way every time (what it asks of the encoding,
     /// the board or the ranks), unlike a failure of the disk or of the system: a build keeps no
     /// resumable state for such a failure, and under MPI every rank meets it alike.

@@ -101,7 +101,9 @@ pub fn verify_table(
 ) -> Result<Vec<Violation>, CheckError> {
     let mut found = match kind {
         TableKind::ZeroAware => verify_zero_aware(goal, pattern, values, progress)?,
-        TableKind::ZeroUnaware => verify_zero_unaware(goal, pattern, values, progress)?,
+        TableKind::ZeroUnaware => {
+            verify_zero_unaware(&Geometry::new(goal, pattern), values, progress)?
+        }
     };
     found.0.sort_by_key(|v| v.index);
     Ok(found.0)
@@ -123,6 +125,7 @@ struct Geometry {
     md: Vec<Vec<u8>>,
     fills_board: bool,
     goal: Goal,
+    pattern: Pattern,
     tiles: Vec<u8>,
 }
 
@@ -142,6 +145,7 @@ impl Geometry {
             md,
             fills_board: pattern.len() + 1 == b.cells(),
             goal: goal.clone(),
+            pattern: pattern.clone(),
             tiles: pattern.tiles().to_vec(),
         }
     }
@@ -245,19 +249,18 @@ fn verify_zero_aware(
     Ok(found)
 }
 
+/// The zero-unaware checks, over the permutations of the pattern's tiles that `geo` describes.
 fn verify_zero_unaware(
-    goal: &Goal,
-    pattern: &Pattern,
+    geo: &Geometry,
     values: &[u8],
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<Found, CheckError> {
+    let (goal, pattern) = (&geo.goal, &geo.pattern);
     let board = goal.board();
-    let n = board.cells();
-    let k = pattern.len();
+    let (n, k) = (board.cells(), pattern.len());
     let idx = PermutationIndex::new(board, k).map_err(CheckError::index_error(pattern))?;
     check_length(values, idx.len())?;
     let nbr = board.neighbour_masks();
-    let geo = Geometry::new(goal, pattern);
     let goal_cells: Vec<u8> = pattern.goal_cells(goal).iter().map(|&c| c as u8).collect();
     let goal_index = idx.index(&goal_cells);
     let chunk = 1u64 << 16;

@@ -17,20 +17,20 @@ use plotters::prelude::*;
 use std::path::Path;
 
 /// The series colours, in order (Tableau's ten, then teal and near-black).
-pub const PALETTE: [RGBColor; 12] = [
-    RGBColor(0x4E, 0x79, 0xA7),
-    RGBColor(0xF2, 0x8E, 0x2B),
-    RGBColor(0xE1, 0x57, 0x59),
-    RGBColor(0x76, 0xB7, 0xB2),
-    RGBColor(0x59, 0xA1, 0x4F),
-    RGBColor(0xED, 0xC9, 0x48),
-    RGBColor(0xB0, 0x7A, 0xA1),
-    RGBColor(0xFF, 0x9D, 0xA7),
-    RGBColor(0x9C, 0x75, 0x5F),
-    RGBColor(0xBA, 0xB0, 0xAC),
-    RGBColor(0x17, 0xBE, 0xCF),
-    RGBColor(0x33, 0x33, 0x33),
-];
+pub const PALETTE: [RGBColor; 12] = {
+    const RGB: [u32; 12] = [
+        0x4E79A7, 0xF28E2B, 0xE15759, 0x76B7B2, 0x59A14F, 0xEDC948, 0xB07AA1, 0xFF9DA7, 0x9C755F,
+        0xBAB0AC, 0x17BECF, 0x333333,
+    ];
+    let mut out = [RGBColor(0, 0, 0); 12];
+    let mut i = 0;
+    while i < 12 {
+        let c = RGB[i];
+        out[i] = RGBColor((c >> 16) as u8, (c >> 8) as u8, c as u8);
+        i += 1;
+    }
+    out
+};
 
 /// The colour of series `k` (the palette repeats after twelve series).
 pub fn series_color(k: usize) -> RGBColor {

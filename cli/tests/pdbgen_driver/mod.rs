@@ -17,15 +17,10 @@ use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 /// `pdbgen build` takes them, and the driver's own) in the environment variable `env`.
 pub fn driver_command(test: &str, env: &str, spec: &[&str]) -> Command {
     let mut c = Command::new(std::env::current_exe().unwrap());
-    c.args([
-        "--exact",
-        test,
-        "--ignored",
-        "--nocapture",
-        "--test-threads",
-        "1",
-    ])
-    .env(env, spec.join("\n"));
+    c.arg("--exact")
+        .arg(test)
+        .args("--ignored --nocapture --test-threads 1".split(' '))
+        .env(env, spec.join("\n"));
     c
 }
 

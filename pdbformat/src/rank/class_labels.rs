@@ -267,15 +267,14 @@ mod tests {
 
     #[test]
     fn rokicki_on_both_corners() {
-        let board = Board::new(4, 4).unwrap();
-        let first = Goal::blank_first(board);
+        let first = Goal::blank_first(Board::new(4, 4).unwrap());
         let ClassLabels::Cells(l) = ClassLabels::parse(&first, "rokicki").unwrap() else {
             panic!("a labelling")
         };
         assert_eq!(l.to_string(), "1,2,4,5/3,6,7,10,11/8,9,12,13/14,15");
         // The blank-last goal: slidy's classes of tiles {1,2}, {3,4,7,8}, {5,6,9,10,13},
         // {11,12,14,15}, in some order.
-        let last = Goal::blank_last(board);
+        let last = Goal::blank_last(first.board());
         let ClassLabels::Cells(l) = ClassLabels::parse(&last, "rokicki").unwrap() else {
             panic!("a labelling")
         };

@@ -76,8 +76,7 @@ mod tests {
 
     #[test]
     fn flood_stops_at_walls_and_edges() {
-        let b = Board::new(4, 4).unwrap();
-        let bits = BoardBits::new(b);
+        let bits = BoardBits::new(Board::new(4, 4).unwrap());
         // Wall in column 1: cells 1, 5, 9, 13.
         let wall = (1 << 1) | (1 << 5) | (1 << 9) | (1 << 13);
         let free = bits.all() & !wall;

@@ -63,12 +63,8 @@ pub(super) fn write_slices(
             }
             Ok(())
         };
-        write_pdb_streamed(path, &req.goal, &shapes, &req.write, &mut fill).map_err(|source| {
-            BuildError::Write {
-                path: path.to_path_buf(),
-                source,
-            }
-        })?;
+        write_pdb_streamed(path, &req.goal, &shapes, &req.write, &mut fill)
+            .map_err(BuildError::writing(path))?;
     } else {
         let mut sent = 0u64;
         for (bytes, _, _) in slices {
