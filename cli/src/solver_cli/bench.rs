@@ -69,6 +69,12 @@ pub fn run(a: BenchArgs) -> Result<i32> {
     let mut request = limits_request(&a.limits, &a.prune);
     request.threads = a.threads;
     a.heuristic.add_to(&mut request)?;
+    // The settings are checked before the file is read.
+    request.resolve().map_err(request_error)?;
+    let text = read_input(&a.file)?;
+    let (board, mut lines) = list_board(&text, parse_board(a.heuristic.board.as_deref())?)?;
+    // The board's default algorithm: anytime beyond 25 cells.
+    let request = request.on_board(board.cells());
     let opts = Search {
         interrupt: Some(super::interrupt_flag()),
         // Checked once, before the summary.
@@ -76,8 +82,6 @@ pub fn run(a: BenchArgs) -> Result<i32> {
         ..request.resolve().map_err(request_error)?
     };
     let pruning = opts.algorithm.pruning().unwrap_or_default();
-    let text = read_input(&a.file)?;
-    let (board, mut lines) = list_board(&text, parse_board(a.heuristic.board.as_deref())?)?;
     if let Some(n) = a.first {
         lines.truncate(n);
     }
