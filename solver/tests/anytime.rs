@@ -208,11 +208,24 @@ fn boards_past_25_cells_default_to_anytime() {
     );
     assert_eq!(AlgorithmName::default_on(25, Some(1)), AlgorithmName::Ida);
     assert_eq!(AlgorithmName::default_on(16, Some(1)), AlgorithmName::Ida);
+    let plain = Request::default();
+    assert_ne!(
+        plain.resolve().unwrap().algorithm.name(),
+        AlgorithmName::Anytime
+    );
+    assert_ne!(
+        plain.on_board(25).resolve().unwrap().algorithm.name(),
+        AlgorithmName::Anytime
+    );
+    let on = plain.on_board(36).resolve().unwrap();
+    assert_eq!(on.algorithm.name(), AlgorithmName::Anytime);
+    // A bound with no algorithm named asks for the one that takes it, on any board.
     let mut r = Request::default();
     r.set("within", "1.5").unwrap();
-    assert!(r.resolve().is_err(), "no board: the optimal default");
-    let on = r.on_board(36).resolve().unwrap();
-    assert_eq!(on.algorithm.name(), AlgorithmName::Anytime);
+    assert_eq!(
+        r.resolve().unwrap().algorithm.name(),
+        AlgorithmName::Anytime
+    );
     assert_eq!(
         AlgorithmName::parse("anytime"),
         Some(AlgorithmName::Anytime)

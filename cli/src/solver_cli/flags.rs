@@ -157,7 +157,8 @@ pub struct SearchFlags {
     #[arg(long, value_name = "W", value_parser = read_as("weight", |r| r.weight))]
     pub weight: Option<f64>,
     /// anytime: stop at the first solution proven at most W times the optimum (length <= W x
-    /// the proven lower bound; W at least 1, 1 asks for a proven optimum). Without --within
+    /// the proven lower bound; W at least 1, 1 asks for a proven optimum); with no
+    /// --algorithm it chooses anytime on any board. Without --within
     /// and --timeout, anytime improves its solution for 5 seconds; with --timeout it improves
     /// until the time limit and returns the best solution found.
     #[arg(long, value_name = "W", value_parser = read_as("within", |r| r.within))]

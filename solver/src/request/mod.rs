@@ -50,8 +50,8 @@ use std::time::Duration;
 /// [`Request::heuristic`] and [`Request::reflect`].
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Request {
-    /// The algorithm (`None`: `anytime` on boards of more than 25 cells when
-    /// [`Request::cells`] says so, else [`AlgorithmName::default_for`] the threads:
+    /// The algorithm (`None`: `anytime` when `within` is given or on boards of more than 25
+    /// cells when [`Request::cells`] says so, else [`AlgorithmName::default_for`] the threads:
     /// `parallel-ida` on every core where there are several, `ida` with one thread or on one
     /// core).
     pub algorithm: Option<AlgorithmName>,
@@ -172,8 +172,10 @@ impl Request {
     /// The algorithm asked for; when none was, `anytime` on a board of more than 25 cells
     /// ([`Request::cells`]), else [`AlgorithmName::default_for`] the threads (`parallel-ida`
     /// on every core where there are several, `ida` with `threads` 1).
+    /// A `within` with no algorithm named asks for `anytime`, the one that takes it.
     pub fn algorithm_name(&self) -> AlgorithmName {
         self.algorithm.unwrap_or_else(|| match self.cells {
+            _ if self.within.is_some() => AlgorithmName::Anytime,
             Some(cells) => AlgorithmName::default_on(cells, self.threads),
             None => AlgorithmName::default_for(self.threads),
         })
