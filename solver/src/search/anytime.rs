@@ -24,7 +24,9 @@
 //! # Stopping
 //! With [`Anytime::within`] `W` the search stops once `length ≤ W × lower bound`. A time
 //! limit ([`super::Limits::timeout`]) stops it with its best solution and
-//! [`super::Stop::Time`]; with neither, it improves for [`DEFAULT_SECONDS`]. The memory limit
+//! [`super::Stop::Time`]; with neither, it improves for [`DEFAULT_SECONDS`]. The search
+//! itself runs for nine tenths of the time; the rest polishes the best solution with
+//! windows of growing size ([`shortcut::polish`]). The memory limit
 //! stops it cleanly the same way, with the best solution so far. Without a solution, a
 //! limit gives the usual stopped error with the bound proven.
 
@@ -47,6 +49,10 @@ pub const START_WEIGHT: f64 = 5.0;
 /// Seconds an anytime search improves for when neither a bound (`within`) nor a time limit
 /// is given.
 pub const DEFAULT_SECONDS: f64 = 5.0;
+
+/// The share of the time budget the search runs for; the rest polishes the best solution
+/// ([`shortcut::polish`]).
+const POLISH_AT: f64 = 0.9;
 
 /// The weight after a solution found with weight `w`: a step towards 1 (plain A*).
 pub(crate) fn next_weight(w: f64) -> f64 {
@@ -227,7 +233,7 @@ impl<'a, H: Heuristic, K: Packed> Run<'a, H, K> {
         let path = self
             .layout
             .trace(self.goal_key, |k| self.map.get(k).map(|n| n.prev()));
-        let path = shortcut::shorten(self.board, &self.start, &path, clock);
+        let path = shortcut::shorten(self.board, &self.start, &path, shortcut::WINDOW, clock);
         let seconds = clock.seconds();
         if path.len() as u32 >= self.limit() {
             return;
@@ -392,9 +398,18 @@ fn run<H: Heuristic, K: Packed>(
     search: &Search,
 ) -> Outcome {
     let mut clock = search.clock();
-    if settings.within.is_none() && search.limits.timeout.is_none() {
-        clock = clock.until(clock.t0 + Duration::from_secs_f64(DEFAULT_SECONDS));
+    let budget = match (settings.within, search.limits.timeout) {
+        (None, None) => Some(Duration::from_secs_f64(DEFAULT_SECONDS)),
+        (_, t) => t,
+    };
+    if let Some(b) = budget {
+        clock = clock.until(clock.t0 + b);
     }
+    // The search stops at nine tenths of the time; the rest polishes the best solution.
+    let search_clock = match budget {
+        Some(b) => clock.until(clock.t0 + b.mul_f64(POLISH_AT)),
+        None => clock.clone(),
+    };
     let layout = Layout::new(goal.board().cells());
     let start_parts = h.init(&start.tiles);
     let initial_h = h.value(&start_parts);
@@ -441,9 +456,23 @@ fn run<H: Heuristic, K: Packed>(
             key,
         });
         r.fs.add(initial_h);
-        r.run(&clock)
+        r.run(&search_clock)
     };
     r.update_bound();
+    // Time stopped the search early to leave the rest to the polish; any other stop is final.
+    let stop = match stop {
+        Some(Stop::Time) if budget.is_some() => {
+            if let Some(best) = r.best.as_mut().filter(|b| b.path.len() as u32 > r.bound) {
+                let before = best.path.len();
+                best.path = shortcut::polish(r.board, &r.start, &best.path, &clock);
+                if best.path.len() < before {
+                    r.tell_at(clock.seconds());
+                }
+            }
+            Some(clock.time_up().unwrap_or(Stop::Time))
+        }
+        other => other,
+    };
     let detail = format!(
         "anytime weighted A*: {} solution{}, last weight {}",
         r.solutions,

@@ -11,10 +11,11 @@ use crate::position::{Position, MAX_CELLS};
 use crate::prune::Pruning;
 use pdbformat::{Board, Goal};
 
-/// Moves in one window.
+/// Moves in one window of the pass made on every new solution.
 pub(crate) const WINDOW: usize = 28;
 
-/// Nodes one window's IDA* may generate before the window is left as it is.
+/// Nodes one window's IDA* may generate before the window is left as it is, for windows of
+/// [`WINDOW`] moves (larger windows get more, in proportion to the square of their size).
 const WINDOW_NODES: u64 = 60_000;
 
 /// The positions along `path` (the blank's cells after each move) from `start`: one more than
@@ -65,6 +66,7 @@ fn window(
     from: &[u8; MAX_CELLS],
     to: &[u8; MAX_CELLS],
     moves: usize,
+    nodes: u64,
 ) -> Option<Vec<u8>> {
     let cells = board.cells();
     let goal_tiles: Vec<u16> = to[..cells].iter().map(|&t| t as u16).collect();
@@ -78,7 +80,7 @@ fn window(
     };
     let search = Search {
         limits: Limits {
-            max_nodes: Some(WINDOW_NODES),
+            max_nodes: Some(nodes),
             ..Limits::default()
         },
         ..Search::new(settings.clone())
@@ -87,32 +89,69 @@ fn window(
     out.path.filter(|p| p.len() < moves)
 }
 
-/// `path` from `start` shortened: loops cut, then every window of [`WINDOW`] moves (windows
+/// `path` from `start` shortened: loops cut, then every window of `size` moves (windows
 /// overlapping by half) replaced by an optimal one where that is shorter. Stops early, with
 /// what it has, when `clock` says the time is up.
 pub(crate) fn shorten(
     board: Board,
     start: &[u8; MAX_CELLS],
     path: &[u8],
+    size: usize,
     clock: &Clock,
 ) -> Vec<u8> {
+    let size = size.max(2);
+    let nodes = WINDOW_NODES * ((size * size) / (WINDOW * WINDOW)).max(1) as u64;
     let mut path = cut_loops(board, start, path);
     let mut i = 0;
     while i + 2 < path.len() {
         if clock.time_up().is_some() {
             break;
         }
-        let j = (i + WINDOW).min(path.len());
+        let j = (i + size).min(path.len());
         let all = positions(start, &path[..j]);
         let mut end = j;
-        if let Some(better) = window(board, &all[i], &all[j], j - i) {
+        if let Some(better) = window(board, &all[i], &all[j], j - i, nodes) {
             end = i + better.len();
             path.splice(i..j, better);
         }
         if end >= path.len() {
             break;
         }
-        i += WINDOW / 2;
+        i += size / 2;
     }
     cut_loops(board, start, &path)
+}
+
+/// `path` polished until `clock` stops: passes of [`shorten`] with windows growing from
+/// [`WINDOW`] by a third each time (back to the first size after a pass that gains nothing
+/// at the largest, 96 moves).
+pub(crate) fn polish(board: Board, start: &[u8; MAX_CELLS], path: &[u8], clock: &Clock) -> Vec<u8> {
+    let mut path = path.to_vec();
+    let mut size = WINDOW;
+    while clock.time_up().is_none() && path.len() > 2 {
+        path = shorten(board, start, &path, size, clock);
+        size = if size >= 96 { WINDOW } else { size + size / 3 };
+    }
+    path
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn loops_are_cut_and_windows_keep_the_path_valid() {
+        let board = Board::new(3, 3).unwrap();
+        let mut start = [0u8; MAX_CELLS];
+        for (c, t) in start.iter_mut().take(9).enumerate() {
+            *t = c as u8; // the blank on cell 0
+        }
+        // Right, left (back to the start), right, down, up (back), down.
+        assert_eq!(cut_loops(board, &start, &[1, 0, 1, 4, 1, 4]), vec![1, 4]);
+        // A detour around a 2x2 block and back: twelve moves that return to the start.
+        let detour = [1, 4, 3, 0, 1, 4, 3, 0, 1, 4, 3, 0, 1];
+        let clock = Clock::new(&Limits::default());
+        let short = shorten(board, &start, &detour, WINDOW, &clock);
+        assert_eq!(short, vec![1]);
+    }
 }
