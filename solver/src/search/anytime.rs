@@ -59,6 +59,8 @@ pub(crate) fn next_weight(w: f64) -> f64 {
     if w <= 1.25 {
         1.0
     } else {
+        // Measured on 6x6: a gentler step (0.85) got stuck at higher weights, a steeper one
+        // (0.55) did no better.
         (1.0 + (w - 1.0) * 0.7).max(1.0)
     }
 }
@@ -402,12 +404,12 @@ fn run<H: Heuristic, K: Packed>(
         (None, None) => Some(Duration::from_secs_f64(DEFAULT_SECONDS)),
         (_, t) => t,
     };
-    if let Some(b) = budget {
-        clock = clock.until(clock.t0 + b);
+    if let Some(at) = budget.and_then(|b| clock.t0.checked_add(b)) {
+        clock = clock.until(at);
     }
     // The search stops at nine tenths of the time; the rest polishes the best solution.
-    let search_clock = match budget {
-        Some(b) => clock.until(clock.t0 + b.mul_f64(POLISH_AT)),
+    let search_clock = match budget.and_then(|b| clock.t0.checked_add(b.mul_f64(POLISH_AT))) {
+        Some(at) => clock.until(at),
         None => clock.clone(),
     };
     let layout = Layout::new(goal.board().cells());
