@@ -136,3 +136,16 @@ fn a_stopped_anytime_search_without_a_solution_says_its_bound() {
         "proven lower bound",
     );
 }
+
+#[test]
+fn bench_on_6x6_runs_anytime_and_prints_its_bound() {
+    let (home, path) = common::home_with_file("six.txt", &format!("{P35}\n"));
+    solver(home.path())
+        .args(["bench", "--goal", "blank-last", "--timeout", "1"])
+        .arg(&path)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("anytime"))
+        .stdout(predicate::str::contains("pruning machine: off"))
+        .stdout(predicate::str::contains("lower bound"));
+}
