@@ -251,3 +251,31 @@ fn a_6x6_position_solves_by_default_with_a_bound() {
     assert!(s.lower_bound() >= s.stats.initial_h);
     assert!(s.bound_ratio() < 3.0, "ratio {}", s.bound_ratio());
 }
+
+#[test]
+fn the_memory_limit_returns_the_best_solution_within_it() {
+    let goal = Goal::blank_last(Board::new(6, 6).unwrap());
+    let p = random_solvable(&goal, &mut Rng::new(8));
+    let limit = 8 << 20;
+    let search = anytime(
+        None,
+        Limits {
+            timeout: Some(Duration::from_millis(1500)),
+            max_memory: Some(limit),
+            ..Limits::default()
+        },
+    );
+    match solve(&search, &HeuristicChoice::LinearConflict, &p, &goal) {
+        Ok(s) => {
+            assert_replays(&p, &goal, &s);
+            assert_eq!(s.stopped, Some(Stop::Memory));
+            assert!(s.stats.peak_memory <= limit, "{}", s.stats.peak_memory);
+            assert!(s.lower_bound() >= s.stats.initial_h);
+        }
+        Err(SolveError::Stopped { stop, stats }) => {
+            assert_eq!(stop, Stop::Memory);
+            assert!(stats.lower_bound >= stats.initial_h);
+        }
+        Err(e) => panic!("{e}"),
+    }
+}

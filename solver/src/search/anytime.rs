@@ -26,7 +26,8 @@
 //! limit ([`super::Limits::timeout`]) stops it with its best solution and
 //! [`super::Stop::Time`]; with neither, it improves for [`DEFAULT_SECONDS`]. The search
 //! itself runs for nine tenths of the time; the rest polishes the best solution with
-//! windows of growing size ([`shortcut::polish`]). The memory limit
+//! windows of growing size ([`shortcut::polish`]). When the memory limit stops the search
+//! first, its table is freed and the polish has the rest of the time. The memory limit
 //! stops it cleanly the same way, with the best solution so far. Without a solution, a
 //! limit gives the usual stopped error with the bound proven.
 
@@ -461,9 +462,17 @@ fn run<H: Heuristic, K: Packed>(
         r.run(&search_clock)
     };
     r.update_bound();
-    // Time stopped the search early to leave the rest to the polish; any other stop is final.
+    // Time stopped the search early to leave the rest to the polish, and so does the memory
+    // limit (the table freed first); the node limit and the interrupt are final.
     let stop = match stop {
-        Some(Stop::Time) if budget.is_some() => {
+        Some(why @ (Stop::Time | Stop::Memory)) if budget.is_some() => {
+            if why == Stop::Memory {
+                r.peak = r.peak.max(r.memory().0);
+                r.stored_peak = r.stored_peak.max(r.map.len() as u64);
+                r.map = PosMap::default();
+                r.open = BinaryHeap::new();
+                r.memos = Vec::new();
+            }
             if let Some(best) = r.best.as_mut().filter(|b| b.path.len() as u32 > r.bound) {
                 let before = best.path.len();
                 best.path = shortcut::polish(r.board, &r.start, &best.path, &clock);
@@ -471,7 +480,10 @@ fn run<H: Heuristic, K: Packed>(
                     r.tell_at(clock.seconds());
                 }
             }
-            Some(clock.time_up().unwrap_or(Stop::Time))
+            match why {
+                Stop::Memory => Some(Stop::Memory),
+                _ => Some(clock.time_up().unwrap_or(Stop::Time)),
+            }
         }
         other => other,
     };
