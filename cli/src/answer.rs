@@ -8,14 +8,18 @@
 //! JSON of a solution: `puzzle`, `length`, `moves`, `tiles`, `nodes`, `expanded`,
 //! `metric` (`stm` or `mtm`: what `length` counts), `iterations`, `initial_h`, `seconds`,
 //! `algorithm`, `heuristic`, `optimal`, `peak_memory`,
-//! `stored`, `detail`, and `per_thread` for the threaded searches. Of a failure: `puzzle`,
+//! `stored`, `detail`, `lower_bound` (the proven lower bound on the optimal length: the length
+//! itself for the optimal algorithms, at least `initial_h` for the others), `bound_ratio`
+//! (`length / lower_bound`; null with no bound), `stopped` (when a limit ended an anytime
+//! search, which returns its best solution), and `per_thread` for the threaded searches.
+//! Of a failure: `puzzle`,
 //! `error`; with `nodes`, `seconds`, `peak_memory`, `initial_h` when a search ran, and
 //! `stopped`, `lower_bound` when a limit stopped it.
 
 use pdbformat::notation::{write_moves, Notation};
 use pdbformat::units::{approx_bytes, rate, thousands};
 use pdbformat::{Goal, Puzzle, PuzzleError};
-use pdbsolver::{Algorithm, AlgorithmName, Iteration, Solution, SolveError};
+use pdbsolver::{Algorithm, AlgorithmName, Improvement, Iteration, Solution, SolveError};
 use serde_json::{json, Value};
 
 /// Whether an answer of `algorithm` reports the search's memory and how it ran: every
@@ -40,6 +44,9 @@ pub fn solution_text(
     out.push_str(&format!("goal:       {goal_name}\n"));
     out.push_str(&format!("heuristic:  {heuristic}\n"));
     out.push_str(&format!("length:     {}{}\n", s.len(), metric_note(s)));
+    if !s.algorithm.is_optimal() {
+        out.push_str(&format!("bound:      {}\n", bound_words(s)));
+    }
     if notation != Notation::Blank {
         out.push_str(&format!(
             "moves:      {} ({notation} notation)\n",
@@ -82,10 +89,33 @@ pub fn solution_text(
     out
 }
 
+/// The proven bound in words: `lower bound 98, length at most 1.204 x optimal`, with why an
+/// anytime search stopped.
+fn bound_words(s: &Solution) -> String {
+    let stopped = s
+        .stopped
+        .map_or(String::new(), |st| format!(" (stopped: {})", st.describe()));
+    if s.optimal {
+        return format!("lower bound {}, proven optimal{stopped}", s.lower_bound());
+    }
+    let ratio = s.bound_ratio();
+    if ratio.is_finite() {
+        format!(
+            "lower bound {}, length at most {:.3} x optimal{stopped}",
+            s.lower_bound(),
+            ratio
+        )
+    } else {
+        format!("no lower bound{stopped}")
+    }
+}
+
 /// What the algorithm promises, in words: `astar (optimal)`, `weighted, w = 2 (not optimal)`.
 fn promise(s: &Solution, algorithm: &Algorithm) -> String {
     match (s.algorithm, algorithm) {
         (a, _) if a.is_optimal() => format!("{a} (optimal)"),
+        (a, _) if s.optimal => format!("{a} (proven optimal)"),
+        (a, Algorithm::Anytime(_)) => format!("{a} (within {:.3} of optimal)", s.bound_ratio()),
         (_, Algorithm::Weighted(w)) => format!("weighted, {} (not optimal)", w.describe()),
         (a, _) => format!("{a} (not optimal)"),
     }
@@ -114,8 +144,13 @@ pub fn solution_line(
     excess: Option<i64>,
     notation: Notation,
 ) -> String {
+    let bound = if s.algorithm.is_optimal() {
+        String::new()
+    } else {
+        format!("  bound {:>4} (x{:.3})", s.lower_bound(), s.bound_ratio())
+    };
     format!(
-        "#{number:<4} length {:>4}{}  nodes {:>15}{}  {:>9.3} s  {}",
+        "#{number:<4} length {:>4}{}{bound}  nodes {:>15}{}  {:>9.3} s  {}",
         s.len(),
         excess.map_or(String::new(), |x| format!(" (+{x:<3})")),
         thousands(s.stats.nodes),
@@ -159,7 +194,12 @@ pub fn solution_json_in(
         "peak_memory": s.stats.peak_memory,
         "stored": s.stats.stored,
         "detail": s.stats.detail,
+        "lower_bound": s.lower_bound(),
+        "bound_ratio": finite(s.bound_ratio()),
     });
+    if let Some(stop) = s.stopped {
+        v["stopped"] = stop.describe().into();
+    }
     if !s.stats.per_thread.is_empty() {
         v["per_thread"] = json!(s.stats.per_thread);
     }
@@ -238,6 +278,42 @@ pub fn iteration_json(it: &Iteration) -> Value {
         "growth": it.growth,
         "next_nodes": it.next_nodes,
         "next_seconds": it.next_seconds,
+    })
+}
+
+/// `x` when finite, else JSON null.
+fn finite(x: f64) -> Value {
+    if x.is_finite() {
+        x.into()
+    } else {
+        Value::Null
+    }
+}
+
+/// The line of one improvement of an anytime search: length, proven lower bound, their
+/// ratio, the weight, nodes and time.
+pub fn improvement_line(i: &Improvement) -> String {
+    format!(
+        "solution  length {:>4}  lower bound {:>4}  ratio {:.3}  weight {:.2}  nodes {:>15}  {:>8.2} s",
+        i.length,
+        i.lower_bound,
+        i.ratio(),
+        i.weight,
+        thousands(i.nodes),
+        i.seconds
+    )
+}
+
+/// The JSON object of one improvement of an anytime search (told from IDA*'s iterations by
+/// its fields: `length`, `lower_bound`, `bound_ratio`, `weight`, `nodes`, `seconds`).
+pub fn improvement_json(i: &Improvement) -> Value {
+    json!({
+        "length": i.length,
+        "lower_bound": i.lower_bound,
+        "bound_ratio": finite(i.ratio()),
+        "weight": i.weight,
+        "nodes": i.nodes,
+        "seconds": i.seconds,
     })
 }
 

@@ -13,6 +13,7 @@ mod serve_api;
 mod serve_defaults;
 mod serve_load;
 mod solver_algorithms;
+mod solver_anytime;
 mod solver_class_files;
 mod solver_cli;
 mod solver_errors;

@@ -331,6 +331,29 @@ fn streamed_answers_report_progress_then_the_result() {
     assert_eq!(last["event"], json!("done"));
     assert_eq!(last["status"], json!(200));
     assert_eq!(last["body"]["length"], json!(27));
+    // An anytime search streams its improvements, and its answer carries its bound.
+    let body =
+        json!({"puzzle": "8 6 7 2 5 4 3 0 1", "heuristic": "manhattan", "within": 1.5}).to_string();
+    let a = server.request("POST", "/api/solve?stream=1", body.as_bytes());
+    let lines: Vec<Value> = String::from_utf8(a.body)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let better: Vec<&Value> = lines
+        .iter()
+        .filter(|l| l["event"] == "improvement")
+        .collect();
+    assert!(!better.is_empty(), "{lines:?}");
+    let last = &lines[lines.len() - 1]["body"];
+    assert_eq!(last["algorithm"], json!("anytime"), "{last}");
+    assert_eq!(better[better.len() - 1]["length"], last["length"]);
+    let (len, lb) = (
+        last["length"].as_f64().unwrap(),
+        last["lower_bound"].as_f64().unwrap(),
+    );
+    // 27 moves at best, as the optimal answer above says.
+    assert!(lb <= 27.0 && 27.0 <= len && len <= 1.5 * lb, "{last}");
     // A failure comes in the last line with its status and error.
     let body = json!({"puzzle": "8 6 7 2 5 4 3 0 1", "max_nodes": 10, "heuristic": "manhattan"})
         .to_string();

@@ -36,6 +36,9 @@ class Solution:
     initial_h: int
     seconds: float
     optimal: bool
+    lower_bound: int
+    bound_ratio: float
+    stopped: Optional[str]
     algorithm: str
     heuristic: str
     puzzle: str
@@ -81,7 +84,7 @@ def solve_many(
     db: Optional[DbLike] = None,
     goal: str = "blank-first",
     board: Optional[str] = None,
-    algorithm: str = "ida",
+    algorithm: Optional[str] = None,
     timeout: Optional[float] = None,
     max_nodes: Optional[int] = None,
     threads: int = 0,

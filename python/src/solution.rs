@@ -9,7 +9,8 @@ use pyo3::types::PyDict;
 /// `moves` is the blank's moves as letters (`U`, `D`, `L`, `R`: the direction the blank
 /// goes), `tiles` the tile that slides at each move; `nodes` counts generated nodes over
 /// every iteration (as `solver solve --json` does), `seconds` the search's wall time;
-/// `optimal` says whether the algorithm guarantees a shortest solution.
+/// `optimal` says whether the solution is proven shortest; `lower_bound` is the proven lower
+/// bound on the optimal length and `bound_ratio` is `length / lower_bound`.
 #[pyclass(module = "pdbtiles", frozen, get_all, eq)]
 #[derive(Clone, PartialEq)]
 pub struct Solution {
@@ -32,8 +33,16 @@ pub struct Solution {
     pub initial_h: u32,
     /// Wall-clock seconds of the search.
     pub seconds: f64,
-    /// Whether the algorithm guarantees that no solution is shorter.
+    /// Whether no solution is shorter: guaranteed by the algorithm, or proven by the bound.
     pub optimal: bool,
+    /// The proven lower bound on the optimal length (the length itself for an optimal
+    /// search, at least `initial_h` for the others).
+    pub lower_bound: u32,
+    /// `length / lower_bound`: the solution is at most this many times the optimum
+    /// (infinity with no bound).
+    pub bound_ratio: f64,
+    /// Why an anytime search returned its best solution so far (`"time limit"`, …), or None.
+    pub stopped: Option<String>,
     /// The algorithm (`"ida"`, `"astar"`, …).
     pub algorithm: String,
     /// The heuristic in words (the database files, the reflection).
@@ -56,6 +65,9 @@ impl Solution {
             initial_h: s.stats.initial_h,
             seconds: s.stats.seconds,
             optimal: s.optimal,
+            lower_bound: s.lower_bound(),
+            bound_ratio: s.bound_ratio(),
+            stopped: s.stopped.map(|st| st.describe().to_string()),
             algorithm: s.algorithm.name().to_string(),
             heuristic: heuristic.to_string(),
             puzzle: format!("{puzzle:#}"),
@@ -111,6 +123,11 @@ impl Solution {
         d.set_item("algorithm", &self.algorithm)?;
         d.set_item("heuristic", &self.heuristic)?;
         d.set_item("optimal", self.optimal)?;
+        d.set_item("lower_bound", self.lower_bound)?;
+        d.set_item("bound_ratio", self.bound_ratio)?;
+        if let Some(st) = &self.stopped {
+            d.set_item("stopped", st)?;
+        }
         Ok(d)
     }
 }

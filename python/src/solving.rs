@@ -14,7 +14,7 @@ use crate::progress::{bar, Line};
 use crate::solution::Solution;
 use crate::waiting;
 use pdbformat::{Goal, Puzzle};
-use pdbsolver::{Request, Resolved, Search, SolveError};
+use pdbsolver::{AlgorithmName, Request, Resolved, Search, SolveError};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString};
@@ -30,12 +30,15 @@ use std::sync::{Arc, Mutex};
 /// database the command line would use (found in `$PDB_DIR`, `artifacts/` or the user cache;
 /// the 4x4 default 6-6-3 is built there on first use), else Manhattan distance with linear
 /// conflicts. `algorithm` is `ida`, `astar`, `bfs`, `hybrid`, `parallel-ida`, `dfs`,
-/// `weighted` or `strategic` (default: `parallel-ida` on every core, `ida` with `threads=1`;
+/// `weighted`, `strategic` or `anytime` (default: `anytime` on boards of more than 25 cells
+/// or when `within` is given, else `parallel-ida` on every core, `ida` with `threads=1`;
 /// its small first iterations run on one thread); `timeout` (seconds) and `max_nodes` stop the
-/// search with `SearchStopped`. Other settings go by keyword as the command line's flags:
+/// search with `SearchStopped` (`anytime` returns its best solution at the time limit, with
+/// `stopped` set, and improves for 5 seconds without `timeout` and `within`); `within=W`
+/// stops `anytime` at a solution proven at most `W` times the optimum. Other settings go by keyword as the command line's flags:
 /// `metric` (`"stm"`, the default, or `"mtm"`: the multi-tile metric, with its default class
 /// tables where the board has them, found or built as the 6-6-3 is, else the walking
-/// distance), `heuristic`, `reflect`, `prune`, `weight`, `threads`, `depth_limit`,
+/// distance), `heuristic`, `reflect`, `prune`, `weight`, `within`, `threads`, `depth_limit`,
 /// `hybrid_nodes`, `max_memory`.
 #[pyfunction]
 #[pyo3(signature = (puzzle, db=None, goal="blank-first", board=None, algorithm=None, timeout=None, max_nodes=None, **settings))]
@@ -53,6 +56,8 @@ pub fn solve(
 ) -> PyResult<Solution> {
     let request = request_of(algorithm, timeout, max_nodes, settings)?;
     let puzzle = puzzle_of(&puzzle, board_of(board)?)?;
+    // The board's default algorithm: anytime beyond 25 cells.
+    let request = request.on_board(puzzle.board().cells());
     let goal = goal_of(puzzle.board(), goal)?;
     if let Err(e) = puzzle.check_solvable(&goal) {
         return Err(solve_error(py, &e.into(), Some(&puzzle), &goal));
@@ -78,14 +83,16 @@ pub fn solve(
 }
 
 /// Solves many puzzles, each as `solve` would (the same arguments), on `threads` workers
-/// (0: one per core) with the GIL released, and returns their solutions in input order.
+/// (0: one per core) with the GIL released, and returns their solutions in input order. The
+/// default algorithm is the board's (`anytime` beyond 25 cells or with `within`), with `ida`
+/// in place of `parallel-ida`.
 /// The database is loaded once. With `progress`, a bar on standard error. Ctrl-C stops every
 /// search within a second and raises `KeyboardInterrupt`. When a puzzle cannot be solved
 /// (a limit stopped it), `errors="raise"` (the default) raises its exception after every
 /// other puzzle is done; `errors="return"` puts the exception in its place in the list.
 /// Bad puzzles raise `ValueError` before any search starts.
 #[pyfunction]
-#[pyo3(signature = (puzzles, db=None, goal="blank-first", board=None, algorithm="ida", timeout=None, max_nodes=None, threads=0, progress=false, errors="raise", **settings))]
+#[pyo3(signature = (puzzles, db=None, goal="blank-first", board=None, algorithm=None, timeout=None, max_nodes=None, threads=0, progress=false, errors="raise", **settings))]
 #[allow(clippy::too_many_arguments)]
 pub fn solve_many<'py>(
     py: Python<'py>,
@@ -93,7 +100,7 @@ pub fn solve_many<'py>(
     db: Option<&Bound<'py, PyAny>>,
     goal: &str,
     board: Option<&str>,
-    algorithm: &str,
+    algorithm: Option<&str>,
     timeout: Option<f64>,
     max_nodes: Option<u64>,
     threads: usize,
@@ -115,7 +122,7 @@ pub fn solve_many<'py>(
             "puzzles is a sequence of puzzles; for one puzzle use solve",
         ));
     }
-    let request = request_of(Some(algorithm), timeout, max_nodes, settings)?;
+    let request = request_of(algorithm, timeout, max_nodes, settings)?;
     let mut board = board_of(board)?;
     let mut list: Vec<Puzzle> = Vec::new();
     for (i, item) in puzzles.try_iter()?.enumerate() {
@@ -128,6 +135,12 @@ pub fn solve_many<'py>(
     let Some(board) = board else {
         return Ok(PyList::empty(py));
     };
+    // The board's default algorithm: anytime beyond 25 cells (or with `within`), else ida:
+    // the puzzles, not one search, share the threads.
+    let mut request = request.on_board(board.cells());
+    if request.algorithm.is_none() && request.algorithm_name() != AlgorithmName::Anytime {
+        request.algorithm = Some(AlgorithmName::Ida);
+    }
     let goal = goal_of(board, goal)?;
     for (i, p) in list.iter().enumerate() {
         if let Err(e) = p.check_solvable(&goal) {

@@ -21,7 +21,7 @@ pub use resolve::{
     Resolved, Resolver, ServedDefault,
 };
 pub use search::{
-    mtm_length, replay, solve, Algorithm, AlgorithmName, Dfs, Event, Hybrid, Ida, Iteration,
-    Limits, Observer, ParallelIda, Search, Solution, SolveError, Stats, Stop, Weighted,
-    MAX_THREADS,
+    mtm_length, replay, solve, Algorithm, AlgorithmName, Anytime, Dfs, Event, Hybrid, Ida,
+    Improvement, Iteration, Limits, Observer, ParallelIda, Search, Solution, SolveError, Stats,
+    Stop, Weighted, ANYTIME_DEFAULT_SECONDS, ANYTIME_START_WEIGHT, MAX_THREADS,
 };

@@ -6,6 +6,7 @@ mod common;
 
 mod agreement_4x4;
 mod algorithms;
+mod anytime;
 mod bit1;
 mod catalogue;
 mod checkpoint;

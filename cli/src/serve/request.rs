@@ -12,7 +12,7 @@ use pdbsolver::{HeuristicName, Request};
 use serde_json::{Map, Value};
 
 /// The fields a request may have.
-const FIELDS: [&str; 12] = [
+const FIELDS: [&str; 13] = [
     "puzzle",
     "board",
     "goal",
@@ -24,6 +24,7 @@ const FIELDS: [&str; 12] = [
     "max_nodes",
     "timeout",
     "weight",
+    "within",
     "reflect",
 ];
 
@@ -129,6 +130,12 @@ pub fn parse(body: &[u8]) -> Result<SolveRequest, ApiError> {
     if search.weight.is_some_and(|w| w < 1.0) {
         return Err(ApiError::bad("weight: at least 1"));
     }
+    search.within = positive(&o, "within")?;
+    if search.within.is_some_and(|w| w < 1.0) {
+        return Err(ApiError::bad("within: at least 1"));
+    }
+    // The board's default algorithm: anytime beyond 25 cells.
+    search.cells = Some(puzzle.board().cells());
     search.reflect = match o.get("reflect") {
         None | Some(Value::Null) => None,
         Some(Value::Bool(b)) => Some(*b),
@@ -284,6 +291,11 @@ mod tests {
             ),
             (r#"{"puzzle": "1 2 3 4 5 6 7 8 0", "timeout": 0}"#, 400),
             (r#"{"puzzle": "1 2 3 4 5 6 7 8 0", "weight": 0.5}"#, 400),
+            (r#"{"puzzle": "1 2 3 4 5 6 7 8 0", "within": 0.9}"#, 400),
+            (
+                r#"{"puzzle": "1 2 3 4 5 6 7 8 0", "within": 1.5, "algorithm": "ida"}"#,
+                400,
+            ),
             (r#"{"puzzle": "1 2 3 4 5 6 7 8 0", "databases": "x"}"#, 400),
             (
                 r#"{"puzzle": "1 2 3 4 5 6 7 8 0", "databases": ["x"], "heuristic": "hamming"}"#,
@@ -297,6 +309,14 @@ mod tests {
         ] {
             assert_eq!(status(body), want, "{body}");
         }
+        // A bound asks for anytime; past 25 cells it is the default.
+        let r = parse(br#"{"puzzle": "1 2 3 4 5 6 7 8 0", "goal": "blank-last", "within": 1.5}"#)
+            .unwrap();
+        assert_eq!(r.search.algorithm_name(), pdbsolver::AlgorithmName::Anytime);
+        let big: Vec<String> = (1..36).chain([0]).map(|t| t.to_string()).collect();
+        let body = format!(r#"{{"puzzle": "{}", "goal": "blank-last"}}"#, big.join(" "));
+        let r = parse(body.as_bytes()).unwrap();
+        assert_eq!(r.search.algorithm_name(), pdbsolver::AlgorithmName::Anytime);
         // On 4x4 the other goal is named when it fits.
         let e = parse(br#"{"puzzle": "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 0"}"#).unwrap_err();
         assert_eq!(e.status.as_u16(), 422);

@@ -1,13 +1,14 @@
 //! `POST /api/solve?stream=1`: the answer as newline-delimited JSON, so that a page can show
 //! a search's progress and cancel it. Lines: `{"event":"tick","seconds"}` about twice a second
 //! (which also finds a client that has gone away), `{"event":"iteration",…}` after each IDA*
-//! iteration, and last `{"event":"done","status":N,"body":{…}}` where `body` is exactly what
+//! iteration, `{"event":"improvement","length","lower_bound","bound_ratio",…}` after each
+//! shorter solution or higher bound of an anytime search, and last `{"event":"done","status":N,"body":{…}}` where `body` is exactly what
 //! the plain request would have answered with status `N`.
 
 use super::error::ApiError;
 use super::limits::{Admission, StopOnDrop, Ticket};
 use super::search::{self, Prepared};
-use crate::answer::iteration_json;
+use crate::answer::{improvement_json, iteration_json};
 use axum::body::{Body, Bytes};
 use axum::http::{header, StatusCode};
 use axum::response::Response;
@@ -44,16 +45,26 @@ pub struct Events {
     rx: mpsc::UnboundedReceiver<Value>,
 }
 
-/// An observer that sends each finished IDA* iteration as a line, and the channel it sends on.
+/// An observer that sends each finished IDA* iteration, and each improvement of an anytime
+/// search, as a line, and the channel it sends on.
 pub fn observer() -> (Observer, Events) {
     let (tx, rx) = mpsc::unbounded_channel::<Value>();
     let tell = tx.clone();
     let observer = Observer::new(move |e| {
-        if let Event::Iteration(it) = e {
-            let mut line = iteration_json(it);
-            line["event"] = json!("iteration");
-            let _ = tell.send(line);
-        }
+        let line = match e {
+            Event::Iteration(it) => {
+                let mut line = iteration_json(it);
+                line["event"] = json!("iteration");
+                line
+            }
+            Event::Improvement(i) => {
+                let mut line = improvement_json(i);
+                line["event"] = json!("improvement");
+                line
+            }
+            _ => return,
+        };
+        let _ = tell.send(line);
     });
     (observer, Events { tx, rx })
 }

@@ -143,23 +143,33 @@ impl PruneFlags {
 pub struct SearchFlags {
     /// Search algorithm: ida (optimal), bfs, astar, hybrid (A* then IDA*), parallel-ida
     /// (optimal, threads), dfs (depth-limited, not optimal), weighted (weighted A* or greedy,
-    /// not optimal) or strategic (rows then columns, any board size, not optimal). Default:
-    /// parallel-ida on every core (--threads chooses; its small first iterations run on one
-    /// thread, so short searches cost what ida's do), ida with --threads 1 or on one core.
-    /// A setting the algorithm does not take (--weight with ida) is refused.
+    /// not optimal), strategic (rows then columns, any board size, not optimal) or anytime
+    /// (anytime weighted A*: a solution fast, then shorter ones, each with a proven lower
+    /// bound; optimal when proven). Default: anytime on boards of more than 25 cells (6x6 and
+    /// larger); else parallel-ida on every core (--threads chooses; its small first
+    /// iterations run on one thread, so short searches cost what ida's do), ida with
+    /// --threads 1 or on one core. A setting the algorithm does not take (--weight with ida)
+    /// is refused.
     #[arg(long, value_name = "NAME", value_parser = read_as("algorithm", |r| r.algorithm))]
     pub algorithm: Option<AlgorithmName>,
     /// weighted: the weight w of f = g + w*h (at least 1; default 2), or inf for greedy
     /// best-first search.
     #[arg(long, value_name = "W", value_parser = read_as("weight", |r| r.weight))]
     pub weight: Option<f64>,
+    /// anytime: stop at the first solution proven at most W times the optimum (length <= W x
+    /// the proven lower bound; W at least 1, 1 asks for a proven optimum); with no
+    /// --algorithm it chooses anytime on any board. Without --within
+    /// and --timeout, anytime improves its solution for 5 seconds; with --timeout it improves
+    /// until the time limit and returns the best solution found.
+    #[arg(long, value_name = "W", value_parser = read_as("within", |r| r.within))]
+    pub within: Option<f64>,
     /// parallel-ida, hybrid (its IDA* phase) and the default algorithm: worker threads
     /// (default 0: one per core; with no --algorithm, 1 means ida).
     #[arg(long, value_name = "N")]
     pub threads: Option<usize>,
     /// Stop before the estimated memory of the search exceeds SIZE (such as 512M or 4G;
-    /// default: half the available memory); it binds bfs, astar, hybrid and weighted, which
-    /// keep positions. bfs refuses boards whose state space would not fit.
+    /// default: half the available memory); it binds bfs, astar, hybrid, weighted and
+    /// anytime, which keep positions (anytime returns its best solution when it is reached). bfs refuses boards whose state space would not fit.
     #[arg(long, value_name = "SIZE", value_parser = read_as("max-memory", |r| r.max_memory))]
     pub max_memory: Option<u64>,
     /// dfs: a fixed depth limit (default: twice the start's estimate, doubled until solved).
@@ -181,6 +191,7 @@ impl SearchFlags {
             algorithm: self.algorithm,
             threads: self.threads,
             weight: self.weight,
+            within: self.within,
             depth_limit: self.depth_limit,
             hybrid_nodes: self.hybrid_nodes,
             max_memory: self.max_memory,

@@ -8,8 +8,8 @@ use super::puzzles::{from_args, list_board, read_input};
 use super::setup::{heuristic_for, make_goal, parse_board, prepare_pruner};
 use super::{batch_exit_code, exit_code, HeuristicArgs};
 use crate::answer::{
-    failure_json, failure_message, iteration_json, iteration_line, solution_json_in, solution_line,
-    solution_text,
+    failure_json, failure_message, improvement_json, improvement_line, iteration_json,
+    iteration_line, solution_json_in, solution_line, solution_text,
 };
 use crate::output::{out, outln};
 use crate::summary::Summary;
@@ -40,7 +40,9 @@ pub struct SolveArgs {
     /// an estimate of the next iteration), even when standard error is not a terminal. On a
     /// terminal this is the default for a single puzzle. With --json the lines are JSON
     /// objects: {"iteration", "bound", "next_bound", "nodes", "total_nodes", "seconds",
-    /// "total_seconds", "nodes_per_second", "growth", "next_nodes", "next_seconds"}.
+    /// "total_seconds", "nodes_per_second", "growth", "next_nodes", "next_seconds"}. The
+    /// anytime search prints a line per shorter solution or higher proven bound instead
+    /// ({"length", "lower_bound", "bound_ratio", "weight", "nodes", "seconds"} with --json).
     #[arg(long, conflicts_with = "quiet")]
     progress: bool,
     /// Print no progress lines.
@@ -118,6 +120,21 @@ struct Run<'a> {
 }
 
 impl Run<'_> {
+    /// Takes the default algorithm of `board` when none was named (`anytime` beyond 25
+    /// cells), keeping the hooks already attached.
+    fn on_board(&mut self, board: Board) -> Result<()> {
+        if self.request.algorithm.is_some() {
+            return Ok(());
+        }
+        let search = self
+            .request
+            .on_board(board.cells())
+            .resolve()
+            .map_err(request_error)?;
+        self.search.algorithm = search.algorithm;
+        Ok(())
+    }
+
     /// The heuristic for `goal` (none for the algorithms that use none) and its description,
     /// and the pruning machine made before the first search. A machine read from its file
     /// (about a quarter of a second for 5×5 at depth 18) is read on a thread of its own while
@@ -151,6 +168,7 @@ impl Run<'_> {
         let a = self.args;
         let puzzle = from_args(&a.puzzle, board)?;
         let goal = make_goal(puzzle.board(), &a.heuristic.goal)?;
+        self.on_board(puzzle.board())?;
         if let Err(e) = puzzle.check_solvable(&goal) {
             bail!(
                 "{}",
@@ -210,10 +228,11 @@ impl Run<'_> {
 
     /// A file of puzzles: a line per puzzle above a progress bar, each length checked against
     /// the one on its line, and a summary.
-    fn file(self, path: &Path, board: Option<Board>) -> Result<i32> {
+    fn file(mut self, path: &Path, board: Option<Board>) -> Result<i32> {
         let a = self.args;
         let text = read_input(path)?;
         let (board, lines) = list_board(&text, board)?;
+        self.on_board(board)?;
         let goal = make_goal(board, &a.heuristic.goal)?;
         let (heuristic, description) = self.prepare(&goal)?;
         if !a.json {
@@ -296,14 +315,14 @@ impl Run<'_> {
     }
 }
 
-/// Prints each finished iteration on standard error: a line of text, or a JSON object.
+/// Prints each finished iteration, and each improvement of an anytime search, on standard
+/// error: a line of text, or a JSON object.
 fn progress_printer(json: bool) -> Observer {
-    Observer::new(move |e| {
-        let Event::Iteration(it) = e else { return };
-        if json {
-            eprintln!("{}", iteration_json(it));
-        } else {
-            eprintln!("{}", iteration_line(it));
-        }
+    Observer::new(move |e| match e {
+        Event::Iteration(it) if json => eprintln!("{}", iteration_json(it)),
+        Event::Iteration(it) => eprintln!("{}", iteration_line(it)),
+        Event::Improvement(i) if json => eprintln!("{}", improvement_json(i)),
+        Event::Improvement(i) => eprintln!("{}", improvement_line(i)),
+        _ => {}
     })
 }

@@ -12,6 +12,7 @@ pub(super) enum Key {
     Reflect,
     Threads,
     Weight,
+    Within,
     DepthLimit,
     HybridNodes,
     Prune,
@@ -22,13 +23,14 @@ pub(super) enum Key {
 
 impl Key {
     /// Every key, in the order of [`Key::NAMES`].
-    const ALL: [Key; 12] = [
+    const ALL: [Key; 13] = [
         Key::Algorithm,
         Key::Metric,
         Key::Heuristic,
         Key::Reflect,
         Key::Threads,
         Key::Weight,
+        Key::Within,
         Key::DepthLimit,
         Key::HybridNodes,
         Key::Prune,
@@ -38,13 +40,14 @@ impl Key {
     ];
 
     /// The canonical names (those of the command-line flags).
-    pub(super) const NAMES: [&'static str; 12] = [
+    pub(super) const NAMES: [&'static str; 13] = [
         "algorithm",
         "metric",
         "heuristic",
         "reflect",
         "threads",
         "weight",
+        "within",
         "depth-limit",
         "hybrid-nodes",
         "prune",
@@ -112,6 +115,7 @@ impl Key {
         match self {
             Key::Threads => matches!(algorithm, A::Hybrid | A::ParallelIda),
             Key::Weight => algorithm == A::Weighted,
+            Key::Within => algorithm == A::Anytime,
             Key::DepthLimit => algorithm == A::Dfs,
             Key::HybridNodes => algorithm == A::Hybrid,
             Key::Prune => matches!(algorithm, A::Ida | A::Hybrid | A::ParallelIda),

@@ -38,8 +38,8 @@ pub use error::RequestError;
 use crate::heuristic::HeuristicName;
 use crate::prune::{Pruning, MAX_DEPTH};
 use crate::search::{
-    check_threads, check_weight, Algorithm, AlgorithmName, Dfs, Hybrid, Ida, Limits, ParallelIda,
-    Search, Weighted,
+    check_threads, check_weight, check_within, Algorithm, AlgorithmName, Anytime, Dfs, Hybrid, Ida,
+    Limits, ParallelIda, Search, Weighted,
 };
 use key::Key;
 use pdbformat::Metric;
@@ -50,9 +50,14 @@ use std::time::Duration;
 /// [`Request::heuristic`] and [`Request::reflect`].
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Request {
-    /// The algorithm (`None`: [`AlgorithmName::default_for`] the threads: `parallel-ida` on
-    /// every core where there are several, `ida` with one thread or on one core).
+    /// The algorithm (`None`: `anytime` when `within` is given or on boards of more than 25
+    /// cells when [`Request::cells`] says so, else [`AlgorithmName::default_for`] the threads:
+    /// `parallel-ida` on every core where there are several, `ida` with one thread or on one
+    /// core).
     pub algorithm: Option<AlgorithmName>,
+    /// The board's cells, when the caller knows the board: what the default algorithm
+    /// depends on ([`AlgorithmName::default_on`]). Not a textual key.
+    pub cells: Option<usize>,
     /// The move metric (`None`: `stm`).
     pub metric: Option<Metric>,
     /// The heuristic (`None`: `auto`, a database if one is given or found).
@@ -64,6 +69,8 @@ pub struct Request {
     pub threads: Option<usize>,
     /// `weighted`: the weight `w` of `f = g + w·h` (at least 1; infinity: greedy search).
     pub weight: Option<f64>,
+    /// `anytime`: stop at a solution proven at most this many times the optimum (at least 1).
+    pub within: Option<f64>,
     /// `dfs`: a fixed depth limit.
     pub depth_limit: Option<u32>,
     /// `hybrid`: positions A* stores before IDA* takes over.
@@ -81,11 +88,12 @@ pub struct Request {
 impl Request {
     /// The textual keys [`Request::set`] reads, canonical names first (each also answers to
     /// its aliases and to `_` for `-`).
-    pub const KEYS: [&'static str; 12] = Key::NAMES;
+    pub const KEYS: [&'static str; 13] = Key::NAMES;
 
     /// Sets the field named `key` from its text `value`, as a user writes it: `algorithm`
     /// (`ida`, `a*`, …), `metric` (`stm`, `mtm`), `heuristic` (`auto`, `pdb`, `md`, …), `reflect` (`on`/`off`),
-    /// `threads` (`t`), `weight` (`w`: a number of at least 1, or `inf`), `depth-limit`
+    /// `threads` (`t`), `weight` (`w`: a number of at least 1, or `inf`), `within` (a number
+    /// of at least 1), `depth-limit`
     /// (`depth`), `hybrid-nodes` (`budget`), `prune` (`on`, `off` or a word depth; also
     /// `prune-depth`), `max-nodes` (`nodes`), `timeout` (seconds, or `none`), `max-memory`
     /// (`memory`: `512M`, `4G`, …). The value is checked at once; whether the algorithm takes
@@ -126,6 +134,11 @@ impl Request {
                 check_weight(w).map_err(|_| bad(parse::WEIGHT))?;
                 self.weight = Some(w);
             }
+            Key::Within => {
+                let w = parse::count_f64(value).ok_or_else(|| bad(parse::WITHIN))?;
+                check_within(w).map_err(|_| bad(parse::WITHIN))?;
+                self.within = Some(w);
+            }
             Key::DepthLimit => {
                 self.depth_limit = Some(
                     parse::count(value)
@@ -156,11 +169,24 @@ impl Request {
         Ok(())
     }
 
-    /// The algorithm asked for; when none was, [`AlgorithmName::default_for`] the threads
-    /// (`parallel-ida` on every core where there are several, `ida` with `threads` 1).
+    /// The algorithm asked for; when none was, `anytime` on a board of more than 25 cells
+    /// ([`Request::cells`]), else [`AlgorithmName::default_for`] the threads (`parallel-ida`
+    /// on every core where there are several, `ida` with `threads` 1).
+    /// A `within` with no algorithm named asks for `anytime`, the one that takes it.
     pub fn algorithm_name(&self) -> AlgorithmName {
-        self.algorithm
-            .unwrap_or_else(|| AlgorithmName::default_for(self.threads))
+        self.algorithm.unwrap_or_else(|| match self.cells {
+            _ if self.within.is_some() => AlgorithmName::Anytime,
+            Some(cells) => AlgorithmName::default_on(cells, self.threads),
+            None => AlgorithmName::default_for(self.threads),
+        })
+    }
+
+    /// The same request for a board of `cells` cells, whose default algorithm it takes.
+    pub fn on_board(&self, cells: usize) -> Request {
+        Request {
+            cells: Some(cells),
+            ..self.clone()
+        }
     }
 
     /// Whether the setting `key` may be given: the algorithm takes it, or no algorithm was
@@ -186,6 +212,7 @@ impl Request {
     /// left out, not refused, where it does not apply.
     pub fn fill_from(&mut self, defaults: &Request) {
         self.algorithm = self.algorithm.or(defaults.algorithm);
+        self.cells = self.cells.or(defaults.cells);
         self.metric = self.metric.or(defaults.metric);
         self.heuristic = self.heuristic.or(defaults.heuristic);
         self.reflect = self.reflect.or(defaults.reflect);
@@ -199,6 +226,9 @@ impl Request {
         let fits = |k: Key| k.taken_by(name);
         if fits(Key::Weight) {
             self.weight = self.weight.or(defaults.weight);
+        }
+        if fits(Key::Within) {
+            self.within = self.within.or(defaults.within);
         }
         if fits(Key::DepthLimit) {
             self.depth_limit = self.depth_limit.or(defaults.depth_limit);
@@ -214,13 +244,14 @@ impl Request {
     /// Checks the request and makes its [`Search`]: the algorithm with its settings (defaults
     /// for those not given) and the limits, with no hooks (the caller attaches an interrupt
     /// flag or an observer). Refuses a setting the algorithm does not take, and values out of
-    /// range (a weight below 1, more than [`crate::MAX_THREADS`] threads, a timeout that is
+    /// range (a weight or a `within` below 1, more than [`crate::MAX_THREADS`] threads, a timeout that is
     /// not positive, a word depth beyond [`crate::prune::MAX_DEPTH`], no memory).
     pub fn resolve(&self) -> Result<Search, RequestError> {
         let name = self.algorithm_name();
         let given = [
             (Key::Threads, self.threads.is_some()),
             (Key::Weight, self.weight.is_some()),
+            (Key::Within, self.within.is_some()),
             (Key::DepthLimit, self.depth_limit.is_some()),
             (Key::HybridNodes, self.hybrid_nodes.is_some()),
             (Key::Prune, self.prune.is_some()),
@@ -232,6 +263,9 @@ impl Request {
             |key: Key, value: String, expected| RequestError::invalid(key.name(), &value, expected);
         if let Some(w) = self.weight {
             check_weight(w).map_err(|_| invalid(Key::Weight, w.to_string(), parse::WEIGHT))?;
+        }
+        if let Some(w) = self.within {
+            check_within(w).map_err(|_| invalid(Key::Within, w.to_string(), parse::WITHIN))?;
         }
         if let Some(n) = self.threads {
             check_threads(n).map_err(|_| invalid(Key::Threads, n.to_string(), parse::THREADS))?;
@@ -270,6 +304,9 @@ impl Request {
             }),
             AlgorithmName::Weighted => Algorithm::Weighted(Weighted {
                 weight: self.weight.unwrap_or(Weighted::default().weight),
+            }),
+            AlgorithmName::Anytime => Algorithm::Anytime(Anytime {
+                within: self.within,
             }),
             other => Algorithm::from(other),
         };

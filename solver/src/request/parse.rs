@@ -11,6 +11,9 @@ pub(super) const SWITCH: &str = "on or off";
 pub(super) const THREADS: &str = "a count of at most 4096 (0: one per core)";
 /// What `weight` expects.
 pub(super) const WEIGHT: &str = "a number of at least 1, or inf for greedy search";
+/// What `within` expects.
+pub(super) const WITHIN: &str =
+    "a number of at least 1 (the solution proven at most that many times the optimum)";
 /// What `depth-limit` expects.
 pub(super) const DEPTH: &str = "a number of moves";
 /// What the counts (`max-nodes`, `hybrid-nodes`) expect.
@@ -44,6 +47,11 @@ pub(super) fn weight(s: &str) -> Option<f64> {
         return Some(f64::INFINITY);
     }
     t.parse::<f64>().ok().filter(|w| w.is_finite())
+}
+
+/// A finite number (the range is the caller's to check).
+pub(super) fn count_f64(s: &str) -> Option<f64> {
+    s.trim().parse::<f64>().ok().filter(|w| w.is_finite())
 }
 
 /// Pruning: `on` (the board's default depth), `off`, or a word depth from 1 to

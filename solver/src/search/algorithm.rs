@@ -1,6 +1,6 @@
 //! The algorithms as a caller chooses them: [`AlgorithmName`], the name alone (parsed and
 //! printed), and [`Algorithm`], the name with the settings that algorithm takes
-//! ([`Ida`], [`Hybrid`], [`ParallelIda`], [`Dfs`], [`Weighted`]; `bfs`, `astar` and
+//! ([`Ida`], [`Hybrid`], [`ParallelIda`], [`Dfs`], [`Weighted`], [`Anytime`]; `bfs`, `astar` and
 //! `strategic` take none). The settings live here, beside the choice; each algorithm's file
 //! holds its search.
 
@@ -31,11 +31,18 @@ pub enum AlgorithmName {
     Weighted,
     /// Row-by-row, column-by-column human strategy (`strategic`).
     Strategic,
+    /// Anytime weighted A* with a proven lower bound (`anytime`; the default on boards of
+    /// more than [`AlgorithmName::OPTIMAL_CELLS`] cells).
+    Anytime,
 }
 
 impl AlgorithmName {
+    /// The largest boards (in cells: 5×5) that default to an optimal search; larger ones
+    /// default to `anytime`.
+    pub const OPTIMAL_CELLS: usize = 25;
+
     /// Every algorithm, `ida` first.
-    pub const ALL: [AlgorithmName; 8] = [
+    pub const ALL: [AlgorithmName; 9] = [
         AlgorithmName::Ida,
         AlgorithmName::Bfs,
         AlgorithmName::AStar,
@@ -44,6 +51,7 @@ impl AlgorithmName {
         AlgorithmName::Dfs,
         AlgorithmName::Weighted,
         AlgorithmName::Strategic,
+        AlgorithmName::Anytime,
     ];
 
     /// The name used on the command line and in reports.
@@ -57,6 +65,7 @@ impl AlgorithmName {
             AlgorithmName::Dfs => "dfs",
             AlgorithmName::Weighted => "weighted",
             AlgorithmName::Strategic => "strategic",
+            AlgorithmName::Anytime => "anytime",
         }
     }
 
@@ -71,6 +80,7 @@ impl AlgorithmName {
             "dfs" | "depth-first" => AlgorithmName::Dfs,
             "weighted" | "wastar" | "weighted-astar" | "greedy" => AlgorithmName::Weighted,
             "strategic" | "human" => AlgorithmName::Strategic,
+            "anytime" | "awa*" | "anytime-astar" => AlgorithmName::Anytime,
             _ => return None,
         })
     }
@@ -86,6 +96,17 @@ impl AlgorithmName {
             Some(n) if n > 1 => AlgorithmName::ParallelIda,
             _ if cores() > 1 => AlgorithmName::ParallelIda,
             _ => AlgorithmName::Ida,
+        }
+    }
+
+    /// The algorithm of a search that names none on a board of `cells` cells: `anytime` on
+    /// boards of more than [`AlgorithmName::OPTIMAL_CELLS`] cells (beyond 5×5, where optimal
+    /// search is out of reach), else [`AlgorithmName::default_for`] the threads.
+    pub fn default_on(cells: usize, threads: Option<usize>) -> AlgorithmName {
+        if cells > AlgorithmName::OPTIMAL_CELLS {
+            AlgorithmName::Anytime
+        } else {
+            AlgorithmName::default_for(threads)
         }
     }
 
@@ -133,6 +154,8 @@ pub enum Algorithm {
     Weighted(Weighted),
     /// Row-by-row, column-by-column human strategy (`search/strategic.rs`).
     Strategic,
+    /// Anytime weighted A* with a proven lower bound (`search/anytime.rs`).
+    Anytime(Anytime),
 }
 
 impl Default for Algorithm {
@@ -154,6 +177,7 @@ impl From<AlgorithmName> for Algorithm {
             AlgorithmName::Dfs => Algorithm::Dfs(Dfs::default()),
             AlgorithmName::Weighted => Algorithm::Weighted(Weighted::default()),
             AlgorithmName::Strategic => Algorithm::Strategic,
+            AlgorithmName::Anytime => Algorithm::Anytime(Anytime::default()),
         }
     }
 }
@@ -170,6 +194,7 @@ impl Algorithm {
             Algorithm::Dfs(_) => AlgorithmName::Dfs,
             Algorithm::Weighted(_) => AlgorithmName::Weighted,
             Algorithm::Strategic => AlgorithmName::Strategic,
+            Algorithm::Anytime(_) => AlgorithmName::Anytime,
         }
     }
 
@@ -184,10 +209,12 @@ impl Algorithm {
         }
     }
 
-    /// Checks the settings: a weight of at least 1, at most [`MAX_THREADS`] threads.
+    /// Checks the settings: a weight of at least 1, a `within` of at least 1, at most
+    /// [`MAX_THREADS`] threads.
     pub(crate) fn check(&self) -> Result<(), String> {
         match self {
             Algorithm::Weighted(w) => check_weight(w.weight),
+            Algorithm::Anytime(Anytime { within: Some(w) }) => check_within(*w),
             Algorithm::Hybrid(Hybrid { threads, .. })
             | Algorithm::ParallelIda(ParallelIda { threads, .. }) => check_threads(*threads),
             _ => Ok(()),
@@ -279,6 +306,15 @@ impl Weighted {
     }
 }
 
+/// The settings of anytime weighted A* (`anytime`).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Anytime {
+    /// Stop at the first solution proven at most this many times the optimum (`length ≤
+    /// within × lower bound`; at least 1, 1 asks for a proven optimum). `None`: improve
+    /// until the time limit, or for a few seconds without one.
+    pub within: Option<f64>,
+}
+
 /// `From<Settings> for Algorithm`, for each algorithm whose variant holds its settings.
 macro_rules! algorithm_from_settings {
     ($($settings:ident),*) => {
@@ -292,7 +328,7 @@ macro_rules! algorithm_from_settings {
     };
 }
 
-algorithm_from_settings!(Ida, Hybrid, ParallelIda, Dfs, Weighted);
+algorithm_from_settings!(Ida, Hybrid, ParallelIda, Dfs, Weighted, Anytime);
 
 /// Whether `w` is a weight of weighted A*: at least 1, or infinity (greedy search).
 pub(crate) fn check_weight(w: f64) -> Result<(), String> {
@@ -300,6 +336,14 @@ pub(crate) fn check_weight(w: f64) -> Result<(), String> {
         return Err(format!(
             "the weight must be at least 1 (or inf for greedy search), not {w}"
         ));
+    }
+    Ok(())
+}
+
+/// Whether `w` is a bound of the anytime search: a number of at least 1.
+pub(crate) fn check_within(w: f64) -> Result<(), String> {
+    if w.is_nan() || w < 1.0 {
+        return Err(format!("within must be a number of at least 1, not {w}"));
     }
     Ok(())
 }

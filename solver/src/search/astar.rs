@@ -47,7 +47,7 @@ impl Node {
 
     /// An open node of cost `g` (at most [`Node::MAX_G`]) reached from the parent whose blank
     /// was on `prev` (`NO_CELL` for none).
-    fn new(g: u32, prev: u8, memo: u32) -> Node {
+    pub(crate) fn new(g: u32, prev: u8, memo: u32) -> Node {
         debug_assert!(g <= Node::MAX_G);
         let prev = if prev == NO_CELL { 0 } else { prev as u32 + 1 };
         Node {
@@ -331,7 +331,12 @@ impl<'a, H: Heuristic, K: Packed, Q: OpenList<K>> Engine<'a, H, K, Q> {
 
 /// Appends to `memos` the memo (`memo_len` bytes) of `parts`, the complete parts of a position
 /// about to be stored, and returns its number; nothing when the heuristic keeps none.
-fn keep_memo<H: Heuristic>(h: &H, memos: &mut Vec<u8>, memo_len: usize, parts: &H::Parts) -> u32 {
+pub(crate) fn keep_memo<H: Heuristic>(
+    h: &H,
+    memos: &mut Vec<u8>,
+    memo_len: usize,
+    parts: &H::Parts,
+) -> u32 {
     if memo_len == 0 {
         return 0;
     }

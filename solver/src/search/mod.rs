@@ -13,6 +13,7 @@
 //! | `dfs` | `dfs.rs` | no | [`Dfs`] | — |
 //! | `weighted` | `weighted.rs` | no | [`Weighted`] | memory like A* |
 //! | `strategic` | `strategic.rs` | no | — | nothing (any board up to 4096 cells) |
+//! | `anytime` (default beyond 25 cells) | `anytime.rs` | when proven | [`Anytime`] | memory like A* |
 //!
 //! In the multi-tile metric ([`Search::metric`]) `ida` and `parallel-ida` run
 //! `mtm_ida.rs` and `mtm_parallel.rs`, `bfs` runs `mtm_bfs.rs`; the others refuse it.
@@ -32,6 +33,7 @@
 //! `max_memory` limit count both.
 
 mod algorithm;
+mod anytime;
 mod astar;
 mod bfs;
 mod bounded;
@@ -52,17 +54,21 @@ mod parallel_ida;
 mod root_order;
 mod runner;
 mod settings;
+mod shortcut;
 mod solution;
 mod steal;
 mod strategic;
 mod threads;
 mod weighted;
 
-pub(crate) use algorithm::check_weight;
-pub use algorithm::{Algorithm, AlgorithmName, Dfs, Hybrid, Ida, ParallelIda, Weighted};
+pub(crate) use algorithm::{check_weight, check_within};
+pub use algorithm::{Algorithm, AlgorithmName, Anytime, Dfs, Hybrid, Ida, ParallelIda, Weighted};
+pub use anytime::{
+    DEFAULT_SECONDS as ANYTIME_DEFAULT_SECONDS, START_WEIGHT as ANYTIME_START_WEIGHT,
+};
 pub(crate) use limits::Clock;
 pub use limits::Limits;
-pub use observer::{keep_latest, Event, Iteration, Observer};
+pub use observer::{keep_latest, Event, Improvement, Iteration, Observer};
 pub(crate) use outcome::{per_second, Outcome};
 pub use outcome::{Stats, Stop};
 pub use runner::solve;

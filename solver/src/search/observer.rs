@@ -1,6 +1,7 @@
 //! What a long search tells its caller while it runs: one report per finished IDA* iteration
-//! (with an estimate of the next one from the growth factor) and the checkpoints, through a
-//! callback in [`super::Search`]. The library only calls it; the command line prints.
+//! (with an estimate of the next one from the growth factor), the checkpoints, and each
+//! improvement of an anytime search, through a callback in [`super::Search`]. The library
+//! only calls it; the command line prints.
 
 use crate::checkpoint::SearchState;
 use std::fmt;
@@ -38,6 +39,39 @@ impl Iteration {
     }
 }
 
+/// A better answer of the anytime search (`anytime`): a shorter solution, or a higher proven
+/// lower bound under the solution held.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Improvement {
+    /// The length of the best solution found so far.
+    pub length: u32,
+    /// The proven lower bound on the optimal length (at most `length`).
+    pub lower_bound: u32,
+    /// The weight `w` of `g + w·h` the search runs with now.
+    pub weight: f64,
+    /// Nodes generated so far.
+    pub nodes: u64,
+    /// Seconds since the search started.
+    pub seconds: f64,
+}
+
+impl Improvement {
+    /// `length / lower_bound`: the solution is at most this many times the optimum (1 when
+    /// both are 0).
+    pub fn ratio(&self) -> f64 {
+        bound_ratio(self.length, self.lower_bound)
+    }
+}
+
+/// `length / lower_bound`, 1 for an empty solution, infinity with no bound.
+pub(crate) fn bound_ratio(length: u32, lower_bound: u32) -> f64 {
+    match (length, lower_bound) {
+        (0, _) => 1.0,
+        (_, 0) => f64::INFINITY,
+        (l, b) => l as f64 / b as f64,
+    }
+}
+
 /// Something a search reports while it runs.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Event {
@@ -46,6 +80,8 @@ pub enum Event {
     /// Where the search stands: written periodically (every
     /// [`super::Ida::checkpoint_every`]) and when a limit or the interrupt stops it.
     Checkpoint(SearchState),
+    /// The anytime search found a shorter solution or proved a higher lower bound.
+    Improvement(Improvement),
 }
 
 /// The callback that receives [`Event`]s (called on the searching thread; keep it quick).

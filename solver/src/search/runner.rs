@@ -3,7 +3,7 @@
 //! and replays the solution on the puzzle before returning it.
 
 use super::solution::finish_moves;
-use super::{astar, bfs, dfs, hybrid, ida, mtm_bfs, mtm_ida, mtm_parallel, parallel_ida};
+use super::{anytime, astar, bfs, dfs, hybrid, ida, mtm_bfs, mtm_ida, mtm_parallel, parallel_ida};
 use super::{strategic, weighted};
 use super::{Algorithm, AlgorithmName, Outcome, Search, Solution, SolveError, Stats};
 use crate::db::DbError;
@@ -110,11 +110,14 @@ fn solve_unverified(
         };
         dispatch(choice, goal, &task)?.map_err(SolveError::Refused)?
     };
+    let mut outcome = outcome;
+    // Every answer proves at least the start's estimate.
+    outcome.stats.lower_bound = outcome.stats.lower_bound.max(outcome.stats.initial_h);
     match outcome {
         Outcome {
             path: Some(path),
             stats,
-            ..
+            stop,
         } => {
             let mut moves = Vec::with_capacity(path.len());
             let mut prev = puzzle.blank();
@@ -127,7 +130,9 @@ fn solve_unverified(
                 moves.push(direction_between(board, prev, c as usize));
                 prev = c as usize;
             }
-            finish_moves(algorithm, metric, puzzle, goal, moves, stats)
+            let mut s = finish_moves(algorithm, metric, puzzle, goal, moves, stats)?;
+            s.stopped = stop;
+            Ok(s)
         }
         Outcome {
             stop: Some(stop),
@@ -189,6 +194,7 @@ impl Task<'_> {
             }
             Algorithm::Dfs(settings) => dfs::search(h, goal, start, settings, search),
             Algorithm::Weighted(settings) => weighted::search(h, goal, start, settings, search),
+            Algorithm::Anytime(settings) => anytime::search(h, goal, start, settings, search),
             Algorithm::Bfs | Algorithm::Strategic => {
                 return Err(format!("{} needs no heuristic", search.algorithm.name()))
             }

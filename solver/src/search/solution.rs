@@ -7,7 +7,8 @@ use crate::position::MAX_CELLS;
 use pdbformat::{Board, Direction, Goal, Metric, Puzzle, PuzzleError};
 use thiserror::Error;
 
-/// A solution found by one algorithm, replayed and checked, and what it cost.
+/// A solution found by one algorithm, replayed and checked, its proven lower bound
+/// ([`Solution::lower_bound`], [`Solution::bound_ratio`]), and what it cost.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Solution {
     /// The algorithm.
@@ -20,8 +21,13 @@ pub struct Solution {
     pub moves: Vec<Direction>,
     /// The tile that slides at each move.
     pub tiles_moved: Vec<u16>,
-    /// Whether the algorithm guarantees that the solution is optimal.
+    /// Whether the solution is proven optimal: the algorithm guarantees it, or its proven
+    /// lower bound ([`Stats::lower_bound`]) equals its length.
     pub optimal: bool,
+    /// Why an anytime search returned its best solution so far (a time, node or memory
+    /// limit, or an interrupt); `None` when it finished (the bound asked for is proven) and
+    /// for the other algorithms.
+    pub stopped: Option<Stop>,
     /// What it cost.
     pub stats: Stats,
 }
@@ -56,6 +62,19 @@ impl Solution {
     /// Generated nodes per second (0 when too fast to measure).
     pub fn nodes_per_second(&self) -> f64 {
         self.stats.nodes_per_second()
+    }
+
+    /// The proven lower bound on the optimal length (in the solution's metric): the length
+    /// itself for an optimal search, at least the start's estimate for the others (0 for
+    /// `strategic`, which uses no heuristic).
+    pub fn lower_bound(&self) -> u32 {
+        self.stats.lower_bound
+    }
+
+    /// [`Solution::len`] divided by [`Solution::lower_bound`]: the solution is at most this
+    /// many times the optimum (1 for an optimal one or an empty one; infinity with no bound).
+    pub fn bound_ratio(&self) -> f64 {
+        super::observer::bound_ratio(self.len() as u32, self.stats.lower_bound)
     }
 }
 
@@ -148,14 +167,29 @@ pub(crate) fn finish_moves(
                 "{algorithm} returned moves that do not reach the goal"
             ))
         })?;
+    let mut stats = stats;
+    let len = moves_len(metric, &moves);
+    if algorithm.is_optimal() {
+        // An optimal search proves its own length.
+        stats.lower_bound = len as u32;
+    }
     Ok(Solution {
         algorithm,
         metric,
         moves,
         tiles_moved,
-        optimal: algorithm.is_optimal(),
+        optimal: stats.lower_bound as usize >= len,
+        stopped: None,
         stats,
     })
+}
+
+/// The length of `moves` in `metric`.
+fn moves_len(metric: Metric, moves: &[Direction]) -> usize {
+    match metric {
+        Metric::Stm => moves.len(),
+        Metric::Mtm => mtm_length(moves),
+    }
 }
 
 /// Plays `moves` (the blank's directions) from `puzzle`. Returns the final position and the

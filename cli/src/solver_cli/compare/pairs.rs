@@ -115,7 +115,14 @@ pub fn default_pairs(board: Board, pdb: bool) -> Vec<Pair> {
         }
         add(&["ida:manhattan", "weighted:manhattan:w=inf", "strategic"]);
     } else if n <= 64 {
-        if pdb {
+        if n > 25 {
+            // Beyond 5x5 optimal search is out of reach: the board's default, anytime, first.
+            add(&[if pdb {
+                "anytime:pdb"
+            } else {
+                "anytime:linear-conflict"
+            }]);
+        } else if pdb {
             add(&["ida:pdb"]);
         }
         add(&[
