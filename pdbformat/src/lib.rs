@@ -10,6 +10,7 @@ pub mod metric;
 pub mod notation;
 pub mod parse;
 pub mod pattern;
+mod presets;
 pub mod puzzle;
 pub mod rank;
 pub mod standard;

@@ -4,7 +4,7 @@
 use crate::board::Board;
 use crate::error::PatternError;
 use crate::goal::Goal;
-use crate::symmetry::Symmetry;
+use crate::presets::{self, PRESETS};
 use std::fmt;
 
 /// A non-empty set of tiles (never the blank), kept in ascending order. The order is the
@@ -23,166 +23,6 @@ pub struct Pattern {
 pub struct Partition {
     patterns: Vec<Pattern>,
 }
-
-/// A named set of tile groups (a partition here, a labelling in `rank/class_labels.rs`),
-/// defined by goal cells for a goal with the blank on cell 0.
-pub(crate) struct Preset {
-    pub(crate) name: &'static str,
-    pub(crate) width: usize,
-    pub(crate) height: usize,
-    /// The groups; overlapping patterns make a compound ([`Partition::compound`]).
-    pub(crate) cells: &'static [&'static [usize]],
-}
-
-impl Preset {
-    /// The tiles of each group for `goal`, mapped through the board symmetry that takes the
-    /// top-left cell to the goal's blank cell; `None` when none does (the blank is not on a
-    /// corner, or on a corner no symmetry of a rectangle reaches).
-    pub(crate) fn tiles_for(&self, goal: &Goal) -> Option<Vec<Vec<usize>>> {
-        let board = goal.board();
-        let sym = Symmetry::taking(board, 0, goal.blank_cell())?;
-        let group = |cells: &[usize]| -> Vec<usize> {
-            cells
-                .iter()
-                .map(|&c| goal.tile_at(sym.map(board, c)))
-                .collect()
-        };
-        Some(self.cells.iter().map(|c| group(c)).collect())
-    }
-}
-
-const PRESETS: &[Preset] = &[
-    // The top two rows and the bottom two rows (Korf & Felner).
-    Preset {
-        name: "78",
-        width: 4,
-        height: 4,
-        cells: &[&[1, 2, 3, 4, 5, 6, 7], &[8, 9, 10, 11, 12, 13, 14, 15]],
-    },
-    // A second 7-8 for catalogues: the top-left staircase (cells 1-5, 8, 9) and the rest. It
-    // cuts the board along the anti-diagonal, so neither it nor its transpose shares a pattern
-    // with "78" (rows) or with the transposed "78" (columns): taking the maximum with them
-    // raises the heuristic most (BENCHMARKS.md, "Solver: catalogues").
-    Preset {
-        name: "78b",
-        width: 4,
-        height: 4,
-        cells: &[&[1, 2, 3, 4, 5, 8, 9], &[6, 7, 10, 11, 12, 13, 14, 15]],
-    },
-    // Left block, right block, bottom row.
-    Preset {
-        name: "663",
-        width: 4,
-        height: 4,
-        cells: &[&[1, 4, 5, 8, 9, 12], &[2, 3, 6, 7, 10, 11], &[13, 14, 15]],
-    },
-    // Three connected blocks of five.
-    Preset {
-        name: "555",
-        width: 4,
-        height: 4,
-        cells: &[&[1, 4, 5, 8, 12], &[2, 3, 6, 7, 11], &[9, 10, 13, 14, 15]],
-    },
-    // The four blocks of Korf & Felner's 24-puzzle tables.
-    Preset {
-        name: "6666",
-        width: 5,
-        height: 5,
-        cells: &[
-            &[1, 2, 5, 6, 7, 12],
-            &[3, 4, 8, 9, 13, 14],
-            &[10, 11, 15, 16, 20, 21],
-            &[17, 18, 19, 22, 23, 24],
-        ],
-    },
-    // A 6-6-6-6 that the transpose maps onto itself: the second and third blocks are each
-    // other's mirror images across the main diagonal and the first and last are their own, so
-    // `pdbgen` searches three tables and derives the third block's from the second's (the
-    // transpose fixes the corner blank). No partition of the 24-puzzle into four patterns can
-    // be two mirror pairs: the four diagonal cells must lie in patterns that are their own image.
-    Preset {
-        name: "6666s",
-        width: 5,
-        height: 5,
-        cells: &[
-            &[1, 5, 6, 12, 13, 17],
-            &[2, 3, 4, 7, 8, 9],
-            &[10, 11, 15, 16, 20, 21],
-            &[14, 18, 19, 22, 23, 24],
-        ],
-    },
-    // Two more 6-6-6-6 for catalogues with "6666" (and, through reflection, their transposes):
-    // 2×3 blocks shifted against Korf & Felner's, so that no pattern of one is a pattern of
-    // another or of its mirror image. "6666b": the top-left 2×3 block, the right column pair
-    // of rows 1-3 with 4, the left column pair of rows 1-3 with 20, and the bottom-right rest.
-    Preset {
-        name: "6666b",
-        width: 5,
-        height: 5,
-        cells: &[
-            &[1, 2, 3, 6, 7, 8],
-            &[4, 9, 13, 14, 18, 19],
-            &[5, 10, 11, 15, 16, 20],
-            &[12, 17, 21, 22, 23, 24],
-        ],
-    },
-    // "6666c": two columns of three (the left block's cells 1, 2, 6, 7, 11, 12), the top
-    // right block reaching down to 19, the bottom-left block, and the bottom-right block with
-    // 13. Chosen by a search over compact partitions for none of whose patterns (nor their
-    // mirror images) is a pattern of "6666" or "6666b" or their mirror images.
-    Preset {
-        name: "6666c",
-        width: 5,
-        height: 5,
-        cells: &[
-            &[1, 2, 6, 7, 11, 12],
-            &[3, 4, 8, 9, 14, 19],
-            &[5, 10, 15, 16, 20, 21],
-            &[13, 17, 18, 22, 23, 24],
-        ],
-    },
-    // A 7-7-5-5 that the transpose maps onto itself: the top two rows less cells 5 and 6, its
-    // mirror image (the left two columns less cells 1 and 6), and two 5-tile patterns that
-    // are each their own image (the inner 2×2 block with cell 6, and the bottom-right corner
-    // with its two arms). `pdbgen` searches one 7-tile table and derives the other.
-    Preset {
-        name: "7755s",
-        width: 5,
-        height: 5,
-        cells: &[
-            &[1, 2, 3, 4, 7, 8, 9],
-            &[5, 10, 11, 15, 16, 20, 21],
-            &[6, 12, 13, 17, 18],
-            &[14, 19, 22, 23, 24],
-        ],
-    },
-    // Clausecker's "small" catalogue of the 24-puzzle (its catalogues/small-compound.cat):
-    // seven 6-6-6-6 partitions over these fourteen 6-tile patterns, each stored once. The
-    // first four patterns are Korf & Felner's partition; the seven exact covers of the tiles
-    // are the catalogue's seven partitions (a test checks it). With the transposed view,
-    // fourteen sums.
-    Preset {
-        name: "6666x7",
-        width: 5,
-        height: 5,
-        cells: &[
-            &[1, 5, 6, 10, 11, 12],
-            &[2, 3, 4, 7, 8, 9],
-            &[13, 14, 18, 19, 23, 24],
-            &[15, 16, 17, 20, 21, 22],
-            &[1, 2, 5, 6, 10, 11],
-            &[3, 4, 7, 8, 9, 12],
-            &[13, 14, 15, 16, 17, 18],
-            &[19, 20, 21, 22, 23, 24],
-            &[1, 5, 6, 10, 15, 20],
-            &[11, 12, 16, 17, 21, 22],
-            &[3, 4, 9, 14, 19, 24],
-            &[7, 8, 12, 13, 18, 23],
-            &[11, 12, 13, 16, 17, 18],
-            &[14, 19, 21, 22, 23, 24],
-        ],
-    },
-];
 
 impl Pattern {
     /// A pattern from tiles in any order; checks range and duplicates against `board`.
@@ -372,8 +212,8 @@ impl Partition {
 
     /// Parses patterns separated by `/` (`1-7/8-15`, `1,2,3,4,5,6/7-12/13,14,15`) or a preset
     /// name (`78`, `78b`, `663`, `555` on 4×4, `6666`, `6666b`, `6666c` and the
-    /// transpose-symmetric `6666s` and `7755s` on 5×5,
-    /// `full` on any board). Presets are given in
+    /// transpose-symmetric `6666s` and `7755s` on 5×5; `full` and `bandsK` on any board:
+    /// groups of K consecutive cells row by row, the last one smaller). Presets are given in
     /// goal cells and mapped onto `goal` through the board symmetry that takes the top-left
     /// corner to the goal's blank cell.
     pub fn parse(goal: &Goal, spec: &str) -> Result<Partition, PatternError> {
@@ -404,20 +244,16 @@ impl Partition {
             let tiles: Vec<usize> = (1..board.cells()).collect();
             return Partition::new(vec![Pattern::new(board, &tiles)?]);
         }
-        let preset = PRESETS
-            .iter()
-            .find(|p| p.name == name && p.width == board.width() && p.height == board.height())
-            .ok_or_else(|| PatternError::UnknownPreset {
+        let cells = presets::cells_of(board, name).ok_or_else(|| PatternError::UnknownPreset {
+            name: name.to_string(),
+            board: board.to_string(),
+            known: Partition::preset_names(board).join(", "),
+        })?;
+        let groups = presets::tiles_for(&cells, goal).ok_or_else(|| {
+            PatternError::PresetNeedsCornerBlank {
                 name: name.to_string(),
-                board: board.to_string(),
-                known: Partition::preset_names(board).join(", "),
-            })?;
-        let groups =
-            preset
-                .tiles_for(goal)
-                .ok_or_else(|| PatternError::PresetNeedsCornerBlank {
-                    name: name.to_string(),
-                })?;
+            }
+        })?;
         let pats = groups
             .iter()
             .map(|tiles| Pattern::new(board, tiles))
@@ -437,7 +273,7 @@ impl Partition {
             .filter(|p| p.width == board.width() && p.height == board.height())
             .map(|p| p.name)
             .collect();
-        v.push("full");
+        v.extend(["full", "bandsK"]);
         v
     }
 
@@ -478,6 +314,7 @@ impl fmt::Display for Partition {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::symmetry::Symmetry;
 
     fn b44() -> Board {
         Board::new(4, 4).unwrap()
@@ -558,6 +395,26 @@ mod tests {
     }
 
     #[test]
+    fn bands_cut_the_cells_row_by_row() {
+        let b = Board::new(6, 6).unwrap();
+        let first = Partition::parse(&Goal::blank_first(b), "bands5").unwrap();
+        let sizes: Vec<usize> = first.patterns().iter().map(Pattern::len).collect();
+        assert_eq!(sizes, [5; 7]);
+        assert_eq!(first.patterns()[1].tiles(), [6, 7, 8, 9, 10]);
+        // Blank-last: the same bands turned half a turn, the first of them the bottom row's.
+        let last = Partition::parse(&Goal::blank_last(b), "bands5").unwrap();
+        assert_eq!(last.patterns()[0].tiles(), [31, 32, 33, 34, 35]);
+        let seven = Partition::parse(&Goal::blank_first(Board::new(7, 7).unwrap()), "bands5");
+        assert_eq!(seven.unwrap().patterns().last().unwrap().len(), 3);
+        for bad in ["bands1", "bands10", "bands", "bandsx"] {
+            assert!(matches!(
+                Partition::parse(&Goal::blank_first(b), bad),
+                Err(PatternError::UnknownPreset { .. })
+            ));
+        }
+    }
+
+    #[test]
     fn presets_are_complete_for_both_goals() {
         for (w, names) in [
             (4, vec!["78", "78b", "663", "555", "full"]),
@@ -565,7 +422,9 @@ mod tests {
                 5,
                 vec!["6666", "6666s", "6666b", "6666c", "7755s", "6666x7"],
             ),
-            (3, vec!["full"]),
+            (3, vec!["full", "bands2", "bands4"]),
+            (6, vec!["bands5", "bands6"]),
+            (8, vec!["bands4"]),
         ] {
             let b = Board::new(w, w).unwrap();
             for g in [Goal::blank_first(b), Goal::blank_last(b)] {

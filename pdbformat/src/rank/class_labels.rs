@@ -5,7 +5,8 @@
 
 use crate::board::Board;
 use crate::goal::Goal;
-use crate::pattern::{Pattern, Preset};
+use crate::pattern::Pattern;
+use crate::presets::Preset;
 use std::fmt;
 
 /// Which class each tile is known by.

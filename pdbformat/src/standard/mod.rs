@@ -329,6 +329,17 @@ pub const STANDARD: &[StandardDb] = &[
     StandardDb::square("24-6666x7-za-bit1", 5, "6666x7", ZA)
         .encoded(Encoding::Bit1)
         .large(),
+    // The defaults past the 24-puzzle: bands of consecutive cells, zero-aware, one bit per
+    // entry, each built in minutes on two cores (6x6 41.5 MiB, 7x7 258 MiB, 8x8 27.7 MiB).
+    StandardDb::square("35-bands5-za-bit1", 6, "bands5", ZA)
+        .encoded(Encoding::Bit1)
+        .large(),
+    StandardDb::square("48-bands5-za-bit1", 7, "bands5", ZA)
+        .encoded(Encoding::Bit1)
+        .large(),
+    StandardDb::square("63-bands4-za-bit1", 8, "bands4", ZA)
+        .encoded(Encoding::Bit1)
+        .large(),
     // Class files of the multi-tile metric. The 3x3 goal-row table (milliseconds to build)
     // and the 4x4 goal-row table with Rokicki's labelling and its mirror image beside it
     // (252,252,000 + 2 x 151,351,200 entries, 529 MB, several CPU-minutes to build; six
@@ -383,13 +394,19 @@ pub const CATALOGUES: &[Catalogue] = &[
 ///
 /// Single-tile metric: on 4×4 the 6-6-3 (a second to build, 32 MB); on 5×5 the
 /// seven-partition compound at one bit per entry (fourteen 6-tile tables, about 3 CPU-minutes
-/// to build, 317 MB), the fastest 5×5 heuristic measured (BENCHMARKS.md, "24-puzzle").
+/// to build, 317 MB), the fastest 5×5 heuristic measured (BENCHMARKS.md, "24-puzzle"); on
+/// 6×6 and 7×7 bands of five cells, on 8×8 of four (`bandsK`: a minute, seven minutes and a
+/// minute on two cores), searched by the anytime search there (BENCHMARKS.md, "Past the
+/// 24-puzzle").
 /// Multi-tile metric: on 4×4 the class tables of goal rows, Rokicki's labelling and its
 /// mirror image (several CPU-minutes to build, 529 MB); other boards use the walking
 /// distance.
 pub const DEFAULTS: &[&str] = &[
     "15-663-za",
     "24-6666x7-za-bit1",
+    "35-bands5-za-bit1",
+    "48-bands5-za-bit1",
+    "63-bands4-za-bit1",
     "15-rows+rokicki+rokicki-mirror-mtm",
 ];
 

@@ -45,7 +45,7 @@ use std::collections::BinaryHeap;
 use std::time::Duration;
 
 /// The weight of the first solution.
-pub const START_WEIGHT: f64 = 5.0;
+pub const START_WEIGHT: f64 = 2.0;
 
 /// Seconds an anytime search improves for when neither a bound (`within`) nor a time limit
 /// is given.
