@@ -1,4 +1,4 @@
-//! The advisor's per-position pattern distances (a 0-1 A* in the pattern's space) against the
+//! The advisor's per-position pattern distances (an A* in the pattern's space) against the
 //! generated zero-aware tables, entry for entry on random positions, and its sample's views.
 
 use pdbformat::rank::TableIndex;

@@ -37,7 +37,8 @@ pub struct AdviseArgs {
     /// (ratios are to the first). Without it, partitions are searched: the tiles in one of four
     /// orders of their goal cells (rows, snaking rows, columns, snaking columns) cut into
     /// consecutive groups of the largest size whose table fits --max-memory and the two sizes
-    /// below it, with one smaller group first or last; the best few are printed.
+    /// below it (the largest only on boards of more than 25 cells), with one smaller group first
+    /// or last, ranked by η on the sample; the best few are printed.
     #[arg(long, short)]
     partition: Vec<String>,
     /// Memory the tables may take as the solver holds them (bit1 for zero-aware tables, u8
@@ -45,7 +46,8 @@ pub struct AdviseArgs {
     /// this machine's memory.
     #[arg(long, value_name = "SIZE", value_parser = read_as("max-memory", |r| r.max_memory))]
     max_memory: Option<u64>,
-    /// Random positions in the sample (default 200 with --partition, 60 for a search).
+    /// Random positions in the sample (default 200 with --partition; for a search 60, or 12 on
+    /// boards of more than 25 cells, where each pattern's distances take longest).
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     samples: Option<u64>,
     /// Seed of the sample.
@@ -101,7 +103,11 @@ pub fn run(a: AdviseArgs) -> Result<ExitCode> {
         kind,
         partitions,
         max_memory,
-        samples: a.samples.unwrap_or(if searching { 60 } else { 200 }) as usize,
+        samples: a.samples.unwrap_or(match (searching, board.cells()) {
+            (false, _) => 200,
+            (true, 0..=25) => 60,
+            (true, _) => 12,
+        }) as usize,
         seed: a.seed,
         reflect: !a.no_reflect,
         best: a.best as usize,
@@ -130,11 +136,15 @@ pub fn run(a: AdviseArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// Levels of the tree counted through the machine; deeper ones are extrapolated.
+const COUNTED_LEVELS: usize = 48;
+
 /// The brute-force tree of the solver's default search on `board`: nodes per depth from every
 /// start cell, counted through the states of its duplicate-move machine (which fix the blank's
-/// cell).
+/// cell) to [`COUNTED_LEVELS`], extrapolated beyond.
 fn machine_tree(board: Board) -> impl Fn(usize) -> TreeSizes + Sync {
-    move |depth| {
+    move |wanted| {
+        let depth = wanted.min(COUNTED_LEVELS);
         let machine = Pruning::BoardDefault.machine(board);
         let states = machine.states() + 1;
         let neighbours: Vec<Vec<usize>> = (0..board.cells())
@@ -179,7 +189,7 @@ fn machine_tree(board: Board) -> impl Fn(usize) -> TreeSizes + Sync {
                 sizes
             })
             .collect();
-        TreeSizes::from_counts(per_cell)
+        TreeSizes::from_counts(per_cell).extended(wanted)
     }
 }
 

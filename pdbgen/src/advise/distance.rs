@@ -1,8 +1,8 @@
-//! A pattern's exact abstract distance for one position, without its table: a 0-1 A* search in
-//! the pattern's own space (the pattern's tiles and the blank; the other cells are empty), where
-//! a move of a pattern tile costs 1 and a move of the blank through an empty cell costs
-//! nothing — the value the zero-aware table of the pattern holds for that position. The
-//! Manhattan distance of the pattern's tiles is the (consistent) heuristic.
+//! A pattern's exact abstract distance for one position, without its table: an A* search in the
+//! pattern's own space (the pattern's tiles and the blank; the other cells are empty), where a
+//! move of a pattern tile costs 1 and the blank moves freely through empty cells (a state holds
+//! the blank's region, not its cell) — the value the zero-aware table of the pattern holds for
+//! that position. The Manhattan distance of the pattern's tiles is the (consistent) heuristic.
 
 use pdbformat::{Goal, Pattern};
 use std::collections::HashMap;
@@ -34,6 +34,11 @@ impl Hasher for StateHasher {
     }
 }
 
+/// The cells below `cells` for which `keep` holds, as a bit mask.
+fn mask(cells: usize, keep: impl Fn(usize) -> bool) -> u64 {
+    (0..cells).filter(|&c| keep(c)).fold(0, |m, c| m | 1 << c)
+}
+
 /// The space of one pattern on one goal, ready to search from any position.
 pub struct PatternSpace {
     /// The pattern's tiles.
@@ -48,6 +53,14 @@ pub struct PatternSpace {
     md: Vec<u8>,
     /// Cells of the board.
     cells: usize,
+    /// Width of the board.
+    width: usize,
+    /// Every cell of the board.
+    all: u64,
+    /// Every cell but those of the first column.
+    not_first_column: u64,
+    /// Every cell but those of the last column.
+    not_last_column: u64,
 }
 
 impl PatternSpace {
@@ -71,6 +84,10 @@ impl PatternSpace {
                 .map(|i| board.manhattan(i / cells, i % cells) as u8)
                 .collect(),
             cells,
+            width: board.width(),
+            all: mask(cells, |_| true),
+            not_first_column: mask(cells, |c| board.col(c) != 0),
+            not_last_column: mask(cells, |c| board.col(c) != board.width() - 1),
         }
     }
 
@@ -78,9 +95,29 @@ impl PatternSpace {
         self.md[a as usize * self.cells + b as usize] as u32
     }
 
+    /// The cells the blank reaches from `from` without moving a tile of `occupied`.
+    fn region(&self, from: u8, occupied: u64) -> u64 {
+        let free = self.all & !occupied;
+        let mut r = 1u64 << from;
+        loop {
+            let grown = (r
+                | (r << 1) & self.not_first_column
+                | (r >> 1) & self.not_last_column
+                | r << self.width
+                | r >> self.width)
+                & free;
+            if grown == r {
+                return r;
+            }
+            r = grown;
+        }
+    }
+
     /// The pattern's exact zero-aware distance of the position `tiles` (the tile on every cell,
     /// 0 for the blank): the fewest moves of pattern tiles that bring them home with the blank
-    /// back in its goal cell's region.
+    /// in its goal cell's region. A state is the tiles' cells and the blank's region (named by
+    /// its lowest cell), since the blank moves freely within it; a move slides a tile next to
+    /// the region into it and costs 1.
     pub fn distance(&self, tiles: &[u8]) -> u32 {
         let k = self.tiles.len();
         let mut pos = vec![0u8; k];
@@ -92,11 +129,14 @@ impl PatternSpace {
                 pos[j] = c as u8;
             }
         }
-        let pack = |pos: &[u8], blank: u8| -> u128 {
-            pos.iter().enumerate().fold(blank as u128, |acc, (j, &p)| {
-                acc | (p as u128) << (6 * (j + 1))
-            })
+        let pack = |pos: &[u8], region: u64| -> u128 {
+            pos.iter()
+                .enumerate()
+                .fold(region.trailing_zeros() as u128, |acc, (j, &p)| {
+                    acc | (p as u128) << (6 * (j + 1))
+                })
         };
+        let occupied = |pos: &[u8]| pos.iter().fold(0u64, |m, &p| m | 1 << p);
         let h0: u32 = (0..k).map(|j| self.dist(pos[j], self.home[j])).sum();
         let mut best: HashMap<u128, u32, BuildHasherDefault<StateHasher>> = HashMap::default();
         // Open states by f = g + h; each bucket a stack of (state, g, h).
@@ -108,16 +148,15 @@ impl PatternSpace {
             }
             buckets[f].push((s, g, h));
         };
-        let start = pack(&pos, blank);
+        let start = pack(&pos, self.region(blank, occupied(&pos)));
         best.insert(start, 0);
         push(&mut buckets, start, 0, h0);
-        let mut occupant = vec![u8::MAX; self.cells];
         let mut f = h0 as usize;
         loop {
             let Some((state, g, h)) = buckets.get_mut(f).and_then(Vec::pop) else {
                 f += 1;
                 assert!(
-                    f < buckets.len() + 1,
+                    f <= buckets.len(),
                     "the goal is reachable from every position"
                 );
                 continue;
@@ -125,32 +164,30 @@ impl PatternSpace {
             if best.get(&state).is_some_and(|&b| b < g) {
                 continue;
             }
-            let blank = (state & 63) as u8;
-            if h == 0 && blank == self.blank_home {
+            for (j, p) in pos.iter_mut().enumerate() {
+                *p = ((state >> (6 * (j + 1))) & 63) as u8;
+            }
+            let occ = occupied(&pos);
+            let region = self.region((state & 63) as u8, occ);
+            if h == 0 && region >> self.blank_home & 1 == 1 {
                 return g;
             }
             for j in 0..k {
-                pos[j] = ((state >> (6 * (j + 1))) & 63) as u8;
-                occupant[pos[j] as usize] = j as u8;
-            }
-            for &n in &self.neighbours[blank as usize] {
-                let j = occupant[n as usize];
-                let (next, ng, nh) = if j == u8::MAX {
-                    (state & !63 | n as u128, g, h)
-                } else {
-                    let j = j as usize;
-                    let shift = 6 * (j + 1);
-                    let moved = state & !(63u128 << shift) & !63 | (blank as u128) << shift;
-                    let nh = h + self.dist(blank, self.home[j]) - self.dist(n, self.home[j]);
-                    (moved | n as u128, g + 1, nh)
-                };
-                if best.get(&next).is_none_or(|&b| ng < b) {
-                    best.insert(next, ng);
-                    push(&mut buckets, next, ng, nh);
+                let from = pos[j];
+                for &to in &self.neighbours[from as usize] {
+                    if region >> to & 1 == 0 {
+                        continue;
+                    }
+                    pos[j] = to;
+                    let next_region = self.region(from, occ ^ (1 << from) ^ (1 << to));
+                    let next = pack(&pos, next_region);
+                    pos[j] = from;
+                    let nh = h + self.dist(to, self.home[j]) - self.dist(from, self.home[j]);
+                    if best.get(&next).is_none_or(|&b| g + 1 < b) {
+                        best.insert(next, g + 1);
+                        push(&mut buckets, next, g + 1, nh);
+                    }
                 }
-            }
-            for &p in &pos {
-                occupant[p as usize] = u8::MAX;
             }
         }
     }

@@ -341,6 +341,9 @@ fn run(
     })
 }
 
+/// Boards of more cells than this search groups of the largest size only.
+pub const LARGE_BOARD_CELLS: usize = 25;
+
 /// The search: the partitions of [`candidates::partitions`] that fit, ranked by η on the
 /// sample; the best `3 × best` of them are returned for the full prediction, with the number
 /// evaluated.
@@ -377,7 +380,14 @@ fn search(
             smallest: encoding_bytes(sizer, 1).map_or("more".into(), bytes),
         });
     }
-    let sizes: Vec<usize> = (kmax.saturating_sub(2).max(1)..=kmax).rev().collect();
+    // On boards beyond 25 cells each pattern's searches take a fraction of a second per
+    // position: only the largest size (and one smaller remainder group) is tried there.
+    let smallest = if cells > LARGE_BOARD_CELLS {
+        kmax
+    } else {
+        kmax.saturating_sub(2).max(1)
+    };
+    let sizes: Vec<usize> = (smallest..=kmax).rev().collect();
     let found = candidates::partitions(goal, &sizes, &|k| by_size.get(&k).copied(), req.max_memory);
     if found.is_empty() {
         return Err(AdviseError::NothingFits {
