@@ -15,9 +15,9 @@ pub const EXACT_CELLS: usize = 10;
 /// known.
 pub const DEPTH_PER_MANHATTAN: f64 = 1.40;
 
-/// The optimal lengths of `positions`, or their estimates, each at least `lower[i]` (a lower
-/// bound known for position `i`) and of its Manhattan distance's parity; and whether they are
-/// exact.
+/// The optimal lengths of `positions`, or estimates (the sample's mean Manhattan distance times
+/// [`DEPTH_PER_MANHATTAN`], each at least `lower[i]`, a lower bound known for position `i`, and
+/// of its Manhattan distance's parity); and whether they are exact.
 pub fn optimal_depths(goal: &Goal, positions: &[Vec<u8>], lower: &[u32]) -> (Vec<u32>, bool) {
     if goal.board().cells() <= EXACT_CELLS {
         let dist = all_distances(goal);
@@ -27,15 +27,16 @@ pub fn optimal_depths(goal: &Goal, positions: &[Vec<u8>], lower: &[u32]) -> (Vec
             .collect::<Vec<_>>();
         return (depths, true);
     }
-    let depths = positions
+    // One length for every position (the mean Manhattan distance's estimate, to each one's
+    // parity): estimates per position spread wider than the true lengths, and the nodes grow
+    // exponentially with the length, so that the widest estimates would decide the mean.
+    let mds: Vec<u32> = positions.iter().map(|p| manhattan(goal, p)).collect();
+    let mean = mds.iter().map(|&m| m as f64).sum::<f64>() / mds.len().max(1) as f64;
+    let est = (mean * DEPTH_PER_MANHATTAN).round() as u32;
+    let depths = mds
         .iter()
         .zip(lower)
-        .map(|(p, &lb)| {
-            let md = manhattan(goal, p);
-            let est = (md as f64 * DEPTH_PER_MANHATTAN).round() as u32;
-            let est = est + (est + md) % 2;
-            est.max(lb)
-        })
+        .map(|(&md, &lb)| (est + (est + md) % 2).max(lb))
         .collect();
     (depths, false)
 }
