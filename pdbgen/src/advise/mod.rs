@@ -15,7 +15,7 @@ pub mod predict;
 pub mod sample;
 mod sizes;
 
-pub use calibrate::calibrate_ns_per_entry;
+pub use calibrate::{calibrate_ns_per_entry, LARGE_TABLE_SLOWDOWN};
 pub use depth::{DEPTH_PER_MANHATTAN, EXACT_CELLS};
 pub use predict::TreeSizes;
 pub use sizes::{EncodingSize, Sizes, MAX_TABLE_ENTRIES};
@@ -95,7 +95,8 @@ pub struct AdviseRequest {
     pub best: usize,
     /// Worker threads (all cores when `None`), of the advisor and of the builds it times.
     pub threads: Option<usize>,
-    /// Processor time per searched entry of a build, in nanoseconds ([`calibrate_ns_per_entry`]).
+    /// Wall time per searched entry of a build on `threads`, in nanoseconds
+    /// ([`calibrate_ns_per_entry`]).
     pub ns_per_entry: f64,
 }
 

@@ -69,7 +69,7 @@ impl Sizer {
     }
 
     /// The sizes of `partition` for tables of `kind`, built on `threads` threads (all cores
-    /// when `None`) at `ns_per_entry` nanoseconds of processor time per searched entry.
+    /// when `None`) at `ns_per_entry` nanoseconds of wall time per searched entry.
     pub fn sizes(
         &mut self,
         goal: &Goal,
@@ -137,9 +137,10 @@ impl Sizer {
             tables,
             entries,
             encoding,
-            build_seconds: planned.as_ref().map(|p| {
-                p.core_seconds * ns_per_entry / crate::plan::NS_PER_ENTRY / p.threads as f64
-            }),
+            // The planner's processor time is its searched entries at its fixed rate.
+            build_seconds: planned
+                .as_ref()
+                .map(|p| p.core_seconds * ns_per_entry / crate::plan::NS_PER_ENTRY),
             build_peak_bytes: planned.map(|p| p.peak_bytes),
         }
     }
