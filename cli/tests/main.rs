@@ -6,6 +6,7 @@ mod common;
 mod pdbgen_driver;
 mod serve;
 
+mod pdbgen_advise;
 mod pdbgen_cli;
 mod pdbgen_resume;
 mod plots;

@@ -1,5 +1,6 @@
 #![doc = include_str!("../README.md")]
 
+pub mod advise;
 mod build;
 mod byte_table;
 mod class_build;

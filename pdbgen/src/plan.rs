@@ -45,7 +45,7 @@ pub struct BuildPlan {
 /// machine with the zero-aware 7-8 of the 15-puzzle (about 109 CPU-s for 1.565 G entries under
 /// load, see BENCHMARKS.md; 5x5 tables run slower per entry), used only to tell the user
 /// before a build whether it takes minutes or days.
-const NS_PER_ENTRY: f64 = 80.0;
+pub(crate) const NS_PER_ENTRY: f64 = 80.0;
 
 /// Whether a build derives the tables that are symmetric images of earlier ones.
 #[derive(Clone, Copy, PartialEq, Eq)]

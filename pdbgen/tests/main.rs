@@ -4,6 +4,7 @@
 
 mod common;
 
+mod advise;
 mod brute_force;
 mod observer_points;
 mod popcount_paths;

@@ -104,7 +104,8 @@ pub fn run(a: BuildArgs) -> Result<ExitCode> {
     let Some(partition) = &a.partition else {
         bail!("--partition is required with --metric stm (a preset such as 663, or patterns such as 1-7/8-15)");
     };
-    let partition = Partition::parse(&goal, partition).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let partition = Partition::parse(&goal, partition)
+        .map_err(|e| crate::solver_cli::flags::usage(format!("--partition {partition}: {e}")))?;
     let req = BuildRequest {
         goal,
         partition,

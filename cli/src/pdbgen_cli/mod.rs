@@ -1,6 +1,7 @@
 //! The `pdbgen` command: build, verify, inspect and recompress pattern-database files; its
 //! subcommands one module each, and the helpers they share.
 
+mod advise;
 mod build;
 mod compress;
 #[cfg(feature = "mpi")]
@@ -27,6 +28,9 @@ struct Args {
 enum Command {
     /// Build the tables of a partition by reverse BFS and write one PDB file.
     Build(build::BuildArgs),
+    /// Predict, before building, what partitions cost and how many nodes the solver expands
+    /// with them; without --partition, search the partitions that fit --max-memory.
+    Advise(advise::AdviseArgs),
     /// Check files: checksums, then the rebuild-free semantic check of every table.
     Verify(verify::VerifyArgs),
     /// Describe a file: header, sizes, value histogram and mean.
@@ -40,6 +44,7 @@ pub fn run() -> ExitCode {
     let args = Args::parse();
     let result = match args.command {
         Command::Build(a) => build::run(a),
+        Command::Advise(a) => advise::run(a),
         Command::Verify(a) => verify::run(a),
         Command::Info(a) => info::run(a),
         Command::Compress(a) => compress::run(a),
@@ -48,7 +53,13 @@ pub fn run() -> ExitCode {
         Ok(code) => code,
         Err(e) => {
             eprintln!("error: {}", pdbformat::error::describe(&*e));
-            ExitCode::FAILURE
+            if e.downcast_ref::<crate::solver_cli::flags::UsageError>()
+                .is_some()
+            {
+                ExitCode::from(2)
+            } else {
+                ExitCode::FAILURE
+            }
         }
     }
 }

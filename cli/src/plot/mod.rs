@@ -1,5 +1,5 @@
 //! Figures as SVG files, drawn with plotters' SVG backend, one file per figure:
-//! `comparison.rs` (`solver compare --plot`), `instances.rs` (`solver bench --plot`) and
+//! `advice.rs` (`pdbgen advise --plot`), `comparison.rs` (`solver compare --plot`), `instances.rs` (`solver bench --plot`) and
 //! `histogram.rs` (`pdbgen info --plot`). Here what they share: the output path's check, the
 //! file written in one piece, the colours and the ranges of logarithmic axes.
 //!
@@ -7,6 +7,7 @@
 //! (data as circles or triangles, legend keys as rectangles), so that a reader of the SVG,
 //! such as the tests, can count one mark per puzzle or per value.
 
+pub mod advice;
 pub mod comparison;
 pub mod histogram;
 pub mod instances;

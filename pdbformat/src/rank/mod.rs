@@ -39,7 +39,9 @@ pub use regions::{flood, BoardBits};
 pub use zero_aware::ZeroAwareIndex;
 
 use crate::board::Board;
+use std::collections::HashMap;
 use std::fmt;
+use std::sync::{Mutex, OnceLock};
 
 /// How a table treats the blank.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -210,10 +212,26 @@ impl TableIndex {
 }
 
 /// The number of entries of a table of `kind` for `k` tiles on `board`, computed without
-/// tabulating the index (zero-aware counts flood-fill every cell set once).
+/// tabulating the index (zero-aware counts flood-fill every cell set once, a second for
+/// C(36, 6) sets: each count is kept for the process, since planners and the advisor ask for
+/// the same sizes again and again).
 pub fn entry_count(board: Board, k: usize, kind: TableKind) -> Result<u64, IndexError> {
     match kind {
         TableKind::ZeroUnaware => Ok(PermutationIndex::new(board, k)?.len()),
-        TableKind::ZeroAware => ZeroAwareIndex::count_entries(board, k),
+        TableKind::ZeroAware => {
+            type Counts = HashMap<(usize, usize, usize), u64>;
+            static COUNTS: OnceLock<Mutex<Counts>> = OnceLock::new();
+            let key = (board.width(), board.height(), k);
+            let counts = COUNTS.get_or_init(Mutex::default);
+            if let Some(&n) = counts.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
+                return Ok(n);
+            }
+            let n = ZeroAwareIndex::count_entries(board, k)?;
+            counts
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .insert(key, n);
+            Ok(n)
+        }
     }
 }
