@@ -104,7 +104,7 @@ fn every_answer_reports_its_bound() {
 fn a_6x6_board_solves_by_default_with_a_bound_and_progress() {
     let home = tempfile::tempdir().unwrap();
     let done = solver(home.path())
-        .args(["solve", "--json", "--progress", "--goal", "blank-last", "--no-build"])
+        .args("solve --json --progress --goal blank-last --no-build".split(' '))
         .args(["--timeout", "3", "--max-memory", "512M", P35])
         .assert()
         .success();
@@ -132,7 +132,9 @@ fn a_6x6_board_solves_by_default_with_a_bound_and_progress() {
 fn a_stopped_anytime_search_without_a_solution_says_its_bound() {
     let home = tempfile::tempdir().unwrap();
     stopped_saying(
-        solver(home.path()).args(["solve", "--goal", "blank-last", "--no-build", "--max-nodes", "20", P35]),
+        solver(home.path())
+            .args("solve --goal blank-last --no-build --max-nodes 20".split(' '))
+            .arg(P35),
         "proven lower bound",
     );
 }
@@ -141,7 +143,7 @@ fn a_stopped_anytime_search_without_a_solution_says_its_bound() {
 fn bench_on_6x6_runs_anytime_and_prints_its_bound() {
     let (home, path) = common::home_with_file("six.txt", &format!("{P35}\n"));
     solver(home.path())
-        .args(["bench", "--goal", "blank-last", "--no-build", "--timeout", "1"])
+        .args("bench --goal blank-last --no-build --timeout 1".split(' '))
         .arg(&path)
         .assert()
         .success()
