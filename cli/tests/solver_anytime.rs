@@ -37,25 +37,21 @@ fn a_bad_within_is_a_usage_error() {
     );
 }
 
+/// The first JSON object `solver` prints, run in a fresh home with the arguments `add` gives.
+fn first_answer(add: impl FnOnce(&mut assert_cmd::Command)) -> serde_json::Value {
+    let home = tempfile::tempdir().unwrap();
+    let mut c = solver(home.path());
+    add(&mut c);
+    let out = c.assert().success().get_output().stdout.clone();
+    json_lines(&out).remove(0)
+}
+
 #[test]
 fn within_bounds_the_answer_on_4x4() {
-    let home = tempfile::tempdir().unwrap();
-    let out = solver(home.path())
-        .args([
-            "solve",
-            "--json",
-            "--algorithm",
-            "anytime",
-            "--heuristic",
-            "lc",
-        ])
-        .args(["--within", "1.25", "--goal", "blank-first", KORF1])
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    let v = &json_lines(&out)[0];
+    let v = &first_answer(|c| {
+        c.args("solve --json --algorithm anytime --heuristic lc".split(' '))
+            .args(["--within", "1.25", "--goal", "blank-first", KORF1]);
+    });
     let (len, lb) = (
         v["length"].as_f64().unwrap(),
         v["lower_bound"].as_f64().unwrap(),
@@ -69,33 +65,15 @@ fn within_bounds_the_answer_on_4x4() {
 
 #[test]
 fn every_answer_reports_its_bound() {
-    let home = tempfile::tempdir().unwrap();
-    let out = solver(home.path())
-        .args(["solve", "--json", "--algorithm", "ida", P8])
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    let v = &json_lines(&out)[0];
+    let v = &first_answer(|c| {
+        c.args(["solve", "--json", "--algorithm", "ida", P8]);
+    });
     assert_eq!(v["lower_bound"], v["length"]);
     assert_eq!(v["bound_ratio"].as_f64(), Some(1.0));
-    let out = solver(home.path())
-        .args([
-            "solve",
-            "--json",
-            "--algorithm",
-            "weighted",
-            "--weight",
-            "3",
-            P8,
-        ])
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    let v = &json_lines(&out)[0];
+    let v = &first_answer(|c| {
+        c.args("solve --json --algorithm weighted --weight 3".split(' '))
+            .arg(P8);
+    });
     let lb = v["lower_bound"].as_u64().unwrap();
     assert!(lb >= v["initial_h"].as_u64().unwrap() && lb <= 31, "{v}");
 }

@@ -15,7 +15,7 @@
 //! ([`DEFAULTS`], [`default_for`]).
 //!
 //! Adding a database is one line of [`STANDARD`], for example the bit1 7-8 table
-//! (`StandardDb::square("15-78-za-bit1", 4, "78", ZA).encoded(Encoding::Bit1).large()`) or the
+//! (`StandardDb::square("15-78-za-bit1", 4, "78", ZA).bit1()`) or the
 //! 24-puzzle's 6-6-6-6 (`StandardDb::square("24-6666-za", 5, "6666", ZA).large()`); the tests
 //! check that every entry resolves and that its name follows the naming rule.
 //!
@@ -113,6 +113,12 @@ impl StandardDb {
     /// The same database with `encoding` entries.
     pub const fn encoded(self, encoding: Encoding) -> StandardDb {
         StandardDb { encoding, ..self }
+    }
+
+    /// The same database at one bit per entry, marked as large ([`large`](Self::large)): what
+    /// every one-bit standard database is.
+    pub const fn bit1(self) -> StandardDb {
+        self.encoded(Encoding::Bit1).large()
     }
 
     /// The same database, marked as taking minutes and gigabytes to build.
@@ -298,48 +304,26 @@ pub const STANDARD: &[StandardDb] = &[
     StandardDb::square("15-663-zu", 4, "663", ZU),
     StandardDb::square("15-78-za", 4, "78", ZA).large(),
     StandardDb::square("15-78-zu", 4, "78", ZU).large(),
-    StandardDb::square("15-78-za-bit1", 4, "78", ZA)
-        .encoded(Encoding::Bit1)
-        .large(),
-    StandardDb::square("15-78b-za-bit1", 4, "78b", ZA)
-        .encoded(Encoding::Bit1)
-        .large(),
+    StandardDb::square("15-78-za-bit1", 4, "78", ZA).bit1(),
+    StandardDb::square("15-78b-za-bit1", 4, "78b", ZA).bit1(),
     StandardDb::square("24-6666-za", 5, "6666", ZA).large(),
-    StandardDb::square("24-6666-za-bit1", 5, "6666", ZA)
-        .encoded(Encoding::Bit1)
-        .large(),
+    StandardDb::square("24-6666-za-bit1", 5, "6666", ZA).bit1(),
     // The 24-puzzle's stronger heuristics: more 6-6-6-6 partitions for catalogues
     // (90.5 MB each as bit1, a few CPU-minutes to build) and a 7-7-5-5 whose 7-tile patterns
     // mirror each other (1.02 GB as bit1; one 7-tile table searched, about 15 CPU-minutes).
-    StandardDb::square("24-6666b-za-bit1", 5, "6666b", ZA)
-        .encoded(Encoding::Bit1)
-        .large(),
-    StandardDb::square("24-6666c-za-bit1", 5, "6666c", ZA)
-        .encoded(Encoding::Bit1)
-        .large(),
-    StandardDb::square("24-6666s-za-bit1", 5, "6666s", ZA)
-        .encoded(Encoding::Bit1)
-        .large(),
-    StandardDb::square("24-7755s-za-bit1", 5, "7755s", ZA)
-        .encoded(Encoding::Bit1)
-        .large(),
+    StandardDb::square("24-6666b-za-bit1", 5, "6666b", ZA).bit1(),
+    StandardDb::square("24-6666c-za-bit1", 5, "6666c", ZA).bit1(),
+    StandardDb::square("24-6666s-za-bit1", 5, "6666s", ZA).bit1(),
+    StandardDb::square("24-7755s-za-bit1", 5, "7755s", ZA).bit1(),
     // Clausecker's "small" compound: seven 6-6-6-6 partitions over fourteen 6-tile tables
     // stored once each (317 MB as bit1, about 3 CPU-minutes to build), the maximum over the
     // seven sums and their transposes. The 5×5 default.
-    StandardDb::square("24-6666x7-za-bit1", 5, "6666x7", ZA)
-        .encoded(Encoding::Bit1)
-        .large(),
+    StandardDb::square("24-6666x7-za-bit1", 5, "6666x7", ZA).bit1(),
     // The defaults past the 24-puzzle: bands of consecutive cells, zero-aware, one bit per
     // entry, each built in minutes on two cores (6x6 41.5 MiB, 7x7 258 MiB, 8x8 27.7 MiB).
-    StandardDb::square("35-bands5-za-bit1", 6, "bands5", ZA)
-        .encoded(Encoding::Bit1)
-        .large(),
-    StandardDb::square("48-bands5-za-bit1", 7, "bands5", ZA)
-        .encoded(Encoding::Bit1)
-        .large(),
-    StandardDb::square("63-bands4-za-bit1", 8, "bands4", ZA)
-        .encoded(Encoding::Bit1)
-        .large(),
+    StandardDb::square("35-bands5-za-bit1", 6, "bands5", ZA).bit1(),
+    StandardDb::square("48-bands5-za-bit1", 7, "bands5", ZA).bit1(),
+    StandardDb::square("63-bands4-za-bit1", 8, "bands4", ZA).bit1(),
     // Class files of the multi-tile metric. The 3x3 goal-row table (milliseconds to build)
     // and the 4x4 goal-row table with Rokicki's labelling and its mirror image beside it
     // (252,252,000 + 2 x 151,351,200 entries, 529 MB, several CPU-minutes to build; six

@@ -32,6 +32,7 @@
 //! limit gives the usual stopped error with the bound proven.
 
 use super::astar::{keep_memo, with_key, Node};
+use super::bucket_queue::Item;
 use super::observer::{Event, Improvement};
 use super::shortcut;
 use super::{Anytime, Clock, Outcome, Search, Stats, Stop};
@@ -39,7 +40,6 @@ use crate::heuristic::Heuristic;
 use crate::key::{map_bytes_next, Layout, Packed, PosMap};
 use crate::position::{MoveTable, Position, MAX_CELLS, NO_CELL};
 use pdbformat::{Board, Goal};
-use std::cmp::Ordering;
 use std::collections::hash_map::Entry;
 use std::collections::BinaryHeap;
 use std::time::Duration;
@@ -68,33 +68,6 @@ pub(crate) fn next_weight(w: f64) -> f64 {
         // Measured on 6x6: a gentler step (0.85) got stuck at higher weights, a steeper one
         // (0.55) did no better.
         (1.0 + (w - 1.0) * 0.7).max(1.0)
-    }
-}
-
-/// One open-list entry, ordered so that the standard max-heap pops the smallest
-/// `(prio, h)`.
-#[derive(Clone, Copy, Debug)]
-struct Item<K> {
-    prio: u64,
-    h: u32,
-    g: u32,
-    key: K,
-}
-
-impl<K> PartialEq for Item<K> {
-    fn eq(&self, other: &Self) -> bool {
-        (self.prio, self.h) == (other.prio, other.h)
-    }
-}
-impl<K> Eq for Item<K> {}
-impl<K> PartialOrd for Item<K> {
-    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
-        Some(self.cmp(other))
-    }
-}
-impl<K> Ord for Item<K> {
-    fn cmp(&self, other: &Self) -> Ordering {
-        (other.prio, other.h).cmp(&(self.prio, self.h))
     }
 }
 
@@ -226,12 +199,12 @@ impl<'a, H: Heuristic, K: Packed> Run<'a, H, K> {
         let mut items = std::mem::take(&mut self.open).into_vec();
         self.fs.clear();
         items.retain(|it| {
-            it.g + it.h < limit
+            it.g + it.tie < limit
                 && matches!(self.map.get(&it.key), Some(n) if !n.closed() && n.g() == it.g)
         });
         for it in items.iter_mut() {
-            it.prio = self.prio(it.g, it.h);
-            self.fs.add(it.g + it.h);
+            it.prio = self.prio(it.g, it.tie);
+            self.fs.add(it.g + it.tie);
         }
         self.open = BinaryHeap::from(items);
     }
@@ -262,7 +235,7 @@ impl<'a, H: Heuristic, K: Packed> Run<'a, H, K> {
         let mut parts = self.h.init(&self.start);
         let mut pops = 0u64;
         while let Some(item) = self.open.pop() {
-            self.fs.remove(item.g + item.h);
+            self.fs.remove(item.g + item.tie);
             pops += 1;
             if pops & 0xff == 0 && self.update_bound() {
                 if self.best.is_some() {
@@ -273,7 +246,7 @@ impl<'a, H: Heuristic, K: Packed> Run<'a, H, K> {
                 }
             }
             let (key, g) = (item.key, item.g);
-            if g + item.h >= self.limit() {
+            if g + item.tie >= self.limit() {
                 continue;
             }
             let node = match self.map.get_mut(&key) {
@@ -308,7 +281,7 @@ impl<'a, H: Heuristic, K: Packed> Run<'a, H, K> {
                         n.set_closed(false);
                     }
                     self.open.push(item);
-                    self.fs.add(item.g + item.h);
+                    self.fs.add(item.g + item.tie);
                     return Some(stop);
                 }
                 self.nodes += 1;
@@ -348,7 +321,7 @@ impl<'a, H: Heuristic, K: Packed> Run<'a, H, K> {
                             let prio = self.prio(cg, hv);
                             self.open.push(Item {
                                 prio,
-                                h: hv,
+                                tie: hv,
                                 g: cg,
                                 key: ck,
                             });
@@ -459,7 +432,7 @@ fn run<H: Heuristic, K: Packed>(
         r.map.insert(key, Node::new(0, NO_CELL, memo));
         r.open.push(Item {
             prio: r.prio(0, initial_h),
-            h: initial_h,
+            tie: initial_h,
             g: 0,
             key,
         });

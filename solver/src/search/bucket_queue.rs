@@ -63,13 +63,14 @@ fn vec_bytes<T>(len: usize, cap: usize) -> (u64, u64) {
     }
 }
 
-/// One heap entry, ordered so that the standard max-heap pops the smallest `(prio, tie)`.
+/// One heap entry, ordered so that the standard max-heap pops the smallest `(prio, tie)`
+/// (also the anytime search's open list).
 #[derive(Clone, Copy, Debug)]
-struct Item<K> {
-    prio: u64,
-    tie: u32,
-    g: u32,
-    key: K,
+pub(crate) struct Item<K> {
+    pub(crate) prio: u64,
+    pub(crate) tie: u32,
+    pub(crate) g: u32,
+    pub(crate) key: K,
 }
 
 impl<K> PartialEq for Item<K> {
