@@ -368,29 +368,58 @@ pub(crate) fn search<H: Heuristic>(
     settings: &Anytime,
     search: &Search,
 ) -> Outcome {
-    with_key!(goal.board().cells(), K => run::<H, K>(h, goal, start, settings, search))
+    let clocks = Clocks::of(settings, search);
+    with_key!(goal.board().cells(), K => run::<H, K>(h, goal, start, clocks, search))
+}
+
+/// The time budget of one anytime search and the clocks it runs under.
+struct Clocks {
+    /// The budget: the time limit, or [`DEFAULT_SECONDS`] with neither a limit nor a bound.
+    budget: Option<Duration>,
+    /// The whole search's clock, polish included.
+    whole: Clock,
+    /// The search's own clock: nine tenths of the budget; the rest polishes the best solution.
+    search: Clock,
+    /// The bound asked for ([`Anytime::within`]).
+    within: Option<f64>,
+}
+
+impl Clocks {
+    fn of(settings: &Anytime, search: &Search) -> Clocks {
+        let mut whole = search.clock();
+        let budget = match (settings.within, search.limits.timeout) {
+            (None, None) => Some(Duration::from_secs_f64(DEFAULT_SECONDS)),
+            (_, t) => t,
+        };
+        if let Some(at) = budget.and_then(|b| whole.t0.checked_add(b)) {
+            whole = whole.until(at);
+        }
+        let search_clock = match budget.and_then(|b| whole.t0.checked_add(b.mul_f64(POLISH_AT))) {
+            Some(at) => whole.until(at),
+            None => whole.clone(),
+        };
+        Clocks {
+            budget,
+            whole,
+            search: search_clock,
+            within: settings.within,
+        }
+    }
 }
 
 fn run<H: Heuristic, K: Packed>(
     h: &H,
     goal: &Goal,
     start: &Position,
-    settings: &Anytime,
+    clocks: Clocks,
     search: &Search,
 ) -> Outcome {
-    let mut clock = search.clock();
-    let budget = match (settings.within, search.limits.timeout) {
-        (None, None) => Some(Duration::from_secs_f64(DEFAULT_SECONDS)),
-        (_, t) => t,
-    };
-    if let Some(at) = budget.and_then(|b| clock.t0.checked_add(b)) {
-        clock = clock.until(at);
-    }
-    // The search stops at nine tenths of the time; the rest polishes the best solution.
-    let search_clock = match budget.and_then(|b| clock.t0.checked_add(b.mul_f64(POLISH_AT))) {
-        Some(at) => clock.until(at),
-        None => clock.clone(),
-    };
+    let Clocks {
+        budget,
+        whole: clock,
+        search: search_clock,
+        within,
+    } = clocks;
     let layout = Layout::new(goal.board().cells());
     let start_parts = h.init(&start.tiles);
     let initial_h = h.value(&start_parts);
@@ -412,7 +441,7 @@ fn run<H: Heuristic, K: Packed>(
         weight: START_WEIGHT,
         best: None,
         bound: initial_h,
-        within: settings.within,
+        within,
         nodes: 0,
         expanded: 0,
         peak: 0,
