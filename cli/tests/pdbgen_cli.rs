@@ -53,7 +53,10 @@ fn refused(command: &str, file: &Path, why: &str) {
     assert!(said.contains(why), "{why:?} not in:\n{said}");
 }
 
-fn build(dir: &Path, name: &str, args: &str) -> std::path::PathBuf {
+/// Builds `dir/NAME` with `pdbgen build ARGS`, given as `spec`: "NAME ARGS", words parted
+/// by spaces.
+fn build(dir: &Path, spec: &str) -> std::path::PathBuf {
+    let (name, args) = spec.split_once(' ').unwrap();
     let out = dir.join(name);
     pdbgen()
         .args(["build", "-o"])
@@ -70,8 +73,7 @@ fn build_verify_info_compress_round_trip() {
     let dir = tempfile::tempdir().unwrap();
     let f = build(
         dir.path(),
-        "8.pdb",
-        "--board 3x3 --partition full --goal blank-last",
+        "8.pdb --board 3x3 --partition full --goal blank-last",
     );
     verified(&f);
     info_says(
@@ -116,17 +118,12 @@ fn build_verify_info_compress_round_trip() {
 #[test]
 fn partitions_kinds_and_rectangles() {
     let dir = tempfile::tempdir().unwrap();
-    let f = build(
-        dir.path(),
-        "3x4.pdb",
-        "--board 3x4 --partition 1-4/5-8/9-11 --kind zero-unaware --threads 1 --compress zstd",
-    );
+    let f = build(dir.path(), "3x4.pdb --board 3x4 --partition 1-4/5-8/9-11 --kind zero-unaware --threads 1 --compress zstd");
     verified(&f);
     info_says(&["info"], &f, &["zero-unaware", "zstd"]);
     let g = build(
         dir.path(),
-        "4x3.pdb",
-        "--board 4x3 --partition 1-5/6-11 --compress gzip",
+        "4x3.pdb --board 4x3 --partition 1-5/6-11 --compress gzip",
     );
     verified(&g);
 }
@@ -182,7 +179,7 @@ fn bad_arguments_are_clear_errors() {
 #[test]
 fn damaged_files_fail_verification() {
     let dir = tempfile::tempdir().unwrap();
-    let f = build(dir.path(), "ok.pdb", "--board 3x3 --partition 1-4/5-8");
+    let f = build(dir.path(), "ok.pdb --board 3x3 --partition 1-4/5-8");
     let bytes = std::fs::read(&f).unwrap();
     // A flipped payload byte: checksum mismatch.
     let mut flipped = bytes.clone();
@@ -237,11 +234,10 @@ fn semantic_errors_are_named_with_an_example_index() {
 fn compact_encodings_round_trip_to_the_exact_values() {
     let dir = tempfile::tempdir().unwrap();
     let base = "--board 3x4 --partition 1-5/6-11 --goal blank-last";
-    let u8_file = build(dir.path(), "u8.pdb", base);
+    let u8_file = build(dir.path(), &format!("u8.pdb {base}"));
     let bit1 = build(
         dir.path(),
-        "bit1.pdb",
-        &format!("{base} --encoding bit1 --compress zstd"),
+        &format!("bit1.pdb {base} --encoding bit1 --compress zstd"),
     );
     verified(&bit1);
     info_says(&["info"], &bit1, &["as bit1"]);
@@ -279,11 +275,7 @@ fn compact_encodings_round_trip_to_the_exact_values() {
         .failure()
         .stderr(predicate::function(says_each_cause_once))
         .stderr(contains("too large for u4"));
-    let small = build(
-        dir.path(),
-        "small.pdb",
-        "--board 3x3 --partition 1-3/4-6/7,8",
-    );
+    let small = build(dir.path(), "small.pdb --board 3x3 --partition 1-3/4-6/7,8");
     pdbgen()
         .arg("compress")
         .arg(&small)
@@ -293,7 +285,7 @@ fn compact_encodings_round_trip_to_the_exact_values() {
         .success();
     verified(&u4);
     assert!(PdbFile::open(&u4).unwrap().len() * 2 < PdbFile::open(&small).unwrap().len() + 512);
-    let zu = build(dir.path(), "zu.pdb", &format!("{base} --kind zero-unaware"));
+    let zu = build(dir.path(), &format!("zu.pdb {base} --kind zero-unaware"));
     pdbgen()
         .arg("compress")
         .arg(&zu)
@@ -347,7 +339,7 @@ fn distributed_without_the_mpi_feature_says_how_to_get_it() {
 fn mtm_class_tables_build_verify_and_describe() {
     let dir = tempfile::tempdir().unwrap();
     // Square board, blank on the diagonal: one goal-row table.
-    let out = build(dir.path(), "m3.pdb", "--board 3x3 --metric mtm");
+    let out = build(dir.path(), "m3.pdb --board 3x3 --metric mtm");
     let f = PdbFile::open(&out).unwrap();
     assert_eq!(f.header().metric, pdbformat::Metric::Mtm);
     assert_eq!(f.header().tables.len(), 1);
@@ -355,8 +347,7 @@ fn mtm_class_tables_build_verify_and_describe() {
     // A rectangle: goal rows and goal columns, u4 when the values fit (on the 2x3 they do).
     let out = build(
         dir.path(),
-        "m23.pdb",
-        "--board 2x3 --metric mtm --compress zstd",
+        "m23.pdb --board 2x3 --metric mtm --compress zstd",
     );
     let h = PdbFile::open(&out).unwrap().header().clone();
     assert_eq!(h.tables.len(), 2);
@@ -406,7 +397,7 @@ fn mtm_class_tables_build_verify_and_describe() {
         .stdout(contains("changes a class table's value by at most 1"));
     // Labelled tables beside the rows: one table each, verified, named by info.
     let args = "--board 3x3 --metric mtm --classes rows --classes 1,2,4/3,5,6/7,8";
-    let out = build(dir.path(), "m3-labelled.pdb", args);
+    let out = build(dir.path(), &format!("m3-labelled.pdb {args}"));
     let h = PdbFile::open(&out).unwrap().header().clone();
     assert_eq!(h.tables.len(), 2);
     assert_eq!(

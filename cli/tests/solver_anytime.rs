@@ -16,25 +16,22 @@ const KORF1: &str = "14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3";
 #[test]
 fn a_bad_within_is_a_usage_error() {
     let home = tempfile::tempdir().unwrap();
-    for (within, says) in [
-        ("0.9", "at least 1"),
-        ("abc", "--within"),
-        ("nan", "--within"),
+    let anytime = |w| vec!["solve", "--algorithm", "anytime", "--within", w, P8];
+    for (args, says) in [
+        (anytime("0.9"), "at least 1"),
+        (anytime("abc"), "--within"),
+        (anytime("nan"), "--within"),
+        (
+            vec!["solve", "--algorithm", "ida", "--within", "1.5", P8],
+            "--within is a setting of anytime, not of ida",
+        ),
+        (
+            vec!["compare", "--pairs", "ida:manhattan:within=1.5", P8],
+            "within",
+        ),
     ] {
-        usage_error(
-            solver(home.path()).args(["solve", "--algorithm", "anytime", "--within", within, P8]),
-            says,
-        )
-        .stdout(predicate::str::is_empty());
+        usage_error(solver(home.path()).args(&args), says).stdout(predicate::str::is_empty());
     }
-    usage_error(
-        solver(home.path()).args(["solve", "--algorithm", "ida", "--within", "1.5", P8]),
-        "--within is a setting of anytime, not of ida",
-    );
-    usage_error(
-        solver(home.path()).args(["compare", "--pairs", "ida:manhattan:within=1.5", P8]),
-        "within",
-    );
 }
 
 /// The first JSON object `solver` prints, run in a fresh home with the arguments `add` gives.
@@ -89,7 +86,11 @@ fn a_6x6_board_solves_by_default_with_a_bound_and_progress() {
     let out = done.get_output();
     let v = &json_lines(&out.stdout)[0];
     assert_eq!(v["algorithm"], "anytime");
-    assert_eq!(v["stopped"], "time limit");
+    // The time limit, or on a fast machine the memory limit first: either ends it with its best.
+    assert!(
+        matches!(v["stopped"].as_str(), Some("time limit" | "memory limit")),
+        "{v}"
+    );
     let (len, lb, h) = (
         v["length"].as_u64().unwrap(),
         v["lower_bound"].as_u64().unwrap(),

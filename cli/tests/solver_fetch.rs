@@ -176,6 +176,16 @@ fn publish_db(dir: &Path, db: &str) -> (String, Vec<String>) {
     (name, digests)
 }
 
+/// Checks that `fetch` refuses a damaged download without a panic and leaves `cache` empty.
+fn refused_leaving_nothing(fetch: &mut assert_cmd::Command, cache: &Path) {
+    fetch
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("refused"))
+        .stderr(predicate::str::contains("panicked").not());
+    assert!(files_in(cache).is_empty(), "{:?}", files_in(cache));
+}
+
 fn files_in(dir: &Path) -> Vec<String> {
     let mut v: Vec<String> = std::fs::read_dir(dir)
         .map(|d| {
@@ -204,13 +214,10 @@ fn fetch_resumes_refuses_damage_and_installs_what_the_solver_uses() {
 
     // One flipped byte: refused, and nothing is left in the cache.
     server.set(Mode::Flip);
-    solver(home.path())
-        .args(["fetch", "15-555-za", "--from", &server.url])
-        .assert()
-        .code(1)
-        .stderr(predicate::str::contains("refused"))
-        .stderr(predicate::str::contains("panicked").not());
-    assert!(files_in(&cache).is_empty(), "{:?}", files_in(&cache));
+    refused_leaving_nothing(
+        solver(home.path()).args(["fetch", "15-555-za", "--from", &server.url]),
+        &cache,
+    );
 
     // Cut off halfway on the only attempt: the part downloaded is kept for the next run.
     server.set(Mode::Cut);
@@ -345,12 +352,7 @@ fn fetch_installs_a_class_file_checked_by_its_digests() {
 
     // One flipped byte: refused, nothing left behind.
     server.set(Mode::Flip);
-    fetch(&[])
-        .assert()
-        .code(1)
-        .stderr(predicate::str::contains("refused"))
-        .stderr(predicate::str::contains("panicked").not());
-    assert!(files_in(&cache).is_empty(), "{:?}", files_in(&cache));
+    refused_leaving_nothing(&mut fetch(&[]), &cache);
 
     // Installed uncompressed, the same class table in the same metric, with the published
     // entries.

@@ -93,14 +93,17 @@ fn solve_in_the_multi_tile_metric() {
 #[test]
 fn refusals_in_the_multi_tile_metric_are_worded() {
     let home = tempfile::tempdir().unwrap();
-    fails_saying(
-        solver(home.path()).args(["solve", "--metric", "mtm", "--heuristic", "manhattan", P8]),
-        "not a lower bound in the mtm metric",
-    );
-    fails_saying(
-        solver(home.path()).args(["solve", "--metric", "mtm", "--algorithm", "astar", P8]),
-        "no multi-tile-metric form",
-    );
+    for (setting, says) in [
+        (
+            ["--heuristic", "manhattan"],
+            "not a lower bound in the mtm metric",
+        ),
+        (["--algorithm", "astar"], "no multi-tile-metric form"),
+    ] {
+        let mut mtm = solver(home.path());
+        mtm.args(["solve", "--metric", "mtm"]).args(setting).arg(P8);
+        fails_saying(&mut mtm, says);
+    }
     // A bad value is a usage error (exit status 2).
     usage_error(
         solver(home.path()).args(["solve", "--metric", "qtm", P8]),

@@ -1060,26 +1060,14 @@ fn hostile_digests_are_caught_by_verify() {
             if c == Compression::None {
                 b[d + RAW_DIGEST] ^= 1;
             }
-            reseal(&mut b);
-            let f = PdbFile::from_bytes(b).unwrap();
-            let e = f.verify().unwrap_err();
-            assert!(
-                matches!(e, FormatError::ChecksumMismatch { table, what: "stored payload", .. } if table == t),
-                "{e:?}"
-            );
+            let f = sealed_but_mismatched(b, t, "stored payload");
             if c == Compression::None {
                 entries_mismatch(&f, t, true);
                 continue;
             }
             let mut b = fx.bytes.clone();
             b[d + RAW_DIGEST] ^= 1;
-            reseal(&mut b);
-            let f = PdbFile::from_bytes(b).unwrap();
-            let e = f.verify().unwrap_err();
-            assert!(
-                matches!(e, FormatError::ChecksumMismatch { table, what: "entries", .. } if table == t),
-                "{e:?}"
-            );
+            let f = sealed_but_mismatched(b, t, "entries");
             entries_mismatch(&f, t, false);
             // Without verification the entries load as stored.
             let ok = f.load(t, LOAD_OPTIONS[0]).unwrap();
@@ -1224,4 +1212,17 @@ fn random_mutations_of_files_never_panic() {
             }
         }
     }
+}
+
+/// Reseals `bytes` (a file with a flipped digest) and checks that verifying it names table
+/// `t`'s `what` digest; returns the file.
+fn sealed_but_mismatched(mut bytes: Vec<u8>, t: usize, what: &str) -> PdbFile {
+    reseal(&mut bytes);
+    let f = PdbFile::from_bytes(bytes).unwrap();
+    let e = f.verify().unwrap_err();
+    assert!(
+        matches!(e, FormatError::ChecksumMismatch { table, what: w, .. } if table == t && w == what),
+        "{e:?}"
+    );
+    f
 }

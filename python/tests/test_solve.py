@@ -200,7 +200,8 @@ def test_anytime_bounds_and_board_default():
     s = pdbtiles.solve(
         big, goal="blank-last", heuristic="linear-conflict", timeout=1, max_memory="256M"
     )
-    assert s.algorithm == "anytime" and s.stopped == "time limit"
+    # The time limit, or on a fast machine the memory limit first: either ends it with its best.
+    assert s.algorithm == "anytime" and s.stopped in ("time limit", "memory limit")
     assert s.initial_h <= s.lower_bound < s.length
     assert s.bound_ratio == s.length / s.lower_bound
     ida = pdbtiles.solve_many(["8 6 7 2 5 4 3 0 1"], goal="blank-last", heuristic="manhattan")

@@ -15,7 +15,7 @@ use pdbsolver::heuristic::{
     Hamming, Heuristic, LinearConflict, Manhattan, PdbHeuristic, StepChange,
 };
 use pdbsolver::heuristic::{MoveTable, Position};
-use pdbsolver::{AlgorithmName, Limits, Solution, SolveError, Stop};
+use pdbsolver::{AlgorithmName, Limits, Solution, SolveError, Stats, Stop};
 use pdbsolver::{Database, HeuristicChoice, OpenOptions};
 use std::path::Path;
 use std::sync::Arc;
@@ -440,14 +440,25 @@ fn bfs_refuses_the_15_puzzle() {
     ));
 }
 
+/// Runs `alg` under Manhattan distance and checks that `stop` stopped it; returns its stats.
+fn stopped_by(alg: AlgorithmName, p: &Puzzle, goal: &Goal, o: &Settings, stop: Stop) -> Stats {
+    match solve_as(alg, &HeuristicChoice::Manhattan, p, goal, o) {
+        Err(SolveError::Stopped { stop: s, stats }) if s == stop => stats,
+        other => panic!("{alg}: {other:?}"),
+    }
+}
+
+/// The algorithms that store the nodes they meet, and so stop at a memory limit.
+const STORING: [AlgorithmName; 3] = [
+    AlgorithmName::AStar,
+    AlgorithmName::Weighted,
+    AlgorithmName::Hybrid,
+];
+
 #[test]
 fn memory_limit_stops_astar_cleanly() {
     let (goal, p) = korf1();
-    for alg in [
-        AlgorithmName::AStar,
-        AlgorithmName::Weighted,
-        AlgorithmName::Hybrid,
-    ] {
+    for alg in STORING {
         let limit = 4u64 << 20;
         let o = Settings {
             limits: Limits {
@@ -458,26 +469,19 @@ fn memory_limit_stops_astar_cleanly() {
             weight: Some(1.0),
             ..opts()
         };
-        match solve_as(alg, &HeuristicChoice::Manhattan, &p, &goal, &o) {
-            Err(SolveError::Stopped {
-                stop: Stop::Memory,
-                stats,
-            }) => {
-                assert!(
-                    stats.peak_memory <= limit,
-                    "{alg}: {} > {limit}",
-                    stats.peak_memory
-                );
-                assert!(stats.stored > 10_000, "{alg} stored {}", stats.stored);
-                if alg == AlgorithmName::AStar {
-                    assert!(
-                        (41..=57).contains(&stats.lower_bound),
-                        "{}",
-                        stats.lower_bound
-                    );
-                }
-            }
-            other => panic!("{alg}: {other:?}"),
+        let stats = stopped_by(alg, &p, &goal, &o, Stop::Memory);
+        assert!(
+            stats.peak_memory <= limit,
+            "{alg}: {} > {limit}",
+            stats.peak_memory
+        );
+        assert!(stats.stored > 10_000, "{alg} stored {}", stats.stored);
+        if alg == AlgorithmName::AStar {
+            assert!(
+                (41..=57).contains(&stats.lower_bound),
+                "{}",
+                stats.lower_bound
+            );
         }
     }
 }
@@ -502,19 +506,12 @@ fn node_and_time_limits_stop_every_search() {
             weight: Some(1.0),
             ..opts()
         };
-        match solve_as(alg, &HeuristicChoice::Manhattan, &p, &goal, &o) {
-            Err(SolveError::Stopped {
-                stop: Stop::Nodes,
-                stats,
-            }) => {
-                assert!(
-                    stats.nodes >= 20_000 && stats.nodes <= 20_000 + 3 * 1024,
-                    "{alg} {}",
-                    stats.nodes
-                );
-            }
-            other => panic!("{alg}: {other:?}"),
-        }
+        let stats = stopped_by(alg, &p, &goal, &o, Stop::Nodes);
+        assert!(
+            stats.nodes >= 20_000 && stats.nodes <= 20_000 + 3 * 1024,
+            "{alg} {}",
+            stats.nodes
+        );
         let o = Settings {
             limits: Limits {
                 timeout: Some(std::time::Duration::from_millis(50)),

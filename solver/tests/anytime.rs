@@ -7,10 +7,9 @@ use crate::common;
 use common::{assert_replays, korf100, random_solvable, Rng};
 use pdbformat::{Board, Goal, Puzzle};
 use pdbsolver::{
-    solve, AlgorithmName, Anytime, Event, HeuristicChoice, Limits, Observer, Request, Search,
-    SolveError, Stop, Weighted,
+    solve, AlgorithmName, Anytime, Event, HeuristicChoice, Limits, Request, Search, SolveError,
+    Stop, Weighted,
 };
-use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 /// The anytime search with `within` and `limits`.
@@ -95,14 +94,12 @@ fn a_time_limit_returns_the_best_solution_with_its_bound() {
     let goal = Goal::blank_last(Board::new(6, 6).unwrap());
     let p = random_solvable(&goal, &mut Rng::new(5));
     let h = HeuristicChoice::LinearConflict;
-    let improvements = Arc::new(Mutex::new(Vec::new()));
-    let seen = improvements.clone();
+    let (observer, improvements) = common::recorder(|e| match e {
+        Event::Improvement(i) => Some(i.clone()),
+        _ => None,
+    });
     let search = Search {
-        observer: Some(Observer::new(move |e| {
-            if let Event::Improvement(i) = e {
-                seen.lock().unwrap().push(i.clone());
-            }
-        })),
+        observer: Some(observer),
         ..anytime(
             None,
             Limits {

@@ -35,10 +35,9 @@ fn run(
 
 #[test]
 fn visiting_order_finds_bfs_lengths_for_both_goals() {
-    let board = Board::new(3, 3).unwrap();
     // The blank's goal in the top-left and in the bottom-right corner: the two ends of the
     // visiting order's flips.
-    for goal in both_goals(board) {
+    for goal in both_goals(Board::new(3, 3).unwrap()) {
         let dir = tempfile::tempdir().unwrap();
         let dist = all_distances(&goal);
         let mut rng = Rng::new(0x0bde_5eed);
@@ -74,8 +73,7 @@ fn one_thread_of_parallel_ida_retraces_ida() {
 
 #[test]
 fn the_learned_order_changes_only_the_last_iteration() {
-    let board = Board::new(3, 3).unwrap();
-    for goal in both_goals(board) {
+    for goal in both_goals(Board::new(3, 3).unwrap()) {
         let dir = tempfile::tempdir().unwrap();
         let dist = all_distances(&goal);
         let mut rng = Rng::new(0x0bde_0002);

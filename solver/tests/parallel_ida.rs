@@ -7,9 +7,8 @@ use crate::common;
 
 use common::{assert_replays, random_solvable, random_walk, solve_as, Rng, Settings};
 use pdbformat::{Board, Goal, Puzzle};
-use pdbsolver::{AlgorithmName, Event, Observer, SolveError, Stop};
+use pdbsolver::{AlgorithmName, Event, SolveError, Stop};
 use pdbsolver::{HeuristicChoice, Limits, Solution};
-use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 fn run(alg: AlgorithmName, p: &Puzzle, goal: &Goal, o: &Settings) -> Solution {
@@ -139,14 +138,12 @@ fn every_finished_iteration_is_reported() {
     let goal = Goal::blank_first(Board::new(4, 4).unwrap());
     let p = Puzzle::parse("14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3", None).unwrap();
     for threads in [1, 2] {
-        let seen = Arc::new(Mutex::new(Vec::new()));
-        let log = seen.clone();
+        let (observer, seen) = common::recorder(|e| match e {
+            Event::Iteration(i) => Some(i.clone()),
+            _ => None,
+        });
         let o = Settings {
-            observer: Some(Observer::new(move |e| {
-                if let Event::Iteration(i) = e {
-                    log.lock().unwrap().push(i.clone());
-                }
-            })),
+            observer: Some(observer),
             ..with(threads)
         };
         let r = run(AlgorithmName::ParallelIda, &p, &goal, &o);

@@ -215,21 +215,35 @@ pub fn ida_by_bound(
     goal: &Goal,
     settings: pdbsolver::Ida,
 ) -> (pdbsolver::Solution, std::collections::BTreeMap<u32, u64>) {
-    use std::sync::{Arc, Mutex};
-    let done = Arc::new(Mutex::new(std::collections::BTreeMap::new()));
-    let d = done.clone();
+    let (observer, seen) = recorder(|e| match e {
+        pdbsolver::Event::Iteration(it) => Some((it.bound, it.nodes)),
+        _ => None,
+    });
     let search = pdbsolver::Search {
-        observer: Some(pdbsolver::Observer::new(move |e| {
-            if let pdbsolver::Event::Iteration(it) = e {
-                d.lock().unwrap().insert(it.bound, it.nodes);
-            }
-        })),
+        observer: Some(observer),
         ..pdbsolver::Search::new(settings)
     };
     let s = pdbsolver::solve(&search, h, p, goal).unwrap_or_else(|e| panic!("{p:#}: {e}"));
     assert_replays(p, goal, &s);
-    let by_bound = done.lock().unwrap().clone();
+    let by_bound = seen.lock().unwrap().iter().copied().collect();
     (s, by_bound)
+}
+
+/// An observer that keeps what `pick` takes from each event, and the list it keeps it in.
+pub fn recorder<T: Send + 'static>(
+    pick: impl Fn(&pdbsolver::Event) -> Option<T> + Send + Sync + 'static,
+) -> (
+    pdbsolver::Observer,
+    std::sync::Arc<std::sync::Mutex<Vec<T>>>,
+) {
+    let seen = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    let log = seen.clone();
+    let observer = pdbsolver::Observer::new(move |e| {
+        if let Some(t) = pick(e) {
+            log.lock().unwrap().push(t);
+        }
+    });
+    (observer, seen)
 }
 
 /// Plays `moves` and checks that they reach `goal`, and that the reported tiles are the moved ones.
