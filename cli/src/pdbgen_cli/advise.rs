@@ -2,13 +2,13 @@
 //! `pdbgen::advise`), as a table, JSON or a figure; the search's tree sizes from the solver's
 //! own duplicate-move machine.
 
-use super::{parse_board, parse_goal, parse_kind};
+use super::{parse_board, parse_goal, parse_kind, parse_partition};
 use crate::solver_cli::flags::{read_as, usage};
 use anyhow::Result;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use pdbformat::units::{approx_bytes, bytes};
-use pdbformat::{Board, Partition};
+use pdbformat::Board;
 use pdbgen::advise::{
     advise, calibrate_ns_per_entry, Advice, AdviseError, AdviseObserver, AdviseRequest, Report,
     TreeSizes,
@@ -86,8 +86,7 @@ pub fn run(a: AdviseArgs) -> Result<ExitCode> {
     }
     let mut partitions = Vec::new();
     for spec in &a.partition {
-        let p =
-            Partition::parse(&goal, spec).map_err(|e| usage(format!("--partition {spec}: {e}")))?;
+        let p = parse_partition(&goal, spec)?;
         p.check_complete(board)
             .map_err(|e| usage(format!("--partition {spec}: {e}")))?;
         partitions.push(p);

@@ -1,7 +1,9 @@
 //! `pdbgen build`: plan, check memory, build with progress, write, summarise.
 
 use super::report::{create_parent, duration, print_summaries, report_state};
-use super::{parse_board, parse_compression, parse_encoding, parse_goal, parse_kind};
+use super::{
+    parse_board, parse_compression, parse_encoding, parse_goal, parse_kind, parse_partition,
+};
 use crate::bars::BarObserver;
 use anyhow::{bail, Result};
 use clap::Args;
@@ -10,7 +12,7 @@ use pdbformat::format::WriteOptions;
 use pdbformat::rank::ClassLabels;
 use pdbformat::system::available_memory;
 use pdbformat::units::bytes;
-use pdbformat::{Metric, Partition};
+use pdbformat::Metric;
 use pdbgen::{
     build_class_file, build_file, build_file_with_state, default_labels, plan, BuildRequest,
     BuildState, ClassBuildRequest, StateOptions,
@@ -104,8 +106,7 @@ pub fn run(a: BuildArgs) -> Result<ExitCode> {
     let Some(partition) = &a.partition else {
         bail!("--partition is required with --metric stm (a preset such as 663, or patterns such as 1-7/8-15)");
     };
-    let partition = Partition::parse(&goal, partition)
-        .map_err(|e| crate::solver_cli::flags::usage(format!("--partition {partition}: {e}")))?;
+    let partition = parse_partition(&goal, partition)?;
     let req = BuildRequest {
         goal,
         partition,

@@ -13,7 +13,7 @@ mod verify;
 use anyhow::{anyhow, Result};
 use clap::{Parser, Subcommand};
 use pdbformat::format::{Compression, Encoding};
-use pdbformat::{Board, Goal, TableKind};
+use pdbformat::{Board, Goal, Partition, TableKind};
 use std::process::ExitCode;
 
 /// Build, verify, inspect and recompress additive pattern databases for sliding-tile puzzles.
@@ -72,6 +72,12 @@ pub fn parse_board(s: &str) -> Result<Board> {
 /// Parses `--goal` for `board`.
 pub fn parse_goal(board: Board, s: &str) -> Result<Goal> {
     Goal::parse(board, s).map_err(|e| anyhow!("{e}"))
+}
+
+/// Parses a `--partition` for `goal`; a bad one is a usage error (exit status 2) that names it.
+pub fn parse_partition(goal: &Goal, spec: &str) -> Result<Partition> {
+    Partition::parse(goal, spec)
+        .map_err(|e| crate::solver_cli::flags::usage(format!("--partition {spec}: {e}")))
 }
 
 /// Parses `--kind`.

@@ -2,7 +2,7 @@
 //! seeded generator, and the views (board symmetries fixing the goal's blank) under which the
 //! solver looks each position up a second time.
 
-use pdbformat::{Goal, Symmetry};
+use pdbformat::{Goal, Puzzle, Symmetry};
 
 /// A small seeded generator (SplitMix64): the same seed draws the same sample everywhere.
 pub(crate) struct SplitMix(u64);
@@ -31,26 +31,11 @@ impl SplitMix {
 /// A position: the tile on every cell, 0 for the blank.
 pub type Tiles = Vec<u8>;
 
-/// Whether `tiles` can reach `goal`: the permutation taking every cell to its tile's goal cell
-/// has the parity of the blank's Manhattan distance to its goal cell.
+/// Whether `tiles` (a permutation of the board's cells) can reach `goal`
+/// ([`Puzzle::is_solvable`]).
 pub fn solvable(goal: &Goal, tiles: &[u8]) -> bool {
-    let board = goal.board();
-    let n = tiles.len();
-    let target: Vec<usize> = tiles.iter().map(|&t| goal.cell_of(t as usize)).collect();
-    let mut seen = vec![false; n];
-    let mut transpositions = 0;
-    for start in 0..n {
-        let mut c = start;
-        let mut len = 0usize;
-        while !seen[c] {
-            seen[c] = true;
-            c = target[c];
-            len += 1;
-        }
-        transpositions += len.saturating_sub(1);
-    }
-    let blank = tiles.iter().position(|&t| t == 0).expect("a blank");
-    transpositions % 2 == board.manhattan(blank, goal.blank_cell()) % 2
+    let tiles: Vec<u16> = tiles.iter().map(|&t| t as u16).collect();
+    Puzzle::new(goal.board(), &tiles).is_ok_and(|p| p.is_solvable(goal))
 }
 
 /// `count` uniformly random solvable positions of `goal`'s board drawn from `seed`: a random

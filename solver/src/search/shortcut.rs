@@ -59,8 +59,9 @@ pub(crate) fn cut_loops(board: Board, start: &[u8; MAX_CELLS], path: &[u8]) -> V
     out
 }
 
-/// The optimal path from `from` to `to` if it is shorter than `moves`, found within the node
-/// budget and before the clock stops.
+/// The optimal path from `from` to `to` if it is shorter than `moves` and found within `nodes`
+/// generated nodes (the budget is what bounds its time: [`shorten`] checks the clock between
+/// windows).
 fn window(
     board: Board,
     from: &[u8; MAX_CELLS],
